@@ -1,0 +1,49 @@
+"""``python -m bot.engine replay FILE|-``: replay a game record (RULES.md §3).
+
+Prints one JSON object and exits 0, or prints ``{"error": ...}`` and exits 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .game import RecordError, replay
+
+USAGE = "usage: python -m bot.engine replay FILE|-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or args[0] != "replay":
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        if args[1] == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args[1], encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        print(json.dumps(RecordError(f"cannot read {args[1]}: {exc.strerror}").to_dict()))
+        return 2
+    try:
+        record = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        print(json.dumps(RecordError(f"not valid JSON: {exc}").to_dict()))
+        return 2
+    try:
+        game = replay(record)
+    except RecordError as exc:
+        print(json.dumps(exc.to_dict()))
+        return 2
+    except Exception as exc:  # noqa: BLE001 — the CLI never shows a traceback
+        print(json.dumps(RecordError(f"cannot replay: {type(exc).__name__}").to_dict()))
+        return 2
+    print(json.dumps(game.summary()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

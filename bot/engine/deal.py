@@ -1,0 +1,476 @@
+"""One deal of the trade-and-barter family (RULES.md §1; options §2).
+
+``Deal`` owns the cards, the pool, the deal's ledger delta and whose turn it
+is. Every action comes as a triple (STYLE.md): ``verify_x`` raises
+``IllegalAction`` with a reason a player can read, ``can_x`` returns a bool,
+``x`` applies the action and returns its frozen operation.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Card
+from .hands import Category, category_of, score
+from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
+from .rules import Rules
+from .seating import best_seat, deal_target, next_seat, turn_order
+
+
+class IllegalAction(ValueError):
+    """An action the rules or the moment do not allow; ``str()`` is for the player."""
+
+
+@dataclass(frozen=True)
+class Movement:
+    """Points moved: ``payer`` to ``payee`` (``None`` is the pool). ``reason`` is one
+    of ``ante``, ``fee``, ``pool``, ``penalty``."""
+
+    payer: int | None
+    payee: int | None
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class PublicEvent:
+    """What the table saw of an operation: never a concealed card.
+
+    ``shown`` is a card that the rules put face up (``parlett`` trades), else ``None``.
+    """
+
+    kind: str  # trade | barter_offer | barter_accept | barter_refuse | knock
+    seat: int
+    target: int | None = None
+    knocked: bool = False
+    shown: Card | None = None
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """The end of a deal: every hand shown, the winner and the payments.
+
+    ``winner`` is ``None`` when the pool carries over (``no_hand = "carry"``).
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    scores: tuple[int, ...]
+    categories: tuple[Category, ...]
+    winner: int | None
+    ended_by: str | None  # "knock" | "stock" | None (void)
+    knocker: int | None
+    pool_won: int
+    payments: tuple[Movement, ...]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat (or, with ``seat=None``, the public) may see of a deal.
+
+    Everything the bot shows is rendered from an observation. ``hand`` is the
+    seat's own cards (``None`` for the public); other hands appear only in
+    ``showdown`` once the deal is over.
+    """
+
+    seat: int | None
+    n_seats: int
+    dealer: int
+    turn: int | None
+    to_act: int | None
+    pool: int
+    stock_count: int
+    waste_count: int
+    shown_waste: tuple[Card, ...]
+    delta: tuple[int, ...]
+    hand: tuple[Card, ...] | None
+    barter: tuple[int, int] | None  # (offering seat, target seat) while pending
+    last_event: PublicEvent | None
+    finished: bool
+    showdown: Showdown | None
+    rules: Rules
+    moves: int = 0
+
+
+class Deal:
+    """State of one deal.
+
+    Args:
+        rules: the rule system.
+        n_seats: number of seats (``rules.min_players..rules.max_players``).
+        dealer: the dealer's seat.
+        deck: the shuffled deck, 52 distinct cards, top first.
+        carried_pool: points carried into the pool from the previous deal.
+        final: this is the game's last deal (a pool never carries out of it).
+
+    Raises:
+        ValueError: bad seat count, dealer or deck.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        n_seats: int,
+        dealer: int,
+        deck: Sequence[Card],
+        *,
+        carried_pool: int = 0,
+        final: bool = True,
+    ) -> None:
+        if not rules.min_players <= n_seats <= rules.max_players:
+            raise ValueError(
+                f"{rules.name} needs {rules.min_players} to {rules.max_players} players"
+            )
+        if not 0 <= dealer < n_seats:
+            raise ValueError("dealer is not a seat")
+        if sorted(deck) != list(range(52)):
+            raise ValueError("the deck must hold each of the 52 cards once")
+        self.rules = rules
+        self.n = n_seats
+        self.dealer = dealer
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self.final = final
+        step = rules.step
+        self.hands: list[list[Card]] = [[] for _ in range(n_seats)]
+        for i in range(3 * n_seats):
+            self.hands[deal_target(i, dealer, n_seats, step)].append(deck[i])
+        self.stock: deque[Card] = deque(deck[3 * n_seats :])
+        self.waste: list[Card] = []
+        self.carried_pool = carried_pool
+        self.pool = rules.ante * n_seats + carried_pool
+        self.delta = [-rules.ante] * n_seats
+        self.movements: list[Movement] = [
+            Movement(s, None, rules.ante, "ante") for s in range(n_seats) if rules.ante
+        ]
+        self.turn: int | None = turn_order(dealer, n_seats, step)[0]
+        self.pending: BarterOffer | None = None
+        self.operations: list[Operation] = []
+        self.last_event: PublicEvent | None = None
+        self.showdown: Showdown | None = None
+        self.voided = False
+
+    # ----------------------------------------------------------------- state
+    @property
+    def finished(self) -> bool:
+        """The deal is over (showdown reached or voided)."""
+        return self.showdown is not None or self.voided
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is awaited: the barter target while a barter is
+        pending, else the seat whose turn it is; ``None`` once finished. The one
+        place that decides whose turn it is."""
+        if self.finished:
+            return None
+        if self.pending is not None:
+            return next_seat(self.pending.seat, self.n, self.rules.step)
+        return self.turn
+
+    def neighbour(self, seat: int) -> int:
+        """The seat ``seat`` barters with: the next seat in play order."""
+        return next_seat(seat, self.n, self.rules.step)
+
+    def cards_in_play(self) -> list[Card]:
+        """Every card: hands, then stock, then waste (52 when consistent)."""
+        return [c for h in self.hands for c in h] + list(self.stock) + self.waste
+
+    # ------------------------------------------------------------- checks
+    def _verify_turn(self, seat: int) -> None:
+        if self.finished:
+            raise IllegalAction("This deal is already over.")
+        if not 0 <= seat < self.n:
+            raise IllegalAction("That is not a seat at this table.")
+        if self.pending is not None:
+            if seat == self.to_act:
+                raise IllegalAction("Answer the barter offered to you first.")
+            raise IllegalAction("Wait: a barter is waiting for an answer.")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn.")
+
+    def _verify_holds(self, seat: int, card: Card) -> None:
+        if card not in self.hands[seat]:
+            raise IllegalAction("You do not hold that card.")
+
+    def _verify_knock_flag(self, knock: bool) -> None:
+        if knock and not self.rules.knock_after_exchange:
+            raise IllegalAction("These rules do not let you knock in the same turn.")
+
+    def verify_trade(self, seat: int, card: Card, knock: bool = False) -> None:
+        """Check that ``seat`` may trade ``card`` now.
+
+        Raises:
+            IllegalAction: not their turn, card not held, deal over, no stock.
+        """
+        self._verify_turn(seat)
+        self._verify_holds(seat, card)
+        self._verify_knock_flag(knock)
+        if not self.stock:
+            raise IllegalAction("The stock is empty.")
+
+    def can_trade(self, seat: int, card: Card, knock: bool = False) -> bool:
+        """``True`` when ``verify_trade`` would pass."""
+        try:
+            self.verify_trade(seat, card, knock)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify_barter(self, seat: int, card: Card, knock: bool = False) -> None:
+        """Check that ``seat`` may offer ``card`` to its neighbour now.
+
+        Raises:
+            IllegalAction: not their turn, card not held, deal over.
+        """
+        self._verify_turn(seat)
+        self._verify_holds(seat, card)
+        self._verify_knock_flag(knock)
+
+    def can_barter(self, seat: int, card: Card, knock: bool = False) -> bool:
+        """``True`` when ``verify_barter`` would pass."""
+        try:
+            self.verify_barter(seat, card, knock)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify_answer(self, seat: int, card: Card | None) -> None:
+        """Check that ``seat`` may answer the pending barter with ``card``
+        (``None`` refuses by knocking).
+
+        Raises:
+            IllegalAction: no barter pending for this seat, card not held,
+                refusal not allowed by the rules.
+        """
+        if self.finished:
+            raise IllegalAction("This deal is already over.")
+        if self.pending is None or seat != self.to_act:
+            raise IllegalAction("No barter is waiting for your answer.")
+        if card is None:
+            if not self.rules.barter_refusal:
+                raise IllegalAction("Under these rules a barter must be accepted.")
+        else:
+            self._verify_holds(seat, card)
+
+    def can_answer(self, seat: int, card: Card | None) -> bool:
+        """``True`` when ``verify_answer`` would pass."""
+        try:
+            self.verify_answer(seat, card)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify_knock(self, seat: int) -> None:
+        """Check that ``seat`` may knock now.
+
+        Raises:
+            IllegalAction: not their turn or deal over.
+        """
+        self._verify_turn(seat)
+
+    def can_knock(self, seat: int) -> bool:
+        """``True`` when ``verify_knock`` would pass."""
+        try:
+            self.verify_knock(seat)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------ actions
+    def trade(self, seat: int, card: Card, knock: bool = False) -> Trade:
+        """Trade ``card`` for the stock top, paying the fee to the dealer.
+
+        Raises:
+            IllegalAction: see ``verify_trade``.
+        """
+        self.verify_trade(seat, card, knock)
+        op = Trade(seat, card, knock)
+        hand = self.hands[seat]
+        hand.remove(card)
+        hand.append(self.stock.popleft())
+        if seat != self.dealer and self.rules.trade_fee:
+            self._move(seat, self.dealer, self.rules.trade_fee, "fee")
+        if self.rules.traded_card == "under_stock":
+            self.stock.append(card)
+        else:
+            self.waste.append(card)
+        shown = card if self.rules.traded_card == "face_up" else None
+        self._record(op, PublicEvent("trade", seat, knocked=knock, shown=shown))
+        if knock:
+            self._end("knock", seat)
+        elif not self.stock:
+            self._end("stock", None)
+        else:
+            self._advance()
+        return op
+
+    def barter(self, seat: int, card: Card, knock: bool = False) -> BarterOffer:
+        """Offer ``card`` face down to the neighbour; the deal then waits for
+        ``answer`` from ``to_act``.
+
+        Raises:
+            IllegalAction: see ``verify_barter``.
+        """
+        self.verify_barter(seat, card, knock)
+        op = BarterOffer(seat, card, knock)
+        self.pending = op
+        self._record(op, PublicEvent("barter_offer", seat, self.neighbour(seat)))
+        return op
+
+    def answer(self, seat: int, card: Card | None) -> BarterAnswer:
+        """Answer the pending barter: give ``card`` back (the cards swap), or
+        ``None`` to refuse by knocking (the deal ends, ``seat`` is the knocker).
+
+        Raises:
+            IllegalAction: see ``verify_answer``.
+        """
+        self.verify_answer(seat, card)
+        offer = self.pending
+        assert offer is not None
+        op = BarterAnswer(seat, card)
+        self.pending = None
+        if card is None:
+            self._record(op, PublicEvent("barter_refuse", seat, offer.seat))
+            self._end("knock", seat)
+            return op
+        self.hands[offer.seat].remove(offer.card)
+        self.hands[offer.seat].append(card)
+        self.hands[seat].remove(card)
+        self.hands[seat].append(offer.card)
+        self._record(op, PublicEvent("barter_accept", offer.seat, seat, knocked=offer.knock))
+        if offer.knock:
+            self._end("knock", offer.seat)
+        else:
+            self._advance()
+        return op
+
+    def knock(self, seat: int) -> Knock:
+        """Knock: the deal ends at once and goes to the showdown.
+
+        Raises:
+            IllegalAction: see ``verify_knock``.
+        """
+        self.verify_knock(seat)
+        op = Knock(seat)
+        self._record(op, PublicEvent("knock", seat))
+        self._end("knock", seat)
+        return op
+
+    def apply(self, op: Operation) -> Operation:
+        """Apply a recorded operation (replay, restart).
+
+        Raises:
+            IllegalAction: the operation is not legal here.
+        """
+        if isinstance(op, Trade):
+            return self.trade(op.seat, op.card, op.knock)
+        if isinstance(op, BarterOffer):
+            return self.barter(op.seat, op.card, op.knock)
+        if isinstance(op, BarterAnswer):
+            return self.answer(op.seat, op.card)
+        return self.knock(op.seat)
+
+    def void(self) -> None:
+        """End the deal without a showdown: antes and fees are refunded
+        (the deal's delta becomes zero; a carried-in pool stays carried)."""
+        if self.finished:
+            raise IllegalAction("This deal is already over.")
+        self.voided = True
+        self.pending = None
+        self.delta = [0] * self.n
+        self.pool = self.carried_pool
+        self.movements = []
+
+    # ----------------------------------------------------------- internals
+    def _record(self, op: Operation, event: PublicEvent) -> None:
+        self.operations.append(op)
+        self.last_event = event
+
+    def _move(self, payer: int | None, payee: int | None, amount: int, reason: str) -> None:
+        if payer is not None:
+            self.delta[payer] -= amount
+        if payee is not None:
+            self.delta[payee] += amount
+        self.movements.append(Movement(payer, payee, amount, reason))
+
+    def _advance(self) -> None:
+        assert self.turn is not None
+        self.turn = next_seat(self.turn, self.n, self.rules.step)
+
+    def _end(self, ended_by: str, knocker: int | None) -> None:
+        self.turn = None
+        ranking = self.rules.ranking
+        scores = tuple(score(h, ranking) for h in self.hands)
+        cats = tuple(category_of(s) for s in scores)
+        first = len(self.movements)
+        winner: int | None
+        pool_won = 0
+        if (
+            self.rules.no_hand == "carry"
+            and not self.final
+            and all(c is Category.NONE for c in cats)
+        ):
+            winner = None  # the pool stays for the next deal
+        else:
+            winner = best_seat(list(scores), self.dealer, self.rules.step)
+            pool_won = self.pool
+            self._move(None, winner, self.pool, "pool")
+            self.pool = 0
+            if winner != self.dealer:
+                self._dealer_penalty(cats, winner)
+        self.showdown = Showdown(
+            hands=tuple(tuple(h) for h in self.hands),
+            scores=scores,
+            categories=cats,
+            winner=winner,
+            ended_by=ended_by,
+            knocker=knocker,
+            pool_won=pool_won,
+            payments=tuple(self.movements[first:]),
+        )
+
+    def _dealer_penalty(self, cats: tuple[Category, ...], winner: int) -> None:
+        d = self.dealer
+        if self.rules.dealer_penalty == "same_category":
+            pays_all = cats[d] == cats[winner] and cats[d] is not Category.NONE
+        else:
+            pays_all = cats[d] is not Category.NONE
+        if pays_all:
+            for seat in range(self.n):
+                if seat != d:
+                    self._move(d, seat, 1, "penalty")
+        else:
+            self._move(d, winner, 1, "penalty")
+
+    # -------------------------------------------------------- observation
+    def observation(self, seat: int | None = None) -> Observation:
+        """What ``seat`` may see (``None``: the public view, no hand at all).
+
+        Raises:
+            ValueError: ``seat`` is not a seat.
+        """
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError("not a seat")
+        barter = None
+        if self.pending is not None:
+            barter = (self.pending.seat, self.neighbour(self.pending.seat))
+        shown = tuple(self.waste) if self.rules.traded_card == "face_up" else ()
+        return Observation(
+            seat=seat,
+            n_seats=self.n,
+            dealer=self.dealer,
+            turn=self.turn,
+            to_act=self.to_act,
+            pool=self.pool,
+            stock_count=len(self.stock),
+            waste_count=len(self.waste),
+            shown_waste=shown,
+            delta=tuple(self.delta),
+            hand=None if seat is None else tuple(self.hands[seat]),
+            barter=barter,
+            last_event=self.last_event,
+            finished=self.finished,
+            showdown=self.showdown,
+            rules=self.rules,
+            moves=len(self.operations),
+        )

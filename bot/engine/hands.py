@@ -1,0 +1,125 @@
+"""Hand categories and evaluation (RULES.md §1 "Hands", §2 foster-more).
+
+Every 3-card hand gets an integer *score*: a higher score is a better hand and
+equal scores tie (ties are then broken by seat position, see ``seating``).
+Scores come from a table of all 22,100 three-card hands per ranking scheme,
+built once on first use and keyed by the hand's 52-bit card mask.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from itertools import combinations
+from typing import Literal
+
+from .cards import RANK_NAMES, RANKS, Card, rank, suit
+
+Ranking = Literal["classic", "more"]
+
+#: Face value for points: A = 11, K Q J = 10, others their number (seed 000 §4).
+POINT_VALUES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)
+
+_BASE = 1000  # score = category * _BASE + key within the category
+
+
+class Category(IntEnum):
+    """Hand categories, lowest first. ``classic`` uses NONE, POINT, SEQUENCE, TRICON."""
+
+    NONE = 0
+    POINT = 1
+    PAIR = 2
+    FLUSH = 3
+    SEQUENCE = 4
+    TRICON = 5
+
+
+def _sequence_top(ranks: list[int]) -> int | None:
+    """Top rank of a 3-rank run (A-2-3 tops at the 3; K-A-2 is not a run)."""
+    r = sorted(ranks)
+    if r[1] == r[0] + 1 and r[2] == r[1] + 1:
+        return r[2]
+    if r == [0, 1, 12]:  # A-2-3
+        return 1
+    return None
+
+
+def _best_point(cards: tuple[Card, ...]) -> tuple[int, int]:
+    """(total, number of cards) of the best suit holding 2 or 3 cards, or (0, 0)."""
+    best = (0, 0)
+    for s in {suit(c) for c in cards}:
+        same = [c for c in cards if suit(c) == s]
+        if len(same) >= 2:
+            best = max(best, (sum(POINT_VALUES[rank(c)] for c in same), len(same)))
+    return best
+
+
+def _compute(cards: tuple[Card, ...], ranking: Ranking) -> int:
+    ranks = [rank(c) for c in cards]
+    suits = {suit(c) for c in cards}
+    if ranks[0] == ranks[1] == ranks[2]:
+        return Category.TRICON * _BASE + ranks[0]
+    top = _sequence_top(ranks) if len(suits) == 1 else None
+    if top is not None:
+        return Category.SEQUENCE * _BASE + top
+    total, count = _best_point(cards)
+    if ranking == "more":
+        if len(suits) == 1:
+            return Category.FLUSH * _BASE + total
+        pair = [r for r in set(ranks) if ranks.count(r) == 2]
+        if pair:
+            odd = next(r for r in ranks if r != pair[0])
+            return Category.PAIR * _BASE + pair[0] * 16 + odd
+    if count:
+        return Category.POINT * _BASE + total * 4 + count
+    return Category.NONE * _BASE
+
+
+_TABLES: dict[str, dict[int, int]] = {}
+
+
+def score_table(ranking: Ranking = "classic") -> dict[int, int]:
+    """The table ``{card mask: score}`` of all 22,100 hands for ``ranking`` (built once)."""
+    table = _TABLES.get(ranking)
+    if table is None:
+        table = {
+            (1 << a) | (1 << b) | (1 << c): _compute((a, b, c), ranking)
+            for a, b, c in combinations(range(52), 3)
+        }
+        _TABLES[ranking] = table
+    return table
+
+
+def score(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> int:
+    """Score of a 3-card hand: higher is better, equal ties.
+
+    Raises:
+        KeyError: ``cards`` is not three distinct cards.
+    """
+    a, b, c = cards
+    return score_table(ranking)[(1 << a) | (1 << b) | (1 << c)]
+
+
+def category_of(hand_score: int) -> Category:
+    """Category of a score from ``score``."""
+    return Category(hand_score // _BASE)
+
+
+def describe(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> str:
+    """Short name of a hand for people: ``"tricon of 7s"``, ``"sequence to 8"``,
+    ``"point 21"``, ``"point 21 (3 cards)"``, ``"pair of kings"``, ``"flush 25"``,
+    ``"nothing"``."""
+    s = score(cards, ranking)
+    cat, key = category_of(s), s % _BASE
+    if cat is Category.TRICON:
+        return f"tricon of {RANK_NAMES[RANKS[key]]}"
+    if cat is Category.SEQUENCE:
+        label = RANKS[key] if RANKS[key] != "T" else "10"
+        return f"sequence to {label}"
+    if cat is Category.FLUSH:
+        return f"flush {key}"
+    if cat is Category.PAIR:
+        return f"pair of {RANK_NAMES[RANKS[key // 16]]}"
+    if cat is Category.POINT:
+        total, count = divmod(key, 4)
+        return f"point {total}" + (" (3 cards)" if count == 3 else "")
+    return "nothing"
