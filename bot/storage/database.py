@@ -1,0 +1,682 @@
+"""The ``Storage`` repository: one aiosqlite connection, one lock, explicit transactions.
+
+Every public coroutine holds the connection lock for its whole run, so the
+statements of one call never interleave with another coroutine's, and every
+write runs in its own ``BEGIN IMMEDIATE … COMMIT`` (rolled back on any error).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .models import (
+    ActionRow,
+    DealRow,
+    GuildSettings,
+    HandResult,
+    LedgerEntry,
+    MemberStats,
+    SeatRow,
+    TableRow,
+)
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+TABLE_STATUSES = ("lobby", "playing", "finished", "closed")
+CLOSED_DEAL_STATUSES = ("finished", "void")
+TABLE_MODES = ("channel", "thread", "here")
+_SEAT_SHIFT = 1_000_000  # parks seats above any real seat number while renumbering
+_SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(GuildSettings) if f.name != "guild_id")
+
+_UPSERT_SETTINGS = (
+    f"INSERT INTO guild_settings (guild_id, {', '.join(_SETTING_FIELDS)}, updated_at)"
+    f" VALUES (?, {', '.join('?' for _ in _SETTING_FIELDS)}, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET "
+    + ", ".join(f"{name} = excluded.{name}" for name in (*_SETTING_FIELDS, "updated_at"))
+)
+
+_TABLE_SELECT = """
+    SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
+           t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
+           g.first_dealer, t.created_at
+    FROM tables t LEFT JOIN games g ON g.table_id = t.id
+"""
+
+
+class CorruptDatabase(RuntimeError):
+    """The database file is unreadable or not a Commerce database; never overwritten."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    """``[(version, name, sql)]`` from ``migrations/NNNN_name.sql``, by version."""
+    found: dict[int, tuple[int, str, str]] = {}
+    for path in MIGRATIONS_DIR.glob("*.sql"):
+        match = _MIGRATION_NAME.match(path.name)
+        if match is None:
+            raise RuntimeError(f"badly named migration {path.name} (want NNNN_name.sql)")
+        version = int(match[1])
+        if version in found:
+            raise RuntimeError(f"two migrations numbered {version:04d}")
+        found[version] = (version, match[2], path.read_text(encoding="utf-8"))
+    return [found[v] for v in sorted(found)]
+
+
+def _table_row(row: sqlite3.Row) -> TableRow:
+    return TableRow(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        number=row["number"], host_id=row["host_id"], preset=row["preset"],
+        options=json.loads(row["options"]), status=row["status"],
+        lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
+        next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
+        created_at=row["created_at"],
+    )
+
+
+def _seat_row(row: sqlite3.Row) -> SeatRow:
+    return SeatRow(
+        table_id=row["table_id"], seat=row["seat"], member_id=row["member_id"], name=row["name"],
+    )
+
+
+class Storage:
+    """All persistence. Every public coroutine is its own transaction unless noted."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        """Use ``Storage.open``; this only wraps an already prepared connection."""
+        self._db: aiosqlite.Connection | None = db
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Storage:
+        """Open (creating parent dirs and file), set WAL + foreign keys, apply
+        numbered migrations from ``migrations/NNNN_name.sql`` in one transaction
+        each (idempotent: a ``schema_version`` table). Raises CorruptDatabase.
+
+        Before anything is written, an existing file must start with the SQLite
+        header, pass ``PRAGMA quick_check``, and be either empty or a Commerce
+        database whose ``schema_version`` this code knows; otherwise
+        ``CorruptDatabase`` is raised and the file is left untouched.
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > 0:
+            with path.open("rb") as handle:
+                header = handle.read(len(_SQLITE_HEADER))
+            if header != _SQLITE_HEADER:
+                raise CorruptDatabase(
+                    f"{path} is not an SQLite database (bad header); "
+                    "it was left untouched: move it aside or restore a backup"
+                )
+        migrations = _migrations()
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            current = await cls._check(db, path, migrations)
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            await cls._migrate(db, current, migrations)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, path)
+
+    @staticmethod
+    async def _check(
+        db: aiosqlite.Connection, path: Path, migrations: list[tuple[int, str, str]],
+    ) -> int:
+        """Read-only checks; returns the schema version (0 for an empty database)."""
+        try:
+            async with db.execute("PRAGMA quick_check") as cursor:
+                problems = [row[0] for row in await cursor.fetchall()]
+            if problems != ["ok"]:
+                raise CorruptDatabase(
+                    f"{path} failed PRAGMA quick_check ({'; '.join(problems[:3])}); "
+                    "it was left untouched: restore a backup"
+                )
+            async with db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            ) as cursor:
+                names = {row[0] for row in await cursor.fetchall()}
+            if not names:
+                return 0
+            if "schema_version" not in names:
+                raise CorruptDatabase(
+                    f"{path} is an SQLite database but not a Commerce one (no schema_version); "
+                    "it was left untouched"
+                )
+            async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+                (version,) = await cur.fetchone() or (0,)
+        except sqlite3.DatabaseError as exc:
+            raise CorruptDatabase(
+                f"{path} cannot be read as SQLite ({exc}); it was left untouched"
+            ) from exc
+        known = migrations[-1][0] if migrations else 0
+        if version > known:
+            raise CorruptDatabase(
+                f"{path} has schema version {version}, newer than this bot knows ({known}); "
+                "upgrade the bot. The file was left untouched"
+            )
+        return int(version)
+
+    @staticmethod
+    async def _migrate(
+        db: aiosqlite.Connection, current: int, migrations: list[tuple[int, str, str]],
+    ) -> None:
+        """Apply every migration above ``current``, each with its version row in one transaction."""
+        for version, name, sql in migrations:
+            if version <= current:
+                continue
+            script = (
+                "BEGIN IMMEDIATE;\n"
+                "CREATE TABLE IF NOT EXISTS schema_version (\n"
+                "    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);\n"
+                f"{sql}\n;\n"
+                f"INSERT INTO schema_version (version, name, applied_at) "
+                f"VALUES ({version}, '{name}', '{_now()}');\n"
+                "COMMIT;"
+            )
+            try:
+                await db.executescript(script)
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if self._db is not None:
+            db, self._db = self._db, None
+            async with self._lock:
+                await db.close()
+
+    async def schema_version(self) -> int:
+        """The highest applied migration number."""
+        async with self._read() as db, db.execute("SELECT MAX(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def backup(self, dest: str | Path) -> None:
+        """Write a consistent copy of the database to ``dest`` (``VACUUM INTO``),
+        creating its parent dirs. Raises FileExistsError if ``dest`` exists."""
+        dest = Path(dest)
+        if dest.exists():
+            raise FileExistsError(f"backup target {dest} already exists")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        async with self._read() as db:
+            await db.execute("VACUUM INTO ?", (str(dest),))
+
+    # ------------------------------------------------------------------ transactions
+
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("Storage is closed")
+        return self._db
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._conn()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            db = self._conn()
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                await db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Any:
+        async with db.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    @staticmethod
+    async def _all(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        async with db.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    # ------------------------------------------------------------------ settings
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings (``GuildSettings`` defaults when never set)."""
+        async with self._read() as db:
+            return await self._settings(db, guild_id)
+
+    async def _settings(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+        row = await self._one(
+            db, f"SELECT {', '.join(_SETTING_FIELDS)} FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, **{name: row[name] for name in _SETTING_FIELDS})
+
+    async def update_settings(self, guild_id: int, **fields: Any) -> GuildSettings:
+        """Change some of ``table_mode``, ``turn_timer`` (s), ``default_preset``,
+        ``next_deal_delay`` (s); returns the new settings. Raises ValueError for an
+        unknown field, an unknown ``table_mode`` or a negative duration."""
+        unknown = set(fields) - set(_SETTING_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+        if "table_mode" in fields and fields["table_mode"] not in TABLE_MODES:
+            raise ValueError(f"table_mode must be one of {', '.join(TABLE_MODES)}")
+        for name in ("turn_timer", "next_deal_delay"):
+            if name in fields and int(fields[name]) < 0:
+                raise ValueError(f"{name} cannot be negative")
+        async with self._write() as db:
+            settings = dataclasses.replace(await self._settings(db, guild_id), **fields)
+            values = [getattr(settings, name) for name in _SETTING_FIELDS]
+            await db.execute(_UPSERT_SETTINGS, (guild_id, *values, _now()))
+        return settings
+
+    # ------------------------------------------------------------------ tables and seats
+
+    async def create_table(
+        self, guild_id: int, channel_id: int, host_id: int, preset: str,
+        options: dict[str, Any], next_deal_delay: int,
+    ) -> TableRow:
+        """Insert a lobby table; ``number`` = 1 + max number in the guild."""
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT INTO tables (guild_id, channel_id, number, host_id, preset, options,"
+                " status, next_deal_delay, created_at)"
+                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?"
+                " FROM tables WHERE guild_id = ?",
+                (guild_id, channel_id, host_id, preset, json.dumps(options), next_deal_delay,
+                 _now(), guild_id),
+            )
+            row = await self._one(db, _TABLE_SELECT + " WHERE t.id = ?", (cursor.lastrowid,))
+        return _table_row(row)
+
+    async def next_table_number(self, guild_id: int) -> int:
+        """The ``number`` the guild's next table will get (1 + max so far)."""
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT COALESCE(MAX(number), 0) + 1 FROM tables WHERE guild_id = ?",
+                (guild_id,),
+            )
+        return int(row[0])
+
+    async def _update_table(self, table_id: int, sql: str, params: tuple[Any, ...]) -> None:
+        async with self._write() as db:
+            cursor = await db.execute(sql, (*params, table_id))
+            if cursor.rowcount == 0:
+                raise ValueError(f"no table {table_id}")
+
+    async def set_channel(self, table_id: int, channel_id: int) -> None:
+        """Move the table to ``channel_id``. Raises ValueError for an unknown table."""
+        await self._update_table(table_id, "UPDATE tables SET channel_id = ? WHERE id = ?",
+                                 (channel_id,))
+
+    async def set_messages(
+        self, table_id: int, *, lobby_message_id: int | None = None,
+        table_message_id: int | None = None,
+    ) -> None:
+        """Set whichever ids are given (not None). Raises ValueError for an unknown table."""
+        await self._update_table(
+            table_id,
+            "UPDATE tables SET lobby_message_id = COALESCE(?, lobby_message_id),"
+            " table_message_id = COALESCE(?, table_message_id) WHERE id = ?",
+            (lobby_message_id, table_message_id),
+        )
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        """The table with this id, or None."""
+        async with self._read() as db:
+            row = await self._one(db, _TABLE_SELECT + " WHERE t.id = ?", (table_id,))
+        return None if row is None else _table_row(row)
+
+    async def table_in_channel(self, channel_id: int) -> TableRow | None:
+        """The open (lobby/playing) table playing in ``channel_id``, if any."""
+        async with self._read() as db:
+            row = await self._one(
+                db,
+                _TABLE_SELECT + " WHERE t.channel_id = ? AND t.status IN ('lobby', 'playing')"
+                " ORDER BY t.id DESC LIMIT 1",
+                (channel_id,),
+            )
+        return None if row is None else _table_row(row)
+
+    async def open_tables(self) -> list[TableRow]:
+        """All tables with status lobby or playing, by id."""
+        async with self._read() as db:
+            rows = await self._all(
+                db, _TABLE_SELECT + " WHERE t.status IN ('lobby', 'playing') ORDER BY t.id"
+            )
+        return [_table_row(row) for row in rows]
+
+    async def table_of_member(self, guild_id: int, member_id: int) -> TableRow | None:
+        """The open table in the guild where the member holds a seat."""
+        async with self._read() as db:
+            return await self._table_of_member(db, guild_id, member_id)
+
+    @staticmethod
+    async def _table_of_member(
+        db: aiosqlite.Connection, guild_id: int, member_id: int,
+    ) -> TableRow | None:
+        row = await Storage._one(
+            db,
+            _TABLE_SELECT + " JOIN seats s ON s.table_id = t.id"
+            " WHERE t.guild_id = ? AND s.member_id = ? AND t.status IN ('lobby', 'playing')"
+            " ORDER BY t.id LIMIT 1",
+            (guild_id, member_id),
+        )
+        return None if row is None else _table_row(row)
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        """Seats ordered by seat number (0..n-1)."""
+        async with self._read() as db:
+            rows = await self._all(
+                db, "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+            )
+        return [_seat_row(row) for row in rows]
+
+    async def add_seat(self, table_id: int, member_id: int | None, name: str) -> SeatRow:
+        """Append a seat (next number). Raises ValueError if the member already
+        sits at an open table of the guild, or if the table does not exist."""
+        async with self._write() as db:
+            table = await self._one(db, "SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+            if table is None:
+                raise ValueError(f"no table {table_id}")
+            if member_id is not None:
+                seated = await self._table_of_member(db, table["guild_id"], member_id)
+                if seated is not None:
+                    raise ValueError(
+                        f"member {member_id} is already seated at table {seated.number}"
+                    )
+            row = await self._one(
+                db, "SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE table_id = ?",
+                (table_id,),
+            )
+            seat = SeatRow(table_id=table_id, seat=int(row[0]), member_id=member_id, name=name)
+            await db.execute(
+                "INSERT INTO seats (table_id, seat, member_id, name) VALUES (?, ?, ?, ?)",
+                (seat.table_id, seat.seat, seat.member_id, seat.name),
+            )
+        return seat
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        """Lobby only: delete the seat and renumber later seats down by one.
+        Raises ValueError if the table is not in the lobby or has no such seat."""
+        async with self._write() as db:
+            table = await self._one(db, "SELECT status FROM tables WHERE id = ?", (table_id,))
+            if table is None or table["status"] != "lobby":
+                raise ValueError(f"table {table_id} is not in the lobby")
+            cursor = await db.execute(
+                "DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)
+            )
+            if cursor.rowcount == 0:
+                raise ValueError(f"table {table_id} has no seat {seat}")
+            # Two steps so the (table_id, seat) key never collides mid-update.
+            await db.execute(
+                "UPDATE seats SET seat = seat + ? WHERE table_id = ? AND seat > ?",
+                (_SEAT_SHIFT, table_id, seat),
+            )
+            await db.execute(
+                "UPDATE seats SET seat = seat - ? WHERE table_id = ? AND seat >= ?",
+                (_SEAT_SHIFT + 1, table_id, _SEAT_SHIFT),
+            )
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        """Set the table status (``lobby``, ``playing``, ``finished``, ``closed``).
+        Raises ValueError for another status or an unknown table."""
+        if status not in TABLE_STATUSES:
+            raise ValueError(f"unknown table status {status!r}")
+        await self._update_table(table_id, "UPDATE tables SET status = ? WHERE id = ?", (status,))
+
+    # ------------------------------------------------------------------ games, deals, actions
+
+    async def start_game(self, table_id: int, first_dealer: int) -> None:
+        """Set first_dealer and status 'playing' (creates the ``games`` row).
+        Raises ValueError unless the table is in the lobby."""
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE tables SET status = 'playing' WHERE id = ? AND status = 'lobby'",
+                (table_id,),
+            )
+            if cursor.rowcount == 0:
+                raise ValueError(f"table {table_id} is not in the lobby")
+            await db.execute(
+                "INSERT INTO games (table_id, first_dealer, started_at) VALUES (?, ?, ?)",
+                (table_id, first_dealer, _now()),
+            )
+
+    async def start_deal(self, table_id: int, number: int, dealer: int, deck: list[str]) -> int:
+        """Insert an open deal; returns its id. UNIQUE(table_id, number): a
+        duplicate raises sqlite3.IntegrityError. ``deck`` is 52 card codes, top
+        first; raises ValueError otherwise."""
+        if len(deck) != 52 or any(len(code) != 2 or not code.isalnum() for code in deck):
+            raise ValueError("deck must be 52 two-character card codes")
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT INTO deals (table_id, number, dealer, deck, status, started_at)"
+                " VALUES (?, ?, ?, ?, 'open', ?)",
+                (table_id, number, dealer, " ".join(deck), _now()),
+            )
+        return int(cursor.lastrowid or 0)
+
+    async def append_action(
+        self, deal_id: int, seq: int, payload: dict[str, Any], member_id: int | None,
+        *, finish: tuple[str, list[LedgerEntry], list[HandResult]] | None = None,
+    ) -> None:
+        """Append one action (UNIQUE(deal_id, seq): a duplicate raises
+        sqlite3.IntegrityError and changes nothing). With ``finish=(status,
+        ledger, hands)`` the deal is closed in the same transaction: status set,
+        ledger rows (guild, table, deal, seat, member, amount, reason) and hand
+        results inserted. Appending to a closed deal raises sqlite3.IntegrityError;
+        a bad ``finish`` raises ValueError (see ``finish_deal``); nothing is written
+        on any error."""
+        if finish is not None:
+            self._check_finish(finish[0])
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO actions (deal_id, seq, payload, member_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (deal_id, seq, json.dumps(payload), member_id, _now()),
+            )
+            if finish is not None:
+                await self._close_deal(db, deal_id, *finish)
+
+    async def finish_deal(
+        self, deal_id: int, status: str, ledger: list[LedgerEntry], hands: list[HandResult],
+    ) -> None:
+        """Close a deal without an action (void: status 'void', refund rows).
+        ``status`` is ``finished`` or ``void``; raises ValueError for another
+        status or a deal that is not open (nothing is written)."""
+        self._check_finish(status)
+        async with self._write() as db:
+            await self._close_deal(db, deal_id, status, ledger, hands)
+
+    @staticmethod
+    def _check_finish(status: str) -> None:
+        if status not in CLOSED_DEAL_STATUSES:
+            raise ValueError(f"a deal closes as 'finished' or 'void', not {status!r}")
+
+    @staticmethod
+    async def _close_deal(
+        db: aiosqlite.Connection, deal_id: int, status: str,
+        ledger: list[LedgerEntry], hands: list[HandResult],
+    ) -> None:
+        now = _now()
+        cursor = await db.execute(
+            "UPDATE deals SET status = ?, finished_at = ? WHERE id = ? AND status = 'open'",
+            (status, now, deal_id),
+        )
+        if cursor.rowcount == 0:
+            raise ValueError(f"deal {deal_id} is not open")
+        deal = await Storage._one(
+            db,
+            "SELECT d.table_id, t.guild_id FROM deals d JOIN tables t ON t.id = d.table_id"
+            " WHERE d.id = ?",
+            (deal_id,),
+        )
+        await db.executemany(
+            "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(deal["guild_id"], deal["table_id"], deal_id, e.seat, e.member_id, e.amount,
+              e.reason, now) for e in ledger],
+        )
+        await db.executemany(
+            "INSERT INTO deal_hands (deal_id, seat, member_id, score, label, won)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(deal_id, h.seat, h.member_id, h.score, h.label, int(h.won)) for h in hands],
+        )
+
+    async def finish_game(self, table_id: int, winners: list[int], status: str) -> None:
+        """Record the game's winning seats and set the table status (normally
+        ``finished``; ``closed`` for an abandoned game). Raises ValueError if the
+        game was never started or the status is unknown."""
+        if status not in TABLE_STATUSES:
+            raise ValueError(f"unknown table status {status!r}")
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE games SET winners = ?, finished_at = ? WHERE table_id = ?",
+                (json.dumps(list(winners)), _now(), table_id),
+            )
+            if cursor.rowcount == 0:
+                raise ValueError(f"table {table_id} has no started game")
+            await db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+    async def deals(self, table_id: int) -> list[DealRow]:
+        """Every deal of the table, by number, with its actions in seq order."""
+        async with self._read() as db:
+            deal_rows = await self._all(
+                db, "SELECT * FROM deals WHERE table_id = ? ORDER BY number", (table_id,)
+            )
+            action_rows = await self._all(
+                db,
+                "SELECT a.deal_id, a.seq, a.payload, a.member_id FROM actions a"
+                " JOIN deals d ON d.id = a.deal_id WHERE d.table_id = ? ORDER BY a.deal_id, a.seq",
+                (table_id,),
+            )
+        actions: dict[int, list[ActionRow]] = {}
+        for row in action_rows:
+            actions.setdefault(row["deal_id"], []).append(
+                ActionRow(seq=row["seq"], payload=json.loads(row["payload"]),
+                          member_id=row["member_id"])
+            )
+        return [
+            DealRow(id=row["id"], number=row["number"], dealer=row["dealer"],
+                    deck=row["deck"].split(), status=row["status"],
+                    actions=actions.get(row["id"], []))
+            for row in deal_rows
+        ]
+
+    # ------------------------------------------------------------------ ledger and statistics
+
+    async def leaderboard(
+        self, guild_id: int, offset: int, limit: int,
+    ) -> tuple[list[tuple[int, int]], int]:
+        """([(member_id, balance)...] by balance desc, member_id asc; total count).
+
+        Humans only (ledger rows with a member id); balances in points.
+        """
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT member_id, SUM(amount) AS balance FROM ledger"
+                " WHERE guild_id = ? AND member_id IS NOT NULL GROUP BY member_id"
+                " ORDER BY balance DESC, member_id ASC LIMIT ? OFFSET ?",
+                (guild_id, limit, offset),
+            )
+            total = await self._one(
+                db,
+                "SELECT COUNT(DISTINCT member_id) FROM ledger"
+                " WHERE guild_id = ? AND member_id IS NOT NULL",
+                (guild_id,),
+            )
+        return [(row["member_id"], row["balance"]) for row in rows], int(total[0])
+
+    async def guild_ledger_sum(self, guild_id: int) -> int:
+        """Sum of every ledger amount in the guild, AI seats included (0 when consistent)."""
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ?", (guild_id,)
+            )
+        return int(row[0])
+
+    async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
+        """The member's balance (points), finished games played and won, finished
+        deals played and won, and best hand (score, label) in the guild."""
+        async with self._read() as db:
+            balance = await self._one(
+                db,
+                "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ? AND member_id = ?",
+                (guild_id, member_id),
+            )
+            games = await self._one(
+                db,
+                "SELECT COUNT(DISTINCT t.id),"
+                " COUNT(DISTINCT CASE WHEN EXISTS (SELECT 1 FROM json_each(g.winners) w"
+                "   WHERE w.value = s.seat) THEN t.id END)"
+                " FROM tables t JOIN seats s ON s.table_id = t.id"
+                " LEFT JOIN games g ON g.table_id = t.id"
+                " WHERE t.guild_id = ? AND t.status = 'finished' AND s.member_id = ?",
+                (guild_id, member_id),
+            )
+            deals = await self._one(
+                db,
+                "SELECT COUNT(DISTINCT d.id) FROM deals d"
+                " JOIN tables t ON t.id = d.table_id JOIN seats s ON s.table_id = t.id"
+                " WHERE t.guild_id = ? AND d.status = 'finished' AND s.member_id = ?",
+                (guild_id, member_id),
+            )
+            hands = await self._one(
+                db,
+                "SELECT COUNT(*) FROM deal_hands h JOIN deals d ON d.id = h.deal_id"
+                " JOIN tables t ON t.id = d.table_id"
+                " WHERE t.guild_id = ? AND h.member_id = ? AND h.won = 1"
+                " AND d.status = 'finished'",
+                (guild_id, member_id),
+            )
+            best = await self._one(
+                db,
+                "SELECT h.score, h.label FROM deal_hands h JOIN deals d ON d.id = h.deal_id"
+                " JOIN tables t ON t.id = d.table_id"
+                " WHERE t.guild_id = ? AND h.member_id = ? AND d.status = 'finished'"
+                " ORDER BY h.score DESC, h.deal_id ASC LIMIT 1",
+                (guild_id, member_id),
+            )
+        return MemberStats(
+            member_id=member_id, balance=int(balance[0]), games=int(games[0]),
+            games_won=int(games[1]), deals=int(deals[0]), deals_won=int(hands[0]),
+            best_score=None if best is None else best["score"],
+            best_label=None if best is None else best["label"],
+        )
+
+    # ------------------------------------------------------------------ audit
+
+    async def audit(self, guild_id: int, member_id: int | None, action: str, detail: str) -> None:
+        """Record an administrative or notable action (``member_id`` None for the bot)."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO audit (guild_id, member_id, action, detail, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (guild_id, member_id, action, detail, _now()),
+            )

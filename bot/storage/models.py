@@ -1,0 +1,112 @@
+"""Rows the storage layer returns (plain frozen dataclasses; no SQL outside storage)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """Per-guild settings. ``table_mode``: ``channel`` (new text channel, default),
+    ``thread`` (thread in the current channel) or ``here`` (the current channel).
+    ``turn_timer`` in seconds (0 = off); ``next_deal_delay`` in seconds."""
+
+    guild_id: int
+    table_mode: str = "channel"
+    turn_timer: int = 120
+    default_preset: str = "foster"
+    next_deal_delay: int = 30
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table. ``status``: ``lobby``, ``playing``, ``finished`` or ``closed``.
+    ``channel_id`` is where it plays (a channel or a thread); ``number`` is the
+    n of ``commerce-<n>`` within the guild; ``options`` the preset's table options."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    number: int
+    host_id: int
+    preset: str
+    options: dict[str, Any]
+    status: str
+    lobby_message_id: int | None
+    table_message_id: int | None
+    next_deal_delay: int
+    first_dealer: int | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat. ``member_id`` is ``None`` for an AI seat."""
+
+    table_id: int
+    seat: int
+    member_id: int | None
+    name: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.member_id is None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One logged operation (``payload`` is ``operation_to_dict`` output)."""
+
+    seq: int
+    payload: dict[str, Any]
+    member_id: int | None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """A deal: ``deck`` is 52 card codes, top first (never shown before its
+    showdown). ``status``: ``open``, ``finished`` or ``void``."""
+
+    id: int
+    number: int
+    dealer: int
+    deck: list[str]
+    status: str
+    actions: list[ActionRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """A point movement for one seat of a deal: ``amount`` is signed (points),
+    ``reason`` one of ``ante``, ``fee``, ``pool``, ``penalty``, ``refund``."""
+
+    seat: int
+    member_id: int | None
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A seat's final hand of a finished deal, for statistics."""
+
+    seat: int
+    member_id: int | None
+    score: int
+    label: str
+    won: bool
+
+
+@dataclass(frozen=True)
+class MemberStats:
+    """``/commerce stats`` figures for one member in one guild."""
+
+    member_id: int
+    balance: int
+    games: int
+    games_won: int
+    deals: int
+    deals_won: int
+    best_score: int | None
+    best_label: str | None
