@@ -11,7 +11,7 @@ from typing import Any
 from .cards import Card, card_code, parse_card, shuffled_deck
 from .deal import Deal, IllegalAction
 from .hands import Category
-from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
+from .operations import BarterAnswer, BarterOffer, Operation, Trade
 from .rules import Rules, RulesError, get_preset
 
 
@@ -124,7 +124,9 @@ class Game:
         return [s for s, v in enumerate(ledger) if v == top]
 
     # ------------------------------------------------------------ steps
-    def start_deal(self, deck: Sequence[Card] | None = None, rng: random.Random | None = None) -> Deal:
+    def start_deal(
+        self, deck: Sequence[Card] | None = None, rng: random.Random | None = None
+    ) -> Deal:
         """Start the next deal with ``deck`` (or a fresh CSPRNG shuffle).
 
         Raises:
@@ -168,7 +170,9 @@ class Game:
         return deal
 
     # ----------------------------------------------------------- records
-    def to_record(self, players: Sequence[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    def to_record(
+        self, players: Sequence[str], options: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The game as a RULES.md §3 record (JSON-ready)."""
         return {
             "rules": self.rules.name,

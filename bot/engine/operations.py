@@ -54,7 +54,7 @@ class Knock:
 Operation = Trade | BarterOffer | BarterAnswer | Knock
 
 _KINDS: dict[str, type[Operation]] = {
-    cls.kind: cls for cls in (Trade, BarterOffer, BarterAnswer, Knock)  # type: ignore[misc]
+    cls.kind: cls for cls in (Trade, BarterOffer, BarterAnswer, Knock)
 }
 
 

@@ -32,6 +32,8 @@ def best_seat(scores: list[int], dealer: int, step: int) -> int:
 
     Args:
         scores: one hand score per seat (higher is better).
+        dealer: the dealer's seat (wins every tie it is part of).
+        step: +1 clockwise, -1 anticlockwise (direction of priority after the dealer).
     """
     n = len(scores)
     best: int | None = None

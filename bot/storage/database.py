@@ -132,9 +132,9 @@ class Storage:
         try:
             db.row_factory = aiosqlite.Row
             current = await cls._check(db, path, migrations)
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
+            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000"):
+                async with db.execute(f"PRAGMA {pragma}") as cursor:
+                    await cursor.fetchall()
             await cls._migrate(db, current, migrations)
         except BaseException:
             await db.close()

@@ -1,0 +1,29 @@
+"""A keyed asyncio lock: one lock per table id (STYLE.md, python-discord's keyed lock)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Hashable
+from contextlib import asynccontextmanager
+
+
+class KeyedLock:
+    """``async with locks(key):`` serialises work per key; different keys never wait
+    for each other. Idle locks are dropped so the map does not grow without bound."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, asyncio.Lock] = {}
+        self._users: dict[Hashable, int] = {}
+
+    @asynccontextmanager
+    async def __call__(self, key: Hashable) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        self._users[key] = self._users.get(key, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[key] -= 1
+            if not self._users[key]:
+                del self._users[key]
+                del self._locks[key]

@@ -1,0 +1,533 @@
+"""The table service: the one path from an interaction to a state change.
+
+Each public coroutine takes the table's lock, checks the request, steps the
+engine, appends the operation to the action log (committed before it
+returns), lets AI seats play, and returns a ``LiveTable`` for rendering.
+Errors a user can cause are raised as ``UserError`` with a short message.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import (
+    Card,
+    Deal,
+    Game,
+    IllegalAction,
+    Observation,
+    Operation,
+    Rules,
+    RulesError,
+    card_code,
+    describe,
+    get_preset,
+    operation_from_dict,
+    operation_to_dict,
+    parse_card,
+    score,
+    shuffled_deck,
+)
+from .engine import ai as engine_ai
+from .locks import KeyedLock
+from .storage import (
+    GuildSettings,
+    HandResult,
+    LedgerEntry,
+    MemberStats,
+    SeatRow,
+    Storage,
+    TableRow,
+)
+
+log = logging.getLogger(__name__)
+
+AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss",
+            "Hypatia", "Jacobi", "Kepler", "Leibniz")
+
+
+class UserError(Exception):
+    """Something the user asked for cannot be done; ``str()`` is the ephemeral answer."""
+
+
+@dataclass
+class LiveTable:
+    """A table in memory: its row, seats and (once started) the engine game.
+
+    ``deal_ids[i]`` is the storage id of ``game.deals[i]``.
+    """
+
+    row: TableRow
+    seats: list[SeatRow]
+    rules: Rules
+    game: Game | None = None
+    deal_ids: list[int] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def deal(self) -> Deal | None:
+        """The latest deal (finished or not), or ``None`` before the first."""
+        return self.game.deals[-1] if self.game and self.game.deals else None
+
+    @property
+    def deal_number(self) -> int:
+        """1-based number of the latest deal (0 before the first)."""
+        return len(self.game.deals) if self.game else 0
+
+    def seat_of(self, member_id: int) -> int | None:
+        """The seat of ``member_id`` at this table, or ``None``."""
+        for s in self.seats:
+            if s.member_id == member_id:
+                return s.seat
+        return None
+
+    def member_of(self, seat: int) -> int | None:
+        """The member sitting in ``seat`` (``None`` for an AI seat)."""
+        return self.seats[seat].member_id
+
+    def is_ai(self, seat: int) -> bool:
+        return self.seats[seat].member_id is None
+
+
+class TableService:
+    """Owns every open table; see the module docstring.
+
+    Args:
+        storage: the opened storage.
+        rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
+    """
+
+    def __init__(self, storage: Storage, rng: random.Random | None = None) -> None:
+        self.storage = storage
+        self.rng = rng
+        self.tables: dict[int, LiveTable] = {}
+        self.lock = KeyedLock()
+
+    # ------------------------------------------------------------ loading
+    async def load(self) -> list[LiveTable]:
+        """Rebuild every open table from storage by replaying its action log."""
+        self.tables.clear()
+        for row in await self.storage.open_tables():
+            try:
+                await self._reload(row.id)
+            except Exception:  # a broken table must not stop the others
+                log.exception("table %s could not be rebuilt", row.id)
+        return list(self.tables.values())
+
+    async def _reload(self, table_id: int) -> LiveTable:
+        row = await self.storage.get_table(table_id)
+        if row is None:
+            raise UserError("This table no longer exists.")
+        seats = await self.storage.seats(table_id)
+        rules = get_preset(row.preset, row.options)
+        live = LiveTable(row, seats, rules)
+        if row.first_dealer is not None:
+            game = Game(rules, len(seats), row.first_dealer)
+            for deal_row in await self.storage.deals(table_id):
+                deal = game.start_deal([parse_card(c) for c in deal_row.deck])
+                for action in deal_row.actions:
+                    deal.apply(operation_from_dict(action.payload))
+                if deal_row.status == "void" and not deal.finished:
+                    deal.void()
+                live.deal_ids.append(deal_row.id)
+            if row.status == "closed":
+                game.closed = True
+            live.game = game
+        if row.status in ("lobby", "playing"):
+            self.tables[table_id] = live
+        return live
+
+    def get(self, table_id: int) -> LiveTable:
+        """The open table ``table_id``.
+
+        Raises:
+            UserError: no such open table.
+        """
+        live = self.tables.get(table_id)
+        if live is None:
+            raise UserError("This table is closed.")
+        return live
+
+    def in_channel(self, channel_id: int) -> LiveTable | None:
+        """The open table playing in ``channel_id``, if any."""
+        for live in self.tables.values():
+            if live.row.channel_id == channel_id:
+                return live
+        return None
+
+    def of_member(self, guild_id: int, member_id: int) -> LiveTable | None:
+        """The open table in ``guild_id`` where ``member_id`` is seated, if any."""
+        for live in self.tables.values():
+            if live.row.guild_id == guild_id and live.seat_of(member_id) is not None:
+                return live
+        return None
+
+    # -------------------------------------------------------------- lobby
+    async def create(
+        self, guild_id: int, channel_id: int, host_id: int, host_name: str,
+        preset: str = "foster", options: dict[str, Any] | None = None,
+        next_deal_delay: int = 30,
+    ) -> LiveTable:
+        """Open a lobby in ``channel_id`` with the host seated.
+
+        Raises:
+            UserError: bad preset/options, host already seated, channel taken.
+        """
+        try:
+            get_preset(preset, options)
+        except RulesError as exc:
+            raise UserError(str(exc).capitalize() + ".") from None
+        async with self.lock(("guild", guild_id)):
+            if self.of_member(guild_id, host_id):
+                raise UserError("You are already seated at a table. Leave it first.")
+            if self.in_channel(channel_id):
+                raise UserError("A table is already open in this channel.")
+            row = await self.storage.create_table(
+                guild_id, channel_id, host_id, preset, options or {}, next_deal_delay
+            )
+            await self.storage.add_seat(row.id, host_id, host_name)
+            return await self._reload(row.id)
+
+    async def join(self, table_id: int, member_id: int, name: str) -> LiveTable:
+        """Seat ``member_id`` at a lobby table.
+
+        Raises:
+            UserError: not a lobby, full, already seated here or elsewhere.
+        """
+        guild_id = self.get(table_id).row.guild_id
+        async with self.lock(("guild", guild_id)), self.lock(table_id):
+            live = self._lobby(table_id)
+            if live.seat_of(member_id) is not None:
+                raise UserError("You are already seated at this table.")
+            if self.of_member(guild_id, member_id):
+                raise UserError("You are already seated at another table. Leave it first.")
+            if len(live.seats) >= live.rules.max_players:
+                raise UserError(f"This table is full ({live.rules.max_players} seats).")
+            await self.storage.add_seat(table_id, member_id, name)
+            return await self._reload(table_id)
+
+    async def add_ai(self, table_id: int, member_id: int) -> LiveTable:
+        """Add an AI seat; only someone seated at the table may.
+
+        Raises:
+            UserError: not a lobby, full, caller not seated.
+        """
+        async with self.lock(table_id):
+            live = self._lobby(table_id)
+            if live.seat_of(member_id) is None:
+                raise UserError("Only players seated at this table can add an AI.")
+            if len(live.seats) >= live.rules.max_players:
+                raise UserError(f"This table is full ({live.rules.max_players} seats).")
+            taken = {s.name for s in live.seats}
+            name = next((f"AI {n}" for n in AI_NAMES if f"AI {n}" not in taken), "AI")
+            await self.storage.add_seat(table_id, None, name)
+            return await self._reload(table_id)
+
+    async def leave(self, table_id: int, member_id: int) -> LiveTable | None:
+        """Leave a lobby. If the host leaves and no human remains, the table closes
+        (returns ``None``).
+
+        Raises:
+            UserError: not seated, or the game has started.
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            seat = live.seat_of(member_id)
+            if seat is None:
+                raise UserError("You are not seated at this table.")
+            if live.row.status != "lobby":
+                raise UserError(
+                    "The game has started: ask the host to end it with /commerce end."
+                )
+            await self.storage.remove_seat(table_id, seat)
+            live = await self._reload(table_id)
+            if not any(not s.is_ai for s in live.seats):
+                await self.storage.set_status(table_id, "closed")
+                self.tables.pop(table_id, None)
+                return None
+            return live
+
+    async def start(self, table_id: int, member_id: int) -> LiveTable:
+        """Start the game: random first dealer, first deal dealt, AI seats play.
+
+        Raises:
+            UserError: not the host, too few seats, not a lobby.
+        """
+        async with self.lock(table_id):
+            live = self._lobby(table_id)
+            if member_id != live.row.host_id:
+                raise UserError("Only the host can start the game.")
+            n = len(live.seats)
+            if n < live.rules.min_players:
+                raise UserError(
+                    f"You need at least {live.rules.min_players} players "
+                    f"(now {n}). Invite friends or press Add AI."
+                )
+            first = self.rng.randrange(n) if self.rng else secrets.randbelow(n)
+            await self.storage.start_game(table_id, first)
+            live = await self._reload(table_id)
+            await self._deal(live)
+            return live
+
+    def _lobby(self, table_id: int) -> LiveTable:
+        live = self.get(table_id)
+        if live.row.status != "lobby":
+            raise UserError("The game at this table has already started.")
+        return live
+
+    # --------------------------------------------------------------- play
+    async def _deal(self, live: LiveTable) -> None:
+        assert live.game is not None
+        deck = shuffled_deck(self.rng)
+        deal = live.game.start_deal(deck)
+        try:
+            deal_id = await self.storage.start_deal(
+                live.id, live.deal_number, deal.dealer, [card_code(c) for c in deck]
+            )
+        except Exception:
+            await self._reload(live.id)
+            raise
+        live.deal_ids.append(deal_id)
+        await self._run_ai(live)
+
+    async def next_deal(self, table_id: int, after: int) -> LiveTable:
+        """Deal the next hand once deal number ``after`` is over (idempotent: a
+        second call for the same ``after`` is refused).
+
+        Raises:
+            UserError: the deal is not over, already dealt, or the game is over.
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            if live.game is None or live.deal_number != after or live.game.current is not None:
+                raise UserError("The next deal has already started.")
+            if live.game.complete:
+                raise UserError("This game is over.")
+            await self._deal(live)
+            return live
+
+    async def act(
+        self, table_id: int, member_id: int, deal_number: int, kind: str,
+        card: str | None = None, seq: int | None = None,
+    ) -> tuple[LiveTable, Operation]:
+        """Apply a player's action and let AI seats answer.
+
+        Args:
+            deal_number: the deal the control belongs to (stale controls are refused).
+            kind: ``trade``, ``barter``, ``knock``, ``accept`` or ``refuse``.
+            card: card code for trade, barter and accept.
+            seq: the number of operations the control was issued after, when it
+                carries one (card selects): a used or outdated select is refused.
+
+        Returns:
+            the table and the player's own operation.
+
+        Raises:
+            UserError: not seated, stale control, not your turn, bad card...
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            seat = live.seat_of(member_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            deal = live.deal
+            if deal is None or live.deal_number != deal_number:
+                raise UserError("That button belongs to an earlier deal.")
+            if seq is not None and seq != len(deal.operations):
+                raise UserError("That choice is out of date: press My hand to see where things stand.")
+            parsed: Card | None = None
+            if card is not None:
+                try:
+                    parsed = parse_card(card)
+                except ValueError:
+                    raise UserError("That is not a card.") from None
+            try:
+                op = self._step(deal, seat, kind, parsed)
+            except IllegalAction as exc:
+                raise UserError(str(exc)) from None
+            await self._persist(live, op, member_id)
+            await self._run_ai(live)
+            return live, op
+
+    @staticmethod
+    def _step(deal: Deal, seat: int, kind: str, card: Card | None) -> Operation:
+        if kind == "knock":
+            return deal.knock(seat)
+        if kind == "refuse":
+            return deal.answer(seat, None)
+        if card is None:
+            raise IllegalAction("Choose a card first.")
+        if kind == "trade":
+            return deal.trade(seat, card)
+        if kind == "barter":
+            return deal.barter(seat, card)
+        if kind == "accept":
+            return deal.answer(seat, card)
+        raise IllegalAction("Unknown action.")
+
+    def verify(self, table_id: int, member_id: int, deal_number: int, kind: str,
+               seq: int | None = None) -> LiveTable:
+        """Check, without changing anything, that ``member_id`` may start ``kind``
+        now (used before showing a card select).
+
+        Raises:
+            UserError: as ``act`` would.
+        """
+        live = self.get(table_id)
+        seat = live.seat_of(member_id)
+        if seat is None:
+            raise UserError("You are not playing at this table.")
+        deal = live.deal
+        if deal is None or live.deal_number != deal_number:
+            raise UserError("That button belongs to an earlier deal.")
+        if seq is not None and seq != len(deal.operations):
+            raise UserError("That offer has already been answered.")
+        try:
+            if kind in ("accept", "refuse"):
+                hand = deal.hands[seat]
+                deal.verify_answer(seat, hand[0] if kind == "accept" else None)
+            else:
+                deal.verify_knock(seat)  # same turn checks as trade and barter
+                if kind == "trade" and not deal.stock:
+                    raise IllegalAction("The stock is empty.")
+        except IllegalAction as exc:
+            raise UserError(str(exc)) from None
+        return live
+
+    async def _run_ai(self, live: LiveTable) -> None:
+        deal = live.deal
+        while deal is not None and not deal.finished:
+            seat = deal.to_act
+            assert seat is not None
+            if not live.is_ai(seat):
+                return
+            decision = engine_ai.choose(deal.observation(seat))
+            kind = {"accept": "accept", "refuse": "refuse"}.get(decision.kind, decision.kind)
+            op = self._step(deal, seat, kind, decision.card)
+            await self._persist(live, op, None)
+
+    async def _persist(self, live: LiveTable, op: Operation, member_id: int | None) -> None:
+        """Append ``op`` (already applied to the engine) to the log; on a storage
+        failure the table is rebuilt from storage so memory never runs ahead."""
+        deal = live.deal
+        assert deal is not None and live.game is not None
+        finish = None
+        if deal.finished:
+            finish = ("finished", self._ledger(live, deal), self._hands(live, deal))
+        try:
+            await self.storage.append_action(
+                live.deal_ids[-1], len(deal.operations) - 1, operation_to_dict(op),
+                member_id, finish=finish,
+            )
+            if deal.finished and live.game.complete:
+                await self.storage.finish_game(live.id, live.game.winners or [], "finished")
+                live.row = await self._row(live.id)
+                self.tables.pop(live.id, None)
+        except Exception:
+            log.exception("table %s: could not store an action; reloading", live.id)
+            await self._reload(live.id)
+            raise
+
+    async def _row(self, table_id: int) -> TableRow:
+        row = await self.storage.get_table(table_id)
+        assert row is not None
+        return row
+
+    @staticmethod
+    def _ledger(live: LiveTable, deal: Deal) -> list[LedgerEntry]:
+        entries = []
+        for m in deal.movements:
+            if m.payer is not None:
+                entries.append(LedgerEntry(m.payer, live.member_of(m.payer), -m.amount, m.reason))
+            if m.payee is not None:
+                entries.append(LedgerEntry(m.payee, live.member_of(m.payee), m.amount, m.reason))
+        return entries
+
+    @staticmethod
+    def _hands(live: LiveTable, deal: Deal) -> list[HandResult]:
+        sd = deal.showdown
+        if sd is None:
+            return []
+        ranking = deal.rules.ranking
+        return [
+            HandResult(s, live.member_of(s), score(h, ranking), describe(h, ranking), s == sd.winner)
+            for s, h in enumerate(sd.hands)
+        ]
+
+    # ---------------------------------------------------------------- end
+    async def end(self, table_id: int, member_id: int, is_manager: bool) -> LiveTable:
+        """Close a table; an unfinished deal is voided (antes and fees refunded).
+
+        Raises:
+            UserError: the caller is neither the host nor a manager.
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            if member_id != live.row.host_id and not is_manager:
+                raise UserError("Only the host or a member with Manage Server can end this table.")
+            if live.game is not None and live.game.current is not None:
+                live.game.close()
+                await self.storage.finish_deal(live.deal_ids[-1], "void", [], [])
+            elif live.game is not None:
+                live.game.closed = True
+            await self.storage.set_status(table_id, "closed")
+            await self.storage.audit(
+                live.row.guild_id, member_id, "end_table", f"table {table_id}"
+            )
+            live.row = await self._row(table_id)
+            self.tables.pop(table_id, None)
+            return live
+
+    async def set_message(self, table_id: int, *, lobby: int | None = None,
+                          table: int | None = None) -> None:
+        """Remember the lobby or the current table message id."""
+        await self.storage.set_messages(table_id, lobby_message_id=lobby, table_message_id=table)
+        live = self.tables.get(table_id)
+        if live is not None:
+            live.row = await self._row(table_id)
+
+    def observation(self, table_id: int, member_id: int) -> tuple[LiveTable, Observation]:
+        """The member's own view of the current deal.
+
+        Raises:
+            UserError: not seated, or no deal yet.
+        """
+        live = self.get(table_id)
+        seat = live.seat_of(member_id)
+        if seat is None:
+            raise UserError("You are not playing at this table.")
+        if live.deal is None:
+            raise UserError("The game has not started yet.")
+        return live, live.deal.observation(seat)
+
+    # ------------------------------------------------- guild-wide queries
+    async def settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings (defaults when never set)."""
+        return await self.storage.get_settings(guild_id)
+
+    async def update_settings(self, guild_id: int, member_id: int, **fields: Any) -> GuildSettings:
+        """Change guild settings and record who did it in the audit table."""
+        settings = await self.storage.update_settings(guild_id, **fields)
+        await self.storage.audit(guild_id, member_id, "settings",
+                                 ", ".join(f"{k}={v}" for k, v in sorted(fields.items())))
+        return settings
+
+    async def next_number(self, guild_id: int) -> int:
+        """The number the guild's next table will get (for its channel name)."""
+        return await self.storage.next_table_number(guild_id)
+
+    async def leaderboard(self, guild_id: int, page: int, per_page: int = 10,
+                          ) -> tuple[list[tuple[int, int]], int]:
+        """One page (0-based) of ``(member_id, balance)`` and the member count."""
+        return await self.storage.leaderboard(guild_id, page * per_page, per_page)
+
+    async def stats(self, guild_id: int, member_id: int) -> MemberStats:
+        """``/commerce stats`` figures for a member."""
+        return await self.storage.member_stats(guild_id, member_id)

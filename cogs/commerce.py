@@ -1,0 +1,232 @@
+"""The ``/commerce`` slash-command group: tables, hands, ledger and help.
+
+Commands are thin: they find the table, call the table service and render.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import CommerceBot
+from bot.service import LiveTable, UserError
+from bot.ui import help as help_text
+from bot.ui import render
+from bot.ui.components import Paginator, lobby_view
+from cogs.play import Play, guarded, reply
+
+log = logging.getLogger(__name__)
+
+
+@app_commands.guild_only()
+class Commerce(commands.GroupCog, group_name="commerce",
+               group_description="Play Commerce, the old three-card exchange game"):
+    """Slash commands of Commerce."""
+
+    def __init__(self, bot: CommerceBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        super().__init__()
+
+    @property
+    def play(self) -> Play:
+        cog = self.bot.get_cog("Play")
+        assert isinstance(cog, Play)
+        return cog
+
+    def here(self, interaction: discord.Interaction) -> LiveTable:
+        live = self.service.in_channel(interaction.channel_id or 0)
+        if live is None:
+            raise UserError("There is no open table in this channel. Open one with /commerce new.")
+        return live
+
+    # ------------------------------------------------------------ tables
+    @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
+    async def new(self, interaction: discord.Interaction) -> None:
+        """Open a table: a channel under the Commerce category, a thread, or here."""
+        async def work() -> None:
+            assert interaction.guild is not None
+            if self.service.of_member(interaction.guild.id, interaction.user.id):
+                raise UserError("You are already seated at a table. Leave it first.")
+            if self.service.in_channel(interaction.channel_id or 0):
+                raise UserError("A table is already open in this channel.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            settings = await self.service.settings(interaction.guild.id)
+            number = await self.service.next_number(interaction.guild.id)
+            place = await self.open_place(interaction, settings.table_mode, number)
+            try:
+                live = await self.service.create(
+                    interaction.guild.id, place.id, interaction.user.id,
+                    interaction.user.display_name, "foster", {}, settings.next_deal_delay)
+            except UserError:
+                if place.id != interaction.channel_id:
+                    with contextlib.suppress(discord.HTTPException):
+                        await place.delete()
+                raise
+            msg = await place.send(embed=render.lobby_embed(live), view=lobby_view(live.id))
+            await self.service.set_message(live.id, lobby=msg.id)
+            await interaction.followup.send(
+                f"Your table is ready in {place.mention}. Invite players to press **Join**.",
+                ephemeral=True)
+        await guarded(interaction, None, work)
+
+    async def open_place(self, interaction: discord.Interaction, mode: str, number: int,
+                         ) -> discord.TextChannel | discord.Thread:
+        """Where a new table plays, by the guild's ``table_mode``; falls back from a
+        channel to a thread when Manage Channels is missing.
+
+        Raises:
+            UserError: naming the permission that is missing.
+        """
+        guild = interaction.guild
+        channel = interaction.channel
+        assert guild is not None
+        me = guild.me
+        name = f"commerce-{number}"
+        if mode == "here" and isinstance(channel, discord.TextChannel | discord.Thread):
+            if not channel.permissions_for(me).send_messages:
+                raise UserError("I need the **Send Messages** permission in this channel.")
+            return channel
+        if mode == "channel" and me.guild_permissions.manage_channels:
+            try:
+                category = discord.utils.get(guild.categories, name="Commerce")
+                if category is None:
+                    category = await guild.create_category("Commerce", reason="Commerce tables")
+                return await guild.create_text_channel(name, category=category,
+                                                       reason="New Commerce table")
+            except discord.Forbidden:
+                log.info("guild %s: cannot create a channel, trying a thread", guild.id)
+        if isinstance(channel, discord.TextChannel):
+            perms = channel.permissions_for(me)
+            if perms.create_public_threads and perms.send_messages_in_threads:
+                try:
+                    return await channel.create_thread(
+                        name=name, type=discord.ChannelType.public_thread,
+                        reason="New Commerce table")
+                except discord.Forbidden:
+                    pass
+        raise UserError(
+            "I cannot open a table: I need **Manage Channels** (to create a table channel) "
+            "or **Create Public Threads** and **Send Messages in Threads** in this channel."
+        )
+
+    @app_commands.command(name="join", description="Sit at the table in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            live = await self.service.join(self.here(interaction).id, interaction.user.id,
+                                           interaction.user.display_name)
+            await reply(interaction, "You are seated. Wait for the host to press Start.")
+            await self.play.refresh_lobby(live)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="leave", description="Leave the table you sit at (before it starts)")
+    async def leave(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            live = self.service.of_member(interaction.guild.id, interaction.user.id)
+            if live is None:
+                raise UserError("You are not seated at any table.")
+            left = await self.service.leave(live.id, interaction.user.id)
+            await reply(interaction, "You left the table.")
+            if left is not None:
+                await self.play.refresh_lobby(left)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="start", description="Start the game at this table (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            live = await self.service.start(self.here(interaction).id, interaction.user.id)
+            await reply(interaction, "The game begins!")
+            await self.play.refresh_lobby(live)
+            await self.play.post_deal(live)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="addbot", description="Add an AI player to the table in this channel")
+    async def addbot(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            live = await self.service.add_ai(self.here(interaction).id, interaction.user.id)
+            await reply(interaction, f"{render.seat_name(live, len(live.seats) - 1)} sits down.")
+            await self.play.refresh_lobby(live)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="hand", description="Show your cards (only you can see them)")
+    async def hand(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            live = self.service.of_member(interaction.guild.id, interaction.user.id)
+            if live is None:
+                raise UserError("You are not playing at any table.")
+            await self.play.show_hand(interaction, live.id)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="end", description="Close the table in this channel (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            member = interaction.user
+            manager = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
+            live = await self.service.end(self.here(interaction).id, member.id, manager)
+            self.play.cancel_timer(live.id)
+            voided = live.deal is not None and live.deal.voided
+            text = "The table is closed." + (
+                " The unfinished deal was voided: antes and trade fees were refunded."
+                if voided else "")
+            await interaction.response.send_message(text)
+            await self.play.refresh_lobby(live)
+            if live.row.table_message_id is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.play.channel(live).get_partial_message(
+                        live.row.table_message_id).edit(view=None)
+            await self.play.close_channel(live)
+        await guarded(interaction, None, work)
+
+    # ------------------------------------------------------------ ledger
+    @app_commands.command(name="leaderboard", description="Who is ahead on this server's ledger")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            rows, total = await self.service.leaderboard(interaction.guild.id, 0, per_page=10_000)
+            if not rows:
+                await reply(interaction, "Nobody has finished a deal on this server yet.")
+                return
+            pages = []
+            for start in range(0, len(rows), 10):
+                lines = [f"{start + i + 1}. <@{member}>: {balance:+d}"
+                         for i, (member, balance) in enumerate(rows[start:start + 10])]
+                embed = discord.Embed(title="Commerce leaderboard", colour=render.GOLD,
+                                      description="\n".join(lines))
+                embed.set_footer(text=f"Page {start // 10 + 1} of {(len(rows) + 9) // 10} · "
+                                      f"{total} players")
+                pages.append(embed)
+            view = Paginator(interaction.user.id, pages) if len(pages) > 1 else discord.utils.MISSING
+            await interaction.response.send_message(
+                embed=pages[0], view=view, allowed_mentions=discord.AllowedMentions.none())
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="stats", description="A player's Commerce record on this server")
+    @app_commands.describe(member="Whose record to show (default: yours)")
+    async def stats(self, interaction: discord.Interaction,
+                    member: discord.Member | None = None) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            who = member or interaction.user
+            s = await self.service.stats(interaction.guild.id, who.id)
+            embed = discord.Embed(title=f"{who.display_name} at Commerce", colour=render.GREEN)
+            embed.add_field(name="Balance", value=f"{s.balance:+d}")
+            embed.add_field(name="Games", value=f"{s.games} played, {s.games_won} won")
+            embed.add_field(name="Deals", value=f"{s.deals} played, {s.deals_won} won")
+            embed.add_field(name="Best hand", value=s.best_label or "—")
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        await guarded(interaction, None, work)
+
+    # -------------------------------------------------------------- help
+    @app_commands.command(name="rules", description="How to play Commerce")
+    async def rules(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        await interaction.response.send_message(embeds=help_text.rules_embeds(), ephemeral=True)
+
+
+async def setup(bot: CommerceBot) -> None:  # noqa: D103
+    await bot.add_cog(Commerce(bot))

@@ -1,0 +1,327 @@
+"""Play: lobby buttons, table buttons, card selects, barter answers, showdowns.
+
+Every handler follows one path: service call (lock, engine, commit) → answer
+the interaction → refresh the public messages. ``UserError`` becomes a short
+ephemeral answer; anything else is logged with the table id and answered
+with an apology, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.app import CommerceBot
+from bot.engine import card_label, parse_card
+from bot.service import LiveTable, UserError
+from bot.ui import render
+from bot.ui.components import (
+    AnswerButton,
+    CardSelect,
+    NextDealButton,
+    lobby_view,
+    table_view,
+    view_of,
+)
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+
+
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """Answer ephemerally, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def guarded(interaction: discord.Interaction, table_id: int | None,
+                  work: Callable[[], Awaitable[None]]) -> None:
+    """Run ``work``; turn ``UserError`` into an ephemeral answer and any other
+    error into a logged apology."""
+    try:
+        await work()
+    except UserError as exc:
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, str(exc))
+    except Exception:
+        log.exception("table %s: interaction failed", table_id)
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, "Something went wrong on our side. Nothing was lost: "
+                                     "press My hand to see where things stand.")
+
+
+class Play(commands.Cog):
+    """Controls of lobbies and tables; public messages of a game."""
+
+    def __init__(self, bot: CommerceBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.timers: dict[int, asyncio.Task[None]] = {}
+        self.offers: dict[tuple[int, int, int], int] = {}  # (table, deal, seq) -> message id
+
+    async def cog_load(self) -> None:  # noqa: D102
+        for live in list(self.service.tables.values()):
+            if live.game is not None and live.game.current is None and not live.game.complete:
+                self.schedule_next(live)
+
+    async def cog_unload(self) -> None:  # noqa: D102
+        for task in self.timers.values():
+            task.cancel()
+
+    # ------------------------------------------------------------ lobby
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        """Join / Leave / Add AI / Start pressed on a lobby message."""
+        async def work() -> None:
+            user = interaction.user
+            if action == "join":
+                live = await self.service.join(table_id, user.id, user.display_name)
+            elif action == "ai":
+                live = await self.service.add_ai(table_id, user.id)
+            elif action == "leave":
+                left = await self.service.leave(table_id, user.id)
+                if left is None:
+                    await interaction.response.edit_message(
+                        content="The last player left: this table is closed.", embed=None, view=None)
+                    return
+                live = left
+            else:
+                live = await self.service.start(table_id, user.id)
+                await interaction.response.edit_message(embed=render.lobby_embed(live), view=None)
+                await self.post_deal(live)
+                return
+            await interaction.response.edit_message(embed=render.lobby_embed(live),
+                                                    view=lobby_view(table_id))
+        await guarded(interaction, table_id, work)
+
+    async def refresh_lobby(self, live: LiveTable) -> None:
+        """Edit the lobby message after a slash-command change."""
+        if live.row.lobby_message_id is None:
+            return
+        view = lobby_view(live.id) if live.row.status == "lobby" else None
+        with contextlib.suppress(discord.HTTPException):
+            await self.channel(live).get_partial_message(live.row.lobby_message_id).edit(
+                embed=render.lobby_embed(live), view=view)
+
+    # ------------------------------------------------------------- play
+    async def on_play(self, interaction: discord.Interaction, table_id: int, deal: int,
+                      action: str) -> None:
+        """My hand / Trade / Barter / Knock pressed on a table message."""
+        async def work() -> None:
+            user = interaction.user
+            if action == "hand":
+                await self.show_hand(interaction, table_id)
+                return
+            if action == "knock":
+                live, _ = await self.service.act(table_id, user.id, deal, "knock")
+                await reply(interaction, "You knocked. To the showdown!")
+                await self.refresh(live)
+                return
+            live = self.service.verify(table_id, user.id, deal, action)
+            _, obs = self.service.observation(table_id, user.id)
+            assert obs.hand is not None and live.deal is not None
+            seq = len(live.deal.operations)
+            prompt = ("Pick the card you give the dealer (you pay 1 point unless you deal)."
+                      if action == "trade" else
+                      "Pick the card you offer face down to your neighbour.")
+            await reply(interaction, f"{render.hand_text(live, obs)}\n\n{prompt}",
+                        view=view_of(CardSelect(table_id, deal, seq, action, obs.hand)))
+        await guarded(interaction, table_id, work)
+
+    async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Send the member's current hand ephemerally (a fresh message every time)."""
+        live, obs = self.service.observation(table_id, interaction.user.id)
+        await reply(interaction, render.hand_text(live, obs))
+
+    async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
+                        seq: int, action: str) -> None:
+        """Accept / Refuse (knock) pressed on a barter offer."""
+        async def work() -> None:
+            user = interaction.user
+            if action == "refuse":
+                live, _ = await self.service.act(table_id, user.id, deal, "refuse", seq=seq)
+                await interaction.response.edit_message(
+                    content=f"{render.seat_name(live, live.seat_of(user.id) or 0)} refused "
+                            "the barter by knocking.", view=None, allowed_mentions=NO_PINGS)
+                await self.refresh(live)
+                return
+            live = self.service.verify(table_id, user.id, deal, "accept", seq=seq)
+            _, obs = self.service.observation(table_id, user.id)
+            assert obs.hand is not None
+            await reply(
+                interaction,
+                f"{render.hand_text(live, obs)}\n\nPick the card you give back. "
+                "You see the offered card once the swap is made.",
+                view=view_of(CardSelect(table_id, deal, seq, "accept", obs.hand)))
+        await guarded(interaction, table_id, work)
+
+    async def on_card(self, interaction: discord.Interaction, table_id: int, deal: int,
+                      seq: int, action: str, card: str | None) -> None:
+        """A card chosen in an ephemeral select (trade, barter offer, barter answer)."""
+        async def work() -> None:
+            user = interaction.user
+            if card is None:
+                raise UserError("Choose a card first.")
+            _, before = self.service.observation(table_id, user.id)
+            live, _ = await self.service.act(table_id, user.id, deal, action, card, seq=seq)
+            seat = live.seat_of(user.id)
+            assert seat is not None and live.deal is not None and before.hand is not None
+            after = live.deal.hands[seat] if live.deal_number == deal else []
+            new = [c for c in after if c not in before.hand]
+            given = card_label(parse_card(card))
+            if action == "trade":
+                text = f"You traded {given} and drew {render.hand_label(new)}."
+            elif action == "barter" and live.deal_number == deal and live.deal.pending:
+                text = f"You offered {given}. Waiting for your neighbour's answer."
+            elif action == "barter":
+                text = (f"You offered {given}; your neighbour answered at once"
+                        + (f" and gave you {render.hand_label(new)}." if new else " by knocking."))
+            else:
+                text = f"You gave {given} and received {render.hand_label(new)}."
+            if live.deal_number == deal:
+                text += "\n" + render.hand_text(live, live.deal.observation(seat))
+            await interaction.response.edit_message(content=text, view=None)
+            if action == "accept":
+                await self.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
+                                                        "accepted the barter.")
+            await self.refresh(live)
+        await guarded(interaction, table_id, work)
+
+    async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
+        """Next deal pressed on a showdown message."""
+        async def work() -> None:
+            live = self.service.get(table_id)
+            if live.seat_of(interaction.user.id) is None:
+                raise UserError("Only players at this table can deal the next hand.")
+            live = await self.service.next_deal(table_id, after=deal)
+            await interaction.response.edit_message(view=None)
+            await self.post_deal(live)
+        await guarded(interaction, table_id, work)
+
+    # -------------------------------------------------- public messages
+    def channel(self, live: LiveTable) -> discord.PartialMessageable:
+        """Where the table plays (a channel or a thread)."""
+        return self.bot.get_partial_messageable(live.row.channel_id, guild_id=live.row.guild_id)
+
+    async def post_deal(self, live: LiveTable) -> None:
+        """Post the new deal's table message, then anything the AI already did."""
+        self.cancel_timer(live.id)
+        try:
+            deal = live.deal
+            assert deal is not None
+            msg = await self.channel(live).send(
+                content=self.ping_text(live), embed=render.table_embed(live),
+                view=None if deal.finished else table_view(live.id, live.deal_number))
+            await self.service.set_message(live.id, table=msg.id)
+            await self.after_deal_change(live)
+        except discord.HTTPException:
+            log.exception("table %s: could not post the table message", live.id)
+
+    def ping_text(self, live: LiveTable) -> str:
+        deal = live.deal
+        if deal is None or deal.finished or deal.to_act is None or live.is_ai(deal.to_act):
+            return ""
+        return f"{render.seat_name(live, deal.to_act)}, your move."
+
+    async def refresh(self, live: LiveTable) -> None:
+        """Bring the table message up to date after an action."""
+        deal = live.deal
+        if deal is None:
+            return
+        try:
+            if live.row.table_message_id is not None:
+                await self.channel(live).get_partial_message(live.row.table_message_id).edit(
+                    content=self.ping_text(live), embed=render.table_embed(live),
+                    view=None if deal.finished else table_view(live.id, live.deal_number))
+            await self.after_deal_change(live)
+        except discord.HTTPException:
+            log.exception("table %s: could not update the table message", live.id)
+
+    async def after_deal_change(self, live: LiveTable) -> None:
+        """Post a barter offer to a human target, or the showdown (and final standings)."""
+        deal = live.deal
+        assert deal is not None and live.game is not None
+        channel = self.channel(live)
+        if deal.finished:
+            if deal.showdown is None:
+                return
+            complete = live.game.complete
+            view = None if complete else view_of(NextDealButton(live.id, live.deal_number))
+            await channel.send(embed=render.showdown_embed(live), view=view)
+            if complete:
+                await channel.send(embed=render.final_embed(live))
+                await self.close_channel(live)
+            else:
+                self.schedule_next(live)
+            return
+        if deal.pending is not None:
+            target = deal.to_act
+            assert target is not None
+            seq = len(deal.operations)
+            key = (live.id, live.deal_number, seq)
+            if not live.is_ai(target) and key not in self.offers:
+                offerer = render.seat_name(live, deal.pending.seat)
+                msg = await channel.send(
+                    f"{render.seat_name(live, target)}, {offerer} offers you a card face down. "
+                    "Choose the card you give back before you see theirs, or refuse by knocking.",
+                    view=view_of(*(AnswerButton(live.id, live.deal_number, seq, a)
+                                   for a in ("accept", "refuse"))))
+                self.offers[key] = msg.id
+
+    async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
+        """Replace a barter offer's buttons with its outcome."""
+        msg_id = self.offers.pop((live.id, deal, seq), None)
+        if msg_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(live).get_partial_message(msg_id).edit(
+                    content=text, view=None, allowed_mentions=NO_PINGS)
+
+    async def close_channel(self, live: LiveTable) -> None:
+        """After the last deal: make the table read-only (channel) or lock it (thread)."""
+        channel = self.bot.get_channel(live.row.channel_id)
+        try:
+            if isinstance(channel, discord.Thread):
+                await channel.edit(archived=True, locked=True)
+            elif isinstance(channel, discord.TextChannel) and channel.name.startswith("commerce-"):
+                await channel.set_permissions(channel.guild.default_role, send_messages=False,
+                                              reason="Commerce game over")
+        except discord.HTTPException:
+            log.warning("table %s: could not make the channel read-only", live.id)
+
+    # ------------------------------------------------------------ timers
+    def schedule_next(self, live: LiveTable) -> None:
+        """Deal the next hand automatically after the table's delay."""
+        delay = live.row.next_deal_delay
+        if delay <= 0:
+            return
+        self.cancel_timer(live.id)
+        self.timers[live.id] = asyncio.create_task(self._auto_next(live.id, live.deal_number, delay))
+
+    def cancel_timer(self, table_id: int) -> None:
+        task = self.timers.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _auto_next(self, table_id: int, after: int, delay: int) -> None:
+        await asyncio.sleep(delay)
+        self.timers.pop(table_id, None)
+        try:
+            live = await self.service.next_deal(table_id, after=after)
+        except UserError:
+            return  # someone pressed Next deal, or the table closed
+        except Exception:
+            log.exception("table %s: automatic next deal failed", table_id)
+            return
+        await self.post_deal(live)
+
+
+async def setup(bot: CommerceBot) -> None:  # noqa: D103
+    await bot.add_cog(Play(bot))
