@@ -1,0 +1,119 @@
+"""Drive a Commerce table through SimCord like players would."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+CARD_LABEL = re.compile(r"(?<![\w])(10|[2-9JQKA])[♣♦♥♠]")
+
+
+def message_text(message) -> str:
+    """Content plus every embed's visible text."""
+    parts = [message.content or ""]
+    for e in message.embeds:
+        parts += [e.title or "", e.description or "", e.footer.text or ""]
+        parts += [f"{f.name} {f.value}" for f in e.fields]
+    return "\n".join(parts)
+
+
+def select_values(result) -> list[str]:
+    """Option values of the first select in an interaction's response."""
+    for row in result.response.components:
+        for comp in row.get("components", []):
+            if comp.get("type") == 3:
+                return [o["value"] for o in comp["options"]]
+    raise AssertionError("no select in the response")
+
+
+def custom_ids(message) -> list[str]:
+    return [c.custom_id for row in message.components for c in row.children]
+
+
+@dataclass
+class Table:
+    env: object
+    bot_ref: list
+    channel: object
+    members: dict[int, object]  # member id -> actor
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def bot(self):
+        return self.bot_ref[-1]
+
+    last: object = None
+
+    @property
+    def live(self):
+        """The open table in the channel (or the last one seen, once it closed)."""
+        live = self.bot.service.in_channel(self.channel.id)
+        if live is not None:
+            self.last = live
+        return live or self.last
+
+    def message(self, message_id: int):
+        for m in self.channel.history():
+            if m.id == message_id:
+                return m
+        raise AssertionError(f"message {message_id} not found")
+
+    def table_message(self):
+        return self.message(self.live.row.table_message_id)
+
+    def actor_to_act(self):
+        live = self.live
+        seat = live.deal.to_act
+        return self.members[live.member_of(seat)]
+
+    async def trade(self, actor, card: str | None = None):
+        res = await actor.click(self.table_message(), label="Trade")
+        assert res.ephemeral, res.response.content
+        values = select_values(res)
+        code = card or values[0]
+        sel = await actor.select(res.response, [code])
+        self.log.append(f"trade {code}")
+        return sel
+
+    async def barter(self, actor, card: str | None = None):
+        res = await actor.click(self.table_message(), label="Barter")
+        assert res.ephemeral
+        code = card or select_values(res)[0]
+        sel = await actor.select(res.response, [code])
+        self.log.append(f"barter {code}")
+        return sel
+
+    def offer_message(self, target):
+        for m in reversed(self.channel.history()):
+            if m.content.startswith(target.mention) and "offers you a card" in m.content:
+                return m
+        raise AssertionError("no barter offer message")
+
+    async def accept(self, target, card: str | None = None):
+        offer = self.offer_message(target)
+        res = await target.click(offer, label="Accept")
+        assert res.ephemeral
+        code = card or select_values(res)[0]
+        return await target.select(res.response, [code])
+
+    async def refuse(self, target):
+        return await target.click(self.offer_message(target), label="Refuse (knock)")
+
+    async def knock(self, actor):
+        return await actor.click(self.table_message(), label="Knock")
+
+
+async def open_table(env, bot_ref, names=("ann", "ben", "cat")):
+    """A guild, a lobby channel, members; the first opens a table, the rest join,
+    the first starts. Returns (guild, Table, actors)."""
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    actors = [guild.add_member(env.create_user(n)) for n in names]
+    res = await actors[0].slash(general, "commerce new")
+    assert res.ephemeral
+    channel = guild.channels["commerce-1"]
+    lobby = channel.history()[0]
+    for a in actors[1:]:
+        await a.click(lobby, label="Join")
+    table = Table(env, bot_ref, channel, {a.id: a for a in actors})
+    return guild, table, actors, lobby
