@@ -1,0 +1,15 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 COMMERCE_DB=/app/data/commerce.db
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+RUN pip install --no-cache-dir . \
+    && useradd --create-home --uid 10001 commerce \
+    && mkdir -p /app/data && chown commerce:commerce /app/data
+
+USER commerce
+VOLUME ["/app/data"]
+CMD ["python", "-m", "bot"]

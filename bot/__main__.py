@@ -1,0 +1,71 @@
+"""``python -m bot`` runs the bot; ``python -m bot sandbox`` plays offline.
+
+Reads ``.env`` (python-dotenv): ``DISCORD_TOKEN``, ``COMMERCE_DB`` (default
+``data/commerce.db``), ``COMMERCE_DEV_GUILD`` (sync commands to one guild at
+once), ``LOG_LEVEL`` (default ``INFO``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+
+from dotenv import load_dotenv
+
+from .storage import CorruptDatabase
+
+log = logging.getLogger("bot")
+
+
+def _setup_logging() -> None:
+    logging.basicConfig(
+        level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def run_bot(db_path: str) -> int:
+    """Connect to Discord with ``DISCORD_TOKEN``; returns the exit code."""
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print("DISCORD_TOKEN is not set: put it in .env (see .env.example), "
+              "or try the bot offline with `python -m bot sandbox`.", file=sys.stderr)
+        return 1
+    from .app import create_bot
+
+    dev = os.environ.get("COMMERCE_DEV_GUILD", "").strip()
+    bot = create_bot(db_path, dev_guild=int(dev) if dev.isdigit() else None)
+    try:
+        bot.run(token, log_handler=None)
+    except CorruptDatabase as exc:
+        print(f"Cannot open the database: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m bot``."""
+    load_dotenv()
+    _setup_logging()
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Commerce for Discord")
+    sub = parser.add_subparsers(dest="command")
+    sb = sub.add_parser("sandbox", help="play offline against AI seats in a local web page")
+    sb.add_argument("--port", type=int, default=8765, help="loopback port (default 8765)")
+    sb.add_argument("--db", default=None, help="SQLite file (default: a temporary file)")
+    args = parser.parse_args(argv)
+    db_path = os.environ.get("COMMERCE_DB", "data/commerce.db")
+    if args.command == "sandbox":
+        from .sandbox import run_sandbox
+
+        try:
+            return asyncio.run(run_sandbox(port=args.port, db_path=args.db))
+        except KeyboardInterrupt:
+            return 0
+    return run_bot(db_path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
