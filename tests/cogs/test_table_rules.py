@@ -1,0 +1,187 @@
+"""Who may press what, what each member sees, restarts, permissions, ending."""
+
+from __future__ import annotations
+
+import discord
+import simcord
+
+from bot.engine import card_label
+from tests.cogs.helpers import CARD_LABEL, message_text, open_table, select_values
+
+
+async def start(env, bots, names=("ann", "ben", "cat")):
+    guild, table, actors, lobby = await open_table(env, bots, names)
+    await actors[0].click(lobby, label="Start")
+    return guild, table, actors
+
+
+async def test_hands_are_visible_only_to_their_owner(simcord_env, bots):
+    guild, table, (ann, ben, cat) = await start(simcord_env, bots)
+    for a in (ann, ben, cat):
+        await a.click(table.table_message(), label="My hand")
+    hands = table.live.deal.hands
+    for viewer in (ann, ben, cat):
+        seat = table.live.seat_of(viewer.id)
+        own = {card_label(c) for c in hands[seat]}
+        others = {card_label(c) for s, h in enumerate(hands) if s != seat for c in h}
+        seen = set()
+        for m in table.channel.history(viewer=viewer):
+            seen |= set(CARD_LABEL.findall(message_text(m)) and
+                        [lbl for lbl in own | others if lbl in message_text(m)])
+        assert own <= seen, "the owner sees their own hand"
+        assert not seen & others, "nobody sees another seat's card"
+    # a member who is not seated sees no card at all
+    dan = guild.add_member(simcord_env.create_user("dan"))
+    for m in table.channel.history(viewer=dan):
+        assert not CARD_LABEL.search(message_text(m)), m.content
+
+
+async def test_out_of_turn_and_outsider_clicks_are_refused(simcord_env, bots):
+    guild, table, (ann, ben, cat) = await start(simcord_env, bots)
+    dan = guild.add_member(simcord_env.create_user("dan"))
+    live = table.live
+    before = [list(h) for h in live.deal.hands], len(live.deal.operations)
+    actor = table.actor_to_act()
+    other = next(a for a in (ann, ben, cat) if a is not actor)
+    for label in ("Trade", "Barter", "Knock"):
+        res = await other.click(table.table_message(), label=label)
+        assert res.ephemeral and "not your turn" in res.response.content.lower()
+        res = await dan.click(table.table_message(), label=label)
+        assert res.ephemeral and "not playing at this table" in res.response.content
+    res = await dan.click(table.table_message(), label="My hand")
+    assert res.ephemeral and "not playing" in res.response.content
+    assert ([list(h) for h in live.deal.hands], len(live.deal.operations)) == before
+
+
+async def test_outdated_select_is_refused_and_changes_nothing(simcord_env, bots):
+    guild, table, actors = await start(simcord_env, bots)
+    actor = table.actor_to_act()
+    res = await actor.click(table.table_message(), label="Trade")
+    code = select_values(res)[0]
+    # the same player clicks Barter and offers a card: the trade select is now stale
+    await table.barter(actor)
+    ops = len(table.live.deal.operations)
+    hands = [list(h) for h in table.live.deal.hands]
+    stale = await actor.select(res.response, [code])
+    assert stale.ephemeral
+    text = (stale.followups[-1].content if stale.followups else stale.response.content)
+    assert "out of date" in text or "barter" in text.lower()
+    assert len(table.live.deal.operations) == ops
+    assert [list(h) for h in table.live.deal.hands] == hands
+
+
+async def test_restart_mid_deal_keeps_state_and_buttons(simcord_env, bots, make_bot):
+    env = simcord_env
+    guild, table, (ann, ben, cat) = await start(env, bots)
+    await table.trade(table.actor_to_act())
+    deal = table.live.deal
+    snapshot = ([list(h) for h in deal.hands], list(deal.stock), list(deal.waste), deal.to_act,
+                deal.pool, list(table.live.game.running_balances))
+    old_message = table.table_message()
+    await env.restart_bot(make_bot(seed=99))
+    deal = table.live.deal
+    assert ([list(h) for h in deal.hands], list(deal.stock), list(deal.waste), deal.to_act,
+            deal.pool, list(table.live.game.running_balances)) == snapshot
+    # the old buttons still work after the restart
+    res = await ann.click(old_message, label="My hand")
+    assert res.ephemeral and "Your hand" in res.response.content
+    actor = table.actor_to_act()
+    await table.knock(actor)
+    assert table.live.deal.showdown is not None
+    assert table.live.deal.showdown.knocker == table.live.seat_of(actor.id)
+
+
+async def test_without_manage_channels_the_table_opens_in_a_thread(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    env.inject_error("POST", "/guilds/*/channels", status=403, code=50013,
+                     message="Missing Permissions", times=None)
+    res = await ann.slash(general, "commerce new")
+    assert "Your table is ready" in res.response.content
+    [thread] = general.threads
+    assert thread.name == "commerce-1"
+    assert thread.history()[0].embeds[0].title.startswith("Commerce table 1")
+    errors = env.errors  # reading them acknowledges the injected 403
+    assert all(isinstance(e, discord.Forbidden) for e in errors)
+
+
+async def test_with_no_permission_the_answer_names_it(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    env.inject_error("POST", "/guilds/*/channels", status=403, code=50013,
+                     message="Missing Permissions", times=None)
+    env.inject_error("POST", "/channels/*/threads", status=403, code=50013,
+                     message="Missing Permissions", times=None)
+    res = await ann.slash(general, "commerce new")
+    text = res.response.content
+    assert "Manage Channels" in text and "Create Public Threads" in text
+    assert table_count(guild) == 0
+    env.errors  # noqa: B018 — the injected 403s were handled
+
+
+def table_count(guild) -> int:
+    return sum(1 for name in guild.channels if name.startswith("commerce-"))
+
+
+async def test_end_voids_the_deal_and_refunds(simcord_env, bots):
+    guild, table, (ann, ben, cat) = await start(simcord_env, bots)
+    await table.trade(table.actor_to_act())
+    live = table.live
+    assert any(d != -1 for d in live.deal.delta) or live.deal.dealer is not None
+    res = await ben.slash(table.channel, "commerce end")
+    assert res.ephemeral and "host" in res.response.content
+    res = await ann.slash(table.channel, "commerce end")
+    assert "voided" in res.response.content
+    assert table.live.deal.voided and table.live.game.ledger == [0, 0, 0]
+    assert await table.bot.storage.guild_ledger_sum(guild.id) == 0
+    res = await ann.slash(table.channel, "commerce leaderboard")
+    assert "Nobody has finished a deal" in res.response.content
+    res = await ben.click(table.table_message(), label="My hand") \
+        if table.table_message().components else None
+    assert res is None  # the table message lost its buttons
+
+
+async def test_lobby_rules(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    await ann.slash(general, "commerce new")
+    channel = guild.channels["commerce-1"]
+    lobby = channel.history()[0]
+    res = await ann.click(lobby, label="Start")
+    assert res.ephemeral and "at least 3 players" in res.response.content
+    await ben.click(lobby, label="Join")
+    res = await ben.click(lobby, label="Join")
+    assert "already seated" in res.response.content
+    res = await ben.click(lobby, label="Add AI")
+    lobby = channel.history()[0]
+    assert "AI Ada" in message_text(lobby)
+    res = await ben.click(lobby, label="Start")
+    assert "Only the host" in res.response.content
+    # ben cannot open a second table while seated
+    res = await ben.slash(general, "commerce new")
+    assert "already seated" in res.response.content
+    await ben.click(lobby, label="Leave")
+    assert f"<@{ben.id}>" not in message_text(channel.history()[0])
+
+
+async def test_rules_and_stats_answer_ephemerally(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    res = await ann.slash(general, "commerce rules")
+    assert res.ephemeral and "Tricon" in message_text(res.response)
+    assert "K-A-2" in message_text(res.response)
+    res = await ann.slash(general, "commerce stats")
+    assert res.ephemeral and "+0" in message_text(res.response)
+    res = await ann.slash(general, "commerce hand")
+    assert res.ephemeral and "not playing" in res.response.content
+
+
+simcord  # keep the import: the plugin provides simcord_env
