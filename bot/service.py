@@ -485,6 +485,22 @@ class TableService:
             self.tables.pop(table_id, None)
             return live
 
+    async def set_delay(self, table_id: int, member_id: int, seconds: int) -> LiveTable:
+        """Change the table's automatic next-deal delay (seconds, 0 = off).
+
+        Raises:
+            UserError: not seated at the table, or out of range (0..600).
+        """
+        if not 0 <= seconds <= 600:
+            raise UserError("Choose a delay from 0 (off) to 600 seconds.")
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            if live.seat_of(member_id) is None:
+                raise UserError("Only players at this table can change its delay.")
+            await self.storage.set_next_deal_delay(table_id, seconds)
+            live.row = await self._row(table_id)
+            return live
+
     async def set_message(self, table_id: int, *, lobby: int | None = None,
                           table: int | None = None) -> None:
         """Remember the lobby or the current table message id."""

@@ -183,6 +183,54 @@ class Commerce(commands.GroupCog, group_name="commerce",
             await self.play.close_channel(live)
         await guarded(interaction, None, work)
 
+    @app_commands.command(name="delay", description="Seconds before the next deal starts by itself")
+    @app_commands.describe(seconds="0 turns it off (then use the Next deal button); at most 600")
+    async def delay(self, interaction: discord.Interaction,
+                    seconds: app_commands.Range[int, 0, 600]) -> None:  # noqa: D102
+        async def work() -> None:
+            live = await self.service.set_delay(self.here(interaction).id, interaction.user.id, seconds)
+            text = (f"The next deal now starts {live.row.next_deal_delay} seconds after a showdown."
+                    if seconds else "The next deal now waits for the Next deal button.")
+            await interaction.response.send_message(text)
+        await guarded(interaction, None, work)
+
+    admin = app_commands.Group(
+        name="admin", description="Server settings for Commerce (Manage Server)",
+        default_permissions=discord.Permissions(manage_guild=True))
+
+    @admin.command(name="settings", description="Show or change where tables open and the next-deal delay")
+    @app_commands.describe(
+        tables_open_in="Where /commerce new opens a table",
+        next_deal_delay="Default seconds before the next deal starts by itself (0 = off)")
+    @app_commands.choices(tables_open_in=[
+        app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
+        app_commands.Choice(name="a thread in the current channel", value="thread"),
+        app_commands.Choice(name="the current channel", value="here"),
+    ])
+    async def settings(self, interaction: discord.Interaction,
+                       tables_open_in: app_commands.Choice[str] | None = None,
+                       next_deal_delay: app_commands.Range[int, 0, 600] | None = None) -> None:
+        """Guild settings, checked at run time for Manage Server."""
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = interaction.user
+            if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
+                raise UserError("You need the **Manage Server** permission to change settings.")
+            changes: dict[str, object] = {}
+            if tables_open_in is not None:
+                changes["table_mode"] = tables_open_in.value
+            if next_deal_delay is not None:
+                changes["next_deal_delay"] = next_deal_delay
+            if changes:
+                s = await self.service.update_settings(interaction.guild.id, member.id, **changes)
+            else:
+                s = await self.service.settings(interaction.guild.id)
+            where = {"channel": "a new channel", "thread": "a thread",
+                     "here": "the current channel"}[s.table_mode]
+            await reply(interaction, f"Tables open in **{where}**; the next deal starts "
+                                     f"**{s.next_deal_delay} s** after a showdown (0 = button only).")
+        await guarded(interaction, None, work)
+
     # ------------------------------------------------------------ ledger
     @app_commands.command(name="leaderboard", description="Who is ahead on this server's ledger")
     async def leaderboard(self, interaction: discord.Interaction) -> None:  # noqa: D102

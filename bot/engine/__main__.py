@@ -28,10 +28,16 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(json.dumps(RecordError(f"cannot read {args[1]}: {exc.strerror}").to_dict()))
         return 2
+    except UnicodeDecodeError:
+        print(json.dumps(RecordError("not valid JSON: the text is not UTF-8").to_dict()))
+        return 2
     try:
         record = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         print(json.dumps(RecordError(f"not valid JSON: {exc}").to_dict()))
+        return 2
+    except RecursionError:
+        print(json.dumps(RecordError("not valid JSON: nested too deeply").to_dict()))
         return 2
     try:
         game = replay(record)

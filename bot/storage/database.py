@@ -334,6 +334,14 @@ class Storage:
         await self._update_table(table_id, "UPDATE tables SET channel_id = ? WHERE id = ?",
                                  (channel_id,))
 
+    async def set_next_deal_delay(self, table_id: int, seconds: int) -> None:
+        """Seconds before the next deal starts by itself (0 = only by the button).
+        Raises ValueError for an unknown table or a negative delay."""
+        if seconds < 0:
+            raise ValueError("the delay cannot be negative")
+        await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
+                                 (seconds,))
+
     async def set_messages(
         self, table_id: int, *, lobby_message_id: int | None = None,
         table_message_id: int | None = None,

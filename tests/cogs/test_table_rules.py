@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import discord
-import simcord
 
 from bot.engine import card_label
 from tests.cogs.helpers import CARD_LABEL, message_text, open_table, select_values
@@ -184,4 +183,21 @@ async def test_rules_and_stats_answer_ephemerally(simcord_env, bots):
     assert res.ephemeral and "not playing" in res.response.content
 
 
-simcord  # keep the import: the plugin provides simcord_env
+
+async def test_admin_settings_need_manage_server_and_choose_where_tables_open(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    ann = guild.add_member(env.create_user("ann"))
+    res = await mod.slash(general, "commerce admin settings", tables_open_in="here",
+                          next_deal_delay=5)
+    assert res.ephemeral and "current channel" in res.response.content
+    assert "5 s" in res.response.content
+    res = await ann.slash(general, "commerce new")
+    assert general.history()[-1].embeds[0].title.startswith("Commerce table 1")
+    assert "commerce-1" not in guild.channels
+    res = await ann.slash(general, "commerce delay", seconds=0)
+    assert "Next deal button" in res.response.content
+    assert table_count(guild) == 0
