@@ -31,7 +31,8 @@ class CommerceBot(commands.Bot):
     service: TableService
 
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
-                 dev_guild: int | None = None, sync_commands: bool = True) -> None:
+                 dev_guild: int | None = None, sync_commands: bool = True,
+                 cooldown: tuple[int, float] | None = (12, 10.0)) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads, roles: no privileged intent needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -40,6 +41,10 @@ class CommerceBot(commands.Bot):
         self.rng = rng
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
+        #: per-member rate limit on commands and clicks: (uses, per seconds); None = off
+        self.cooldown: commands.CooldownMapping[discord.Interaction] | None = (
+            commands.CooldownMapping(commands.Cooldown(*cooldown), lambda i: i.user.id)
+            if cooldown else None)
 
     async def setup_hook(self) -> None:  # noqa: D102
         self.storage = await Storage.open(self.db_path)
@@ -90,12 +95,15 @@ class CommerceBot(commands.Bot):
 
 
 def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random | None = None,
-               dev_guild: int | None = None) -> CommerceBot:
+               dev_guild: int | None = None,
+               cooldown: tuple[int, float] | None = (12, 10.0)) -> CommerceBot:
     """A configured bot with every cog; needs no token and no network until run.
 
     Args:
         db_path: the SQLite file (created with its folder when missing).
         rng: a seeded RNG for tests only (shuffles and first dealer); default CSPRNG.
         dev_guild: a guild id to sync commands to instantly (development).
+        cooldown: per-member limit on commands and clicks, ``(uses, seconds)``;
+            ``None`` turns it off (simulations that click far faster than people).
     """
-    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild)
+    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown)

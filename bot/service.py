@@ -93,7 +93,8 @@ class LiveTable:
         return self.seats[seat].member_id
 
     def is_ai(self, seat: int) -> bool:
-        return self.seats[seat].member_id is None
+        """The AI decides for ``seat`` now (an AI seat, or a member away or gone)."""
+        return self.seats[seat].ai_plays
 
 
 class TableService:
@@ -109,6 +110,7 @@ class TableService:
         self.rng = rng
         self.tables: dict[int, LiveTable] = {}
         self.lock = KeyedLock()
+        self._settings: dict[int, GuildSettings] = {}
 
     # ------------------------------------------------------------ loading
     async def load(self) -> list[LiveTable]:
@@ -353,6 +355,9 @@ class TableService:
             except IllegalAction as exc:
                 raise UserError(str(exc)) from None
             await self._persist(live, op, member_id)
+            if live.seats[seat].timeouts:
+                await self.storage.set_seat_state(table_id, seat, timeouts=0)
+                live.seats = await self.storage.seats(table_id)
             await self._run_ai(live)
             return live, op
 
@@ -461,8 +466,84 @@ class TableService:
             for s, h in enumerate(sd.hands)
         ]
 
+    # ----------------------------------------------------- presence (issue 3)
+    async def timeout(self, table_id: int, deal_number: int, seq: int,
+                      away_after: int = 2) -> LiveTable | None:
+        """The turn timer ran out for the seat to act at (``deal_number``, ``seq``):
+        the AI plays that decision (a barter answer is an accept with the AI's
+        card) and the seat's timeouts grow; at ``away_after`` in a row the seat is
+        marked away. Returns ``None`` (and changes nothing) when the moment has
+        passed."""
+        async with self.lock(table_id):
+            live = self.tables.get(table_id)
+            deal = live.deal if live else None
+            if (live is None or deal is None or deal.finished or live.deal_number != deal_number
+                    or len(deal.operations) != seq):
+                return None
+            seat = deal.to_act
+            assert seat is not None
+            if live.is_ai(seat):
+                return None
+            decision = engine_ai.choose(deal.observation(seat))
+            kind, card = decision.kind, decision.card
+            if kind == "refuse":
+                kind, card = "accept", engine_ai.worst_card(tuple(deal.hands[seat]))
+            op = self._step(deal, seat, kind, card)
+            await self._persist(live, op, None)
+            timeouts = live.seats[seat].timeouts + 1
+            await self.storage.set_seat_state(table_id, seat, timeouts=timeouts,
+                                              away=True if timeouts >= away_after else None)
+            live.seats = await self.storage.seats(table_id)
+            await self._run_ai(live)
+            return live
+
+    async def back(self, table_id: int, member_id: int) -> LiveTable:
+        """The member takes their seat back from the AI.
+
+        Raises:
+            UserError: not seated, or not away.
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            seat = live.seat_of(member_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            if not live.seats[seat].away:
+                raise UserError("You are not marked away.")
+            await self.storage.set_seat_state(table_id, seat, away=False, timeouts=0)
+            live.seats = await self.storage.seats(table_id)
+            return live
+
+    async def member_gone(self, guild_id: int, member_id: int) -> list[LiveTable]:
+        """The member left the guild: the AI takes their seat in running games
+        (their ledger still counts); they leave lobbies. Returns the tables changed."""
+        changed = []
+        for live in [t for t in self.tables.values() if t.row.guild_id == guild_id]:
+            seat = live.seat_of(member_id)
+            if seat is None:
+                continue
+            if live.row.status == "lobby":
+                left = await self.leave(live.id, member_id)
+                changed.append(left or live)
+                continue
+            async with self.lock(live.id):
+                await self.storage.set_seat_state(live.id, seat, gone=True)
+                live.seats = await self.storage.seats(live.id)
+                await self._run_ai(live)
+            await self.storage.audit(guild_id, member_id, "member_gone", f"table {live.id}")
+            changed.append(live)
+        return changed
+
+    async def channel_gone(self, channel_id: int) -> LiveTable | None:
+        """The table's channel or thread was deleted or archived: end the table
+        cleanly (the deal in progress is voided and refunded; the record stays)."""
+        live = self.in_channel(channel_id)
+        if live is None:
+            return None
+        return await self.end(live.id, None, is_manager=True)
+
     # ---------------------------------------------------------------- end
-    async def end(self, table_id: int, member_id: int, is_manager: bool) -> LiveTable:
+    async def end(self, table_id: int, member_id: int | None, is_manager: bool) -> LiveTable:
         """Close a table; an unfinished deal is voided (antes and fees refunded).
 
         Raises:
@@ -470,7 +551,7 @@ class TableService:
         """
         async with self.lock(table_id):
             live = self.get(table_id)
-            if member_id != live.row.host_id and not is_manager:
+            if member_id != live.row.host_id and not is_manager:  # None: the bot itself
                 raise UserError("Only the host or a member with Manage Server can end this table.")
             if live.game is not None and live.game.current is not None:
                 live.game.close()
@@ -525,12 +606,19 @@ class TableService:
 
     # ------------------------------------------------- guild-wide queries
     async def settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings (defaults when never set)."""
-        return await self.storage.get_settings(guild_id)
+        """The guild's settings (defaults when never set; cached)."""
+        cached = self._settings.get(guild_id)
+        if cached is None:
+            cached = self._settings[guild_id] = await self.storage.get_settings(guild_id)
+        return cached
 
     async def update_settings(self, guild_id: int, member_id: int, **fields: Any) -> GuildSettings:
         """Change guild settings and record who did it in the audit table."""
-        settings = await self.storage.update_settings(guild_id, **fields)
+        try:
+            settings = await self.storage.update_settings(guild_id, **fields)
+        except ValueError as exc:
+            raise UserError(str(exc).capitalize() + ".") from None
+        self._settings[guild_id] = settings
         await self.storage.audit(guild_id, member_id, "settings",
                                  ", ".join(f"{k}={v}" for k, v in sorted(fields.items())))
         return settings

@@ -169,7 +169,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
             member = interaction.user
             manager = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
             live = await self.service.end(self.here(interaction).id, member.id, manager)
-            self.play.cancel_timer(live.id)
+            self.play.forget(live.id)
             voided = live.deal is not None and live.deal.voided
             text = "The table is closed." + (
                 " The unfinished deal was voided: antes and trade fees were refunded."

@@ -33,6 +33,20 @@ from bot.ui.components import (
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
+RETRY_DELAYS = (1.0, 2.0, 4.0)
+
+
+async def retrying(call: Callable[[], Awaitable[Any]]) -> Any:
+    """Run a Discord call, retrying on 429 and 5xx answers (the state it shows is
+    already committed, so waiting is safe). Other errors are raised."""
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            return await call()
+        except discord.HTTPException as exc:
+            if delay is None or not (exc.status == 429 or exc.status >= 500):
+                raise
+            log.info("Discord answered %s; retrying in %.0f s", exc.status, delay)
+            await asyncio.sleep(delay)
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -46,7 +60,16 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
 async def guarded(interaction: discord.Interaction, table_id: int | None,
                   work: Callable[[], Awaitable[None]]) -> None:
     """Run ``work``; turn ``UserError`` into an ephemeral answer and any other
-    error into a logged apology."""
+    error into a logged apology. A member clicking or commanding faster than
+    the bot's cooldown allows gets a short answer and nothing runs."""
+    client = interaction.client
+    cooldown = getattr(client, "cooldown", None)
+    if cooldown is not None:
+        retry = cooldown.get_bucket(interaction).update_rate_limit()
+        if retry:
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, f"Slow down a little: try again in {retry:.0f} s.")
+            return
     try:
         await work()
     except UserError as exc:
@@ -66,15 +89,25 @@ class Play(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.turn_timers: dict[int, asyncio.Task[None]] = {}
         self.offers: dict[tuple[int, int, int], int] = {}  # (table, deal, seq) -> message id
+        self.showdowns: set[tuple[int, int]] = set()  # (table, deal) already posted
+        self.editing: set[int] = set()
+        self.dirty: set[int] = set()
 
     async def cog_load(self) -> None:  # noqa: D102
         for live in list(self.service.tables.values()):
-            if live.game is not None and live.game.current is None and not live.game.complete:
-                self.schedule_next(live)
+            if live.game is None:
+                continue
+            if live.game.current is None:
+                self.showdowns.add((live.id, live.deal_number))
+                if not live.game.complete:
+                    self.schedule_next(live)
+            else:
+                asyncio.get_running_loop().create_task(self.refresh(live))
 
     async def cog_unload(self) -> None:  # noqa: D102
-        for task in self.timers.values():
+        for task in [*self.timers.values(), *self.turn_timers.values()]:
             task.cancel()
 
     # ------------------------------------------------------------ lobby
@@ -120,10 +153,15 @@ class Play(commands.Cog):
             if action == "hand":
                 await self.show_hand(interaction, table_id)
                 return
+            if action == "back":
+                live = await self.service.back(table_id, user.id)
+                await reply(interaction, "Welcome back: your seat is yours again.")
+                await self.refresh(live)
+                return
             if action == "knock":
                 live, _ = await self.service.act(table_id, user.id, deal, "knock")
                 await reply(interaction, "You knocked. To the showdown!")
-                await self.refresh(live)
+                await self.refresh(live, interaction)
                 return
             live = self.service.verify(table_id, user.id, deal, action)
             _, obs = self.service.observation(table_id, user.id)
@@ -151,7 +189,7 @@ class Play(commands.Cog):
                 await interaction.response.edit_message(
                     content=f"{render.seat_name(live, live.seat_of(user.id) or 0)} refused "
                             "the barter by knocking.", view=None, allowed_mentions=NO_PINGS)
-                await self.refresh(live)
+                await self.refresh(live, interaction)
                 return
             live = self.service.verify(table_id, user.id, deal, "accept", seq=seq)
             _, obs = self.service.observation(table_id, user.id)
@@ -192,7 +230,7 @@ class Play(commands.Cog):
             if action == "accept":
                 await self.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
                                                         "accepted the barter.")
-            await self.refresh(live)
+            await self.refresh(live, interaction)
         await guarded(interaction, table_id, work)
 
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
@@ -211,19 +249,24 @@ class Play(commands.Cog):
         """Where the table plays (a channel or a thread)."""
         return self.bot.get_partial_messageable(live.row.channel_id, guild_id=live.row.guild_id)
 
+    def table_view(self, live: LiveTable) -> discord.ui.View | None:
+        deal = live.deal
+        if deal is None or deal.finished:
+            return None
+        return table_view(live.id, live.deal_number, away=any(s.away for s in live.seats))
+
     async def post_deal(self, live: LiveTable) -> None:
         """Post the new deal's table message, then anything the AI already did."""
         self.cancel_timer(live.id)
         try:
-            deal = live.deal
-            assert deal is not None
-            msg = await self.channel(live).send(
+            msg = await retrying(lambda: self.channel(live).send(
                 content=self.ping_text(live), embed=render.table_embed(live),
-                view=None if deal.finished else table_view(live.id, live.deal_number))
+                view=self.table_view(live)))
             await self.service.set_message(live.id, table=msg.id)
             await self.after_deal_change(live)
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
+        await self.arm_turn_timer(live)
 
     def ping_text(self, live: LiveTable) -> str:
         deal = live.deal
@@ -231,17 +274,43 @@ class Play(commands.Cog):
             return ""
         return f"{render.seat_name(live, deal.to_act)}, your move."
 
-    async def refresh(self, live: LiveTable) -> None:
-        """Bring the table message up to date after an action."""
-        deal = live.deal
-        if deal is None:
+    async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None) -> None:
+        """Bring the table message up to date after a change. Edits are coalesced:
+        while one edit for the table is in flight, later changes are folded into
+        one more edit. Discord 429/5xx answers are retried; the game state is
+        already committed, so a failed edit never loses an action."""
+        if live.id in self.editing:
+            self.dirty.add(live.id)
+            return
+        self.editing.add(live.id)
+        try:
+            while True:
+                self.dirty.discard(live.id)
+                await self._refresh_once(live, interaction)
+                if live.id not in self.dirty:
+                    break
+        finally:
+            self.editing.discard(live.id)
+        await self.arm_turn_timer(live)
+
+    async def _refresh_once(self, live: LiveTable, interaction: discord.Interaction | None) -> None:
+        if live.deal is None:
             return
         try:
             if live.row.table_message_id is not None:
-                await self.channel(live).get_partial_message(live.row.table_message_id).edit(
+                message = self.channel(live).get_partial_message(live.row.table_message_id)
+                await retrying(lambda: message.edit(
                     content=self.ping_text(live), embed=render.table_embed(live),
-                    view=None if deal.finished else table_view(live.id, live.deal_number))
+                    view=self.table_view(live)))
             await self.after_deal_change(live)
+        except discord.Forbidden:
+            log.warning("table %s: missing permission to post in channel %s",
+                        live.id, live.row.channel_id)
+            if interaction is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await reply(interaction, "Your move is saved, but I cannot update the table: "
+                                             "I am missing **Send Messages** or **Embed Links** "
+                                             "in this channel.")
         except discord.HTTPException:
             log.exception("table %s: could not update the table message", live.id)
 
@@ -251,8 +320,9 @@ class Play(commands.Cog):
         assert deal is not None and live.game is not None
         channel = self.channel(live)
         if deal.finished:
-            if deal.showdown is None:
+            if deal.showdown is None or (live.id, live.deal_number) in self.showdowns:
                 return
+            self.showdowns.add((live.id, live.deal_number))
             complete = live.game.complete
             view = None if complete else view_of(NextDealButton(live.id, live.deal_number))
             await channel.send(embed=render.showdown_embed(live), view=view)
@@ -305,10 +375,110 @@ class Play(commands.Cog):
         self.cancel_timer(live.id)
         self.timers[live.id] = asyncio.create_task(self._auto_next(live.id, live.deal_number, delay))
 
+    def forget(self, table_id: int) -> None:
+        """Stop every timer of a closed table."""
+        self.cancel_timer(table_id)
+        turn = self.turn_timers.pop(table_id, None)
+        if turn is not None:
+            turn.cancel()
+
     def cancel_timer(self, table_id: int) -> None:
         task = self.timers.pop(table_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
+
+    async def arm_turn_timer(self, live: LiveTable) -> None:
+        """(Re)start the turn timer of the member to act, if the guild has one."""
+        old = self.turn_timers.pop(live.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        deal = live.deal
+        if deal is None or deal.finished or live.id not in self.service.tables:
+            return
+        seat = deal.to_act
+        assert seat is not None
+        if live.is_ai(seat):
+            return
+        seconds = (await self.service.settings(live.row.guild_id)).turn_timer
+        if seconds > 0:
+            self.turn_timers[live.id] = asyncio.create_task(self._turn_timer(
+                live.id, live.deal_number, len(deal.operations), seat, seconds))
+
+    async def _turn_timer(self, table_id: int, deal_number: int, seq: int, seat: int,
+                          seconds: int) -> None:
+        await asyncio.sleep(seconds / 2)
+        live = self.service.tables.get(table_id)
+        if live is None:
+            return
+        member_id = live.member_of(seat)
+        with contextlib.suppress(discord.HTTPException):
+            await self.channel(live).send(
+                f"⏰ <@{member_id}>, it is your move: {seconds - seconds // 2} seconds left "
+                "before the AI plays for you.")
+        await asyncio.sleep(seconds - seconds / 2)
+        try:
+            live = self.service.tables.get(table_id)
+            if live is None or member_id is None:
+                return
+            if not await self.still_member(live.row.guild_id, member_id):
+                for changed in await self.service.member_gone(live.row.guild_id, member_id):
+                    await self.refresh(changed)
+                return
+            timed = await self.service.timeout(table_id, deal_number, seq)
+            if timed is None:
+                return
+            note = (" They are marked away: the AI plays for them until they press I'm back."
+                    if timed.seats[seat].away else "")
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(timed).send(
+                    f"⌛ {render.seat_name(timed, seat, mention=False)} ran out of time, "
+                    f"so the AI played for them.{note}", allowed_mentions=NO_PINGS)
+            await self.refresh(timed)
+        except Exception:
+            log.exception("table %s: turn timer failed", table_id)
+
+    async def still_member(self, guild_id: int, member_id: int) -> bool:
+        """Whether the member is still in the guild (asks Discord; no member intent)."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return True
+        try:
+            await guild.fetch_member(member_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            return True
+        return True
+
+    # ----------------------------------------------------------- listeners
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:  # noqa: D102
+        await self.channel_gone(channel.id, "deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:  # noqa: D102
+        await self.channel_gone(payload.thread_id, "deleted")
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:  # noqa: D102
+        if after.archived and not before.archived:
+            await self.channel_gone(after.id, "archived")
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:  # noqa: D102
+        for live in await self.service.member_gone(payload.guild_id, payload.user.id):
+            await self.refresh(live)
+
+    async def channel_gone(self, channel_id: int, how: str) -> None:
+        """A moderator deleted or archived a table's channel: end the table cleanly."""
+        try:
+            live = await self.service.channel_gone(channel_id)
+        except Exception:
+            log.exception("channel %s: could not close its table", channel_id)
+            return
+        if live is not None:
+            self.forget(live.id)
+            log.info("table %s closed: its channel was %s", live.id, how)
 
     async def _auto_next(self, table_id: int, after: int, delay: int) -> None:
         await asyncio.sleep(delay)

@@ -92,6 +92,7 @@ def _table_row(row: sqlite3.Row) -> TableRow:
 def _seat_row(row: sqlite3.Row) -> SeatRow:
     return SeatRow(
         table_id=row["table_id"], seat=row["seat"], member_id=row["member_id"], name=row["name"],
+        away=bool(row["away"]), timeouts=row["timeouts"], gone=bool(row["gone"]),
     )
 
 
@@ -341,6 +342,45 @@ class Storage:
             raise ValueError("the delay cannot be negative")
         await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
                                  (seconds,))
+
+    async def set_seat_state(
+        self, table_id: int, seat: int, *, away: bool | None = None,
+        timeouts: int | None = None, gone: bool | None = None,
+    ) -> None:
+        """Set whichever presence fields are given. Raises ValueError for an unknown seat."""
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE seats SET away = COALESCE(?, away), timeouts = COALESCE(?, timeouts),"
+                " gone = COALESCE(?, gone) WHERE table_id = ? AND seat = ?",
+                (None if away is None else int(away), timeouts,
+                 None if gone is None else int(gone), table_id, seat),
+            )
+            if cursor.rowcount == 0:
+                raise ValueError(f"no seat {seat} at table {table_id}")
+
+    async def reset_ledger(self, guild_id: int, member_id: int | None) -> int:
+        """Bring every member's balance in the guild back to zero by appending
+        offsetting ``reset`` rows (the ledger stays append-only), and audit it.
+        Returns the number of members whose balance was not zero."""
+        async with self._write() as db:
+            rows = await self._all(
+                db,
+                "SELECT member_id, SUM(amount) AS balance FROM ledger WHERE guild_id = ?"
+                " AND member_id IS NOT NULL GROUP BY member_id HAVING SUM(amount) <> 0",
+                (guild_id,),
+            )
+            now = _now()
+            await db.executemany(
+                "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
+                " reason, created_at) VALUES (?, NULL, NULL, NULL, ?, ?, 'reset', ?)",
+                [(guild_id, r["member_id"], -r["balance"], now) for r in rows],
+            )
+            await db.execute(
+                "INSERT INTO audit (guild_id, member_id, action, detail, created_at)"
+                " VALUES (?, ?, 'reset_ledger', ?, ?)",
+                (guild_id, member_id, f"{len(rows)} balances reset", now),
+            )
+            return len(rows)
 
     async def set_messages(
         self, table_id: int, *, lobby_message_id: int | None = None,
@@ -679,6 +719,14 @@ class Storage:
         )
 
     # ------------------------------------------------------------------ audit
+
+    async def audit_entries(self, guild_id: int) -> list[tuple[int | None, str, str]]:
+        """The guild's audit trail, oldest first: ``[(member_id, action, detail)]``."""
+        async with self._read() as db:
+            rows = await self._all(
+                db, "SELECT member_id, action, detail FROM audit WHERE guild_id = ? ORDER BY id",
+                (guild_id,))
+        return [(r["member_id"], r["action"], r["detail"]) for r in rows]
 
     async def audit(self, guild_id: int, member_id: int | None, action: str, detail: str) -> None:
         """Record an administrative or notable action (``member_id`` None for the bot)."""

@@ -42,16 +42,27 @@ class TableRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """A seat. ``member_id`` is ``None`` for an AI seat."""
+    """A seat. ``member_id`` is ``None`` for an AI seat. ``away``: the AI plays
+    for the member until they are back; ``timeouts``: turns in a row they let the
+    timer run out; ``gone``: the member left the server (the AI plays on)."""
 
     table_id: int
     seat: int
     member_id: int | None
     name: str
+    away: bool = False
+    timeouts: int = 0
+    gone: bool = False
 
     @property
     def is_ai(self) -> bool:
+        """An AI seat from the start (no member)."""
         return self.member_id is None
+
+    @property
+    def ai_plays(self) -> bool:
+        """The AI decides for this seat now (AI seat, away or gone)."""
+        return self.member_id is None or self.away or self.gone
 
 
 @dataclass(frozen=True)

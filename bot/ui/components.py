@@ -49,7 +49,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce
         await _play(interaction).on_lobby(interaction, self.table_id, self.action)
 
 
-class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock)"):  # type: ignore[call-arg]  # noqa: E501
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock|back)"):  # type: ignore[call-arg]  # noqa: E501
     """My hand / Trade / Barter / Knock on a deal's table message."""
 
     STYLES = {
@@ -57,6 +57,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:
         "trade": ("Trade", discord.ButtonStyle.secondary),
         "barter": ("Barter", discord.ButtonStyle.secondary),
         "knock": ("Knock", discord.ButtonStyle.danger),
+        "back": ("I'm back", discord.ButtonStyle.success),
     }
 
     def __init__(self, table_id: int, deal: int, action: str) -> None:
@@ -159,9 +160,10 @@ def lobby_view(table_id: int) -> discord.ui.View:
     return view_of(*(LobbyButton(table_id, a) for a in ("join", "leave", "ai", "start")))
 
 
-def table_view(table_id: int, deal: int) -> discord.ui.View:
-    """The table message's four buttons."""
-    return view_of(*(PlayButton(table_id, deal, a) for a in ("hand", "trade", "barter", "knock")))
+def table_view(table_id: int, deal: int, *, away: bool = False) -> discord.ui.View:
+    """The table message's buttons; ``I'm back`` too while a seat is away."""
+    actions = ("hand", "trade", "barter", "knock") + (("back",) if away else ())
+    return view_of(*(PlayButton(table_id, deal, a) for a in actions))
 
 
 class Paginator(discord.ui.View):

@@ -96,7 +96,9 @@ def table_embed(live: LiveTable) -> discord.Embed:
     lines = []
     for s in range(obs.n_seats):
         marks = ("🂠 " if s == obs.dealer else "") + ("▶ " if s == obs.to_act else "")
-        lines.append(f"{marks}{seat_name(live, s)}: {balances[s]:+d}")
+        seat = live.seats[s]
+        note = " · left, AI plays" if seat.gone else " · 💤 away, AI plays" if seat.away else ""
+        lines.append(f"{marks}{seat_name(live, s)}: {balances[s]:+d}{note}")
     embed.add_field(name="Balances", value="\n".join(lines), inline=False)
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)

@@ -22,8 +22,8 @@ def db_path(tmp_path):
 
 @pytest.fixture
 def make_bot(db_path, bots):
-    def make(seed: int = 7):
-        bot = create_bot(db_path=db_path, rng=random.Random(seed))
+    def make(seed: int = 7, cooldown=None):
+        bot = create_bot(db_path=db_path, rng=random.Random(seed), cooldown=cooldown)
         bots.append(bot)
         return bot
     return make
