@@ -8,10 +8,13 @@ Errors a user can cause are raised as ``UserError`` with a short message.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from .engine import (
@@ -435,9 +438,9 @@ class TableService:
                 await self.storage.finish_game(live.id, live.game.winners or [], "finished")
                 live.row = await self._row(live.id)
                 self.tables.pop(live.id, None)
-        except Exception:
+        except BaseException:  # also a cancellation: memory must never run ahead
             log.exception("table %s: could not store an action; reloading", live.id)
-            await self._reload(live.id)
+            await asyncio.shield(self._reload(live.id))
             raise
 
     async def _row(self, table_id: int) -> TableRow:
@@ -622,6 +625,24 @@ class TableService:
         await self.storage.audit(guild_id, member_id, "settings",
                                  ", ".join(f"{k}={v}" for k, v in sorted(fields.items())))
         return settings
+
+    async def backup(self, guild_id: int, member_id: int) -> Path:
+        """Write a consistent copy of the database beside it, in ``backups/``;
+        audited. Returns the file written."""
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        folder = self.storage.path.parent / "backups"
+        dest = folder / f"commerce-{stamp}.db"
+        n = 1
+        while dest.exists():
+            n += 1
+            dest = folder / f"commerce-{stamp}-{n}.db"
+        await self.storage.backup(dest)
+        await self.storage.audit(guild_id, member_id, "backup", dest.name)
+        return dest
+
+    async def reset_ledger(self, guild_id: int, member_id: int) -> int:
+        """Zero every member's balance in the guild (offsetting entries; audited)."""
+        return await self.storage.reset_ledger(guild_id, member_id)
 
     async def next_number(self, guild_id: int) -> int:
         """The number the guild's next table will get (for its channel name)."""

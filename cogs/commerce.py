@@ -16,7 +16,7 @@ from bot.app import CommerceBot
 from bot.service import LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import render
-from bot.ui.components import Paginator, lobby_view
+from bot.ui.components import Confirm, Paginator, lobby_view
 from cogs.play import Play, guarded, reply
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,8 @@ class Commerce(commands.GroupCog, group_name="commerce",
             try:
                 live = await self.service.create(
                     interaction.guild.id, place.id, interaction.user.id,
-                    interaction.user.display_name, "foster", {}, settings.next_deal_delay)
+                    interaction.user.display_name, settings.default_preset, {},
+                    settings.next_deal_delay)
             except UserError:
                 if place.id != interaction.channel_id:
                     with contextlib.suppress(discord.HTTPException):
@@ -198,10 +199,23 @@ class Commerce(commands.GroupCog, group_name="commerce",
         name="admin", description="Server settings for Commerce (Manage Server)",
         default_permissions=discord.Permissions(manage_guild=True))
 
-    @admin.command(name="settings", description="Show or change where tables open and the next-deal delay")
+    @staticmethod
+    def require_manager(interaction: discord.Interaction) -> discord.Member:
+        """The caller, if they have Manage Server (checked at run time).
+
+        Raises:
+            UserError: they do not.
+        """
+        member = interaction.user
+        if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
+            raise UserError("You need the **Manage Server** permission for that.")
+        return member
+
+    @admin.command(name="settings", description="Show or change the server's Commerce settings")
     @app_commands.describe(
         tables_open_in="Where /commerce new opens a table",
-        next_deal_delay="Default seconds before the next deal starts by itself (0 = off)")
+        next_deal_delay="Default seconds before the next deal starts by itself (0 = off)",
+        turn_timer="Seconds a player has for a move before the AI plays it (0 = off)")
     @app_commands.choices(tables_open_in=[
         app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
         app_commands.Choice(name="a thread in the current channel", value="thread"),
@@ -209,14 +223,15 @@ class Commerce(commands.GroupCog, group_name="commerce",
     ])
     async def settings(self, interaction: discord.Interaction,
                        tables_open_in: app_commands.Choice[str] | None = None,
-                       next_deal_delay: app_commands.Range[int, 0, 600] | None = None) -> None:
+                       next_deal_delay: app_commands.Range[int, 0, 600] | None = None,
+                       turn_timer: app_commands.Range[int, 0, 3600] | None = None) -> None:
         """Guild settings, checked at run time for Manage Server."""
         async def work() -> None:
             assert interaction.guild is not None
-            member = interaction.user
-            if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
-                raise UserError("You need the **Manage Server** permission to change settings.")
+            member = self.require_manager(interaction)
             changes: dict[str, object] = {}
+            if turn_timer is not None:
+                changes["turn_timer"] = turn_timer
             if tables_open_in is not None:
                 changes["table_mode"] = tables_open_in.value
             if next_deal_delay is not None:
@@ -227,8 +242,57 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 s = await self.service.settings(interaction.guild.id)
             where = {"channel": "a new channel", "thread": "a thread",
                      "here": "the current channel"}[s.table_mode]
+            timer = f"**{s.turn_timer} s** per move" if s.turn_timer else "**off**"
             await reply(interaction, f"Tables open in **{where}**; the next deal starts "
-                                     f"**{s.next_deal_delay} s** after a showdown (0 = button only).")
+                                     f"**{s.next_deal_delay} s** after a showdown (0 = button only); "
+                                     f"turn timer {timer}.")
+        await guarded(interaction, None, work)
+
+    @admin.command(name="cancel", description="Close a stuck table; its unfinished deal is refunded")
+    @app_commands.describe(table="The table number (the n of commerce-n)")
+    async def cancel(self, interaction: discord.Interaction, table: int) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = self.require_manager(interaction)
+            live = next((t for t in self.service.tables.values()
+                         if t.row.guild_id == interaction.guild.id and t.row.number == table), None)
+            if live is None:
+                raise UserError(f"There is no open table number {table} on this server.")
+            live = await self.service.end(live.id, member.id, is_manager=True)
+            self.play.forget(live.id)
+            await reply(interaction, f"Table {table} is closed; any unfinished deal was refunded.")
+            await self.play.refresh_lobby(live)
+            if live.row.table_message_id is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.play.channel(live).get_partial_message(
+                        live.row.table_message_id).edit(view=None)
+        await guarded(interaction, None, work)
+
+    @admin.command(name="backup", description="Write a consistent copy of the database")
+    async def backup(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = self.require_manager(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            path = await self.service.backup(interaction.guild.id, member.id)
+            await interaction.followup.send(f"Backup written on the bot's host: `{path.name}`.",
+                                            ephemeral=True)
+        await guarded(interaction, None, work)
+
+    @admin.command(name="reset-ledger", description="Set every balance on this server back to zero")
+    async def reset_ledger(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = self.require_manager(interaction)
+            view = Confirm(member.id)
+            await interaction.response.send_message(
+                "Reset every Commerce balance on this server to zero? The history is kept; "
+                "offsetting entries are added to the ledger.", view=view, ephemeral=True)
+            await view.wait()
+            if view.value:
+                count = await self.service.reset_ledger(interaction.guild.id, member.id)
+                await interaction.followup.send(f"Done: {count} balance(s) reset to zero.",
+                                                ephemeral=True)
         await guarded(interaction, None, work)
 
     # ------------------------------------------------------------ ledger

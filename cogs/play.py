@@ -25,6 +25,7 @@ from bot.ui.components import (
     AnswerButton,
     CardSelect,
     NextDealButton,
+    PlayButton,
     lobby_view,
     table_view,
     view_of,
@@ -324,7 +325,12 @@ class Play(commands.Cog):
                 return
             self.showdowns.add((live.id, live.deal_number))
             complete = live.game.complete
-            view = None if complete else view_of(NextDealButton(live.id, live.deal_number))
+            items: list[discord.ui.Item[Any]] = []
+            if not complete:
+                items.append(NextDealButton(live.id, live.deal_number))
+                if any(s.away for s in live.seats):
+                    items.append(PlayButton(live.id, live.deal_number, "back"))
+            view = view_of(*items) if items else None
             await channel.send(embed=render.showdown_embed(live), view=view)
             if complete:
                 await channel.send(embed=render.final_embed(live))
@@ -416,6 +422,12 @@ class Play(commands.Cog):
                 f"⏰ <@{member_id}>, it is your move: {seconds - seconds // 2} seconds left "
                 "before the AI plays for you.")
         await asyncio.sleep(seconds - seconds / 2)
+        # From here on the timer acts: re-arming must not cancel it half-way.
+        self.turn_timers.pop(table_id, None)
+        await asyncio.shield(self._expire(table_id, deal_number, seq, seat, member_id))
+
+    async def _expire(self, table_id: int, deal_number: int, seq: int, seat: int,
+                      member_id: int | None) -> None:
         try:
             live = self.service.tables.get(table_id)
             if live is None or member_id is None:
@@ -483,6 +495,9 @@ class Play(commands.Cog):
     async def _auto_next(self, table_id: int, after: int, delay: int) -> None:
         await asyncio.sleep(delay)
         self.timers.pop(table_id, None)
+        await asyncio.shield(self._deal_next(table_id, after))
+
+    async def _deal_next(self, table_id: int, after: int) -> None:
         try:
             live = await self.service.next_deal(table_id, after=after)
         except UserError:

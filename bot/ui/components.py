@@ -197,3 +197,31 @@ class Paginator(discord.ui.View):
         self.index += 1
         self._sync()
         await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+
+
+class Confirm(discord.ui.View):
+    """A Confirm / Cancel question only its owner can answer; ``value`` is the
+    answer (``None`` when it timed out). Await ``wait()``."""
+
+    def __init__(self, owner_id: int, timeout: float = 60) -> None:
+        super().__init__(timeout=timeout)
+        self.owner_id = owner_id
+        self.value: bool | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # noqa: D102
+        if interaction.user.id != self.owner_id:
+            await interaction.response.send_message("This question is not for you.", ephemeral=True)
+            return False
+        return True
+
+    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:  # noqa: D102
+        self.value = True
+        await interaction.response.edit_message(view=None)
+        self.stop()
+
+    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:  # noqa: D102
+        self.value = False
+        await interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
+        self.stop()

@@ -117,3 +117,32 @@ async def open_table(env, bot_ref, names=("ann", "ben", "cat")):
         await a.click(lobby, label="Join")
     table = Table(env, bot_ref, channel, {a.id: a for a in actors})
     return guild, table, actors, lobby
+
+
+def emit_component(env, actor, message, custom_id: str, values: list[str] | None = None):
+    """Emit a component INTERACTION_CREATE without settling, so several can race
+    (shared/TESTING.md: "to test a true race, emit two events before settling")."""
+    from simcord import InteractionResult
+    from simcord import interactions as _interactions
+    from simcord.backend import serializers
+
+    backend = env.backend
+    stored = backend.get_message(message.channel.id, message.id)
+    data = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
+    if values is not None:
+        data["values"] = values
+    record, payload = _interactions.base_payload(
+        backend, type=3, channel_id=message.channel.id, guild_id=actor.guild.id,
+        user_id=actor.id, data=data)
+    payload["message"] = dict(serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    env._notify_dispatch_observers(record)
+    backend.emit("INTERACTION_CREATE", payload)
+    return InteractionResult(env, record)
+
+
+def answer_text(result) -> str:
+    """The text a member got back from an interaction (response or last followup)."""
+    if result.followups:
+        return result.followups[-1].content
+    return result.response.content if result.response else ""

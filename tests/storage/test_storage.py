@@ -24,6 +24,8 @@ from bot.storage import database as database_module
 
 DECK = [rank + suit for suit in "cdhs" for rank in "23456789TJQKA"]
 GUILD, OTHER_GUILD = 1001, 2002
+#: the newest schema version shipped in bot/storage/migrations
+LATEST = max(int(p.name[:4]) for p in database_module.MIGRATIONS_DIR.glob("*.sql"))
 ANN, BEN, CAT, DAN = 11, 12, 13, 14
 
 
@@ -76,7 +78,7 @@ async def test_migrations_from_empty_then_reopen_is_idempotent(db_path: Path) ->
     store = await Storage.open(db_path)
     try:
         assert db_path.exists()
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == LATEST
         table = await new_table(store)
     finally:
         await store.close()
@@ -90,13 +92,13 @@ async def test_migrations_from_empty_then_reopen_is_idempotent(db_path: Path) ->
 
     again = await Storage.open(db_path)
     try:
-        assert await again.schema_version() == 1
+        assert await again.schema_version() == LATEST
         assert await again.get_table(table.id) == table
         async with again._read() as db, db.execute("PRAGMA foreign_keys") as cur:
             assert (await cur.fetchone())[0] == 1
     finally:
         await again.close()
-    assert count(db_path, "SELECT COUNT(*) FROM schema_version") == 1
+    assert count(db_path, "SELECT COUNT(*) FROM schema_version") == LATEST
 
 
 async def test_failed_migration_rolls_back_whole_file(
@@ -104,20 +106,22 @@ async def test_failed_migration_rolls_back_whole_file(
 ) -> None:
     migrations = tmp_path / "migrations"
     shutil.copytree(database_module.MIGRATIONS_DIR, migrations)
-    (migrations / "0002_broken.sql").write_text(
+    known = LATEST
+    broken = migrations / f"{known + 1:04d}_broken.sql"
+    broken.write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     )
     monkeypatch.setattr(database_module, "MIGRATIONS_DIR", migrations)
     with pytest.raises(sqlite3.OperationalError):
         await Storage.open(db_path)
-    # 0001 committed on its own; 0002 left no trace.
-    assert count(db_path, "SELECT MAX(version) FROM schema_version") == 1
+    # the known migrations committed on their own; the broken one left no trace.
+    assert count(db_path, "SELECT MAX(version) FROM schema_version") == known
     assert count(db_path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'") == 0
 
-    (migrations / "0002_broken.sql").write_text("CREATE TABLE half_done (x INTEGER);\n")
+    broken.write_text("CREATE TABLE half_done (x INTEGER);\n")
     store = await Storage.open(db_path)
     try:
-        assert await store.schema_version() == 2
+        assert await store.schema_version() == known + 1
     finally:
         await store.close()
 
@@ -531,7 +535,7 @@ async def test_backup_is_a_readable_copy(store: Storage, tmp_path: Path) -> None
 
     copy = await Storage.open(dest)
     try:
-        assert await copy.schema_version() == 1
+        assert await copy.schema_version() == LATEST
         assert await copy.get_table(table.id) == await store.get_table(table.id)
         assert await copy.deals(table.id) == await store.deals(table.id)
         assert await copy.leaderboard(GUILD, 0, 10) == ([(BEN, 1), (ANN, -1)], 2)
