@@ -27,8 +27,25 @@ def _setup_logging() -> None:
     )
 
 
+async def _check_database(db_path: str) -> None:
+    from .storage import Storage
+
+    storage = await Storage.open(db_path)
+    await storage.close()
+
+
 def run_bot(db_path: str) -> int:
-    """Connect to Discord with ``DISCORD_TOKEN``; returns the exit code."""
+    """Check the database, then connect to Discord with ``DISCORD_TOKEN``;
+    returns the exit code. A corrupt database stops the bot with one clear line
+    and is never overwritten."""
+    try:
+        asyncio.run(_check_database(db_path))
+    except CorruptDatabase as exc:
+        print(f"Cannot open the database: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"Cannot open the database {db_path}: {exc.strerror}", file=sys.stderr)
+        return 1
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print("DISCORD_TOKEN is not set: put it in .env (see .env.example), "

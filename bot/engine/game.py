@@ -12,7 +12,7 @@ from .cards import Card, card_code, parse_card, shuffled_deck
 from .deal import Deal, IllegalAction
 from .hands import Category
 from .operations import BarterAnswer, BarterOffer, Operation, Trade
-from .rules import Rules, RulesError, get_preset
+from .rules import OPTION_FIELDS, PRESETS, Rules, RulesError, get_preset
 
 
 class GameError(ValueError):
@@ -170,13 +170,24 @@ class Game:
         return deal
 
     # ----------------------------------------------------------- records
+    @property
+    def options(self) -> dict[str, Any]:
+        """The table options that differ from the preset (``Rules.with_options`` input)."""
+        base = PRESETS.get(self.rules.name)
+        return {
+            key: getattr(self.rules, key)
+            for key in OPTION_FIELDS
+            if base is None or getattr(self.rules, key) != getattr(base, key)
+        }
+
     def to_record(
         self, players: Sequence[str], options: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """The game as a RULES.md §3 record (JSON-ready)."""
+        """The game as a RULES.md §3 record (JSON-ready); ``options`` default to
+        the game's own table options."""
         return {
             "rules": self.rules.name,
-            "options": dict(options or {}),
+            "options": dict(self.options if options is None else options),
             "players": list(players),
             "first_dealer": self.first_dealer,
             "deals": [

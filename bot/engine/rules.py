@@ -18,6 +18,10 @@ NoHand = Literal["dealer", "carry"]
 DealerPenalty = Literal["same_category", "any_combination"]
 
 
+#: the fields a table may set through ``Rules.with_options``
+OPTION_FIELDS = ("direction", "deals_per_player")
+
+
 class RulesError(ValueError):
     """An unknown preset or an option the preset does not allow."""
 

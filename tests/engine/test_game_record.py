@@ -408,3 +408,20 @@ def test_hoyle_record_refusal_is_illegal():
     assert sorted(summary["hands"][1]) == sorted(["6s", "7s", "4d"])
     assert summary["hands"][2] == ["Ah", "Kh", "Kd"]
     assert cards("Ah Kh Kd") == list(game.deals[0].hands[2])
+
+
+def test_record_keeps_table_options():
+    import json as _json
+    import random as _random
+
+    from bot.engine import Game, get_preset, replay, shuffled_deck
+
+    rules = get_preset("parlett", {"direction": "clockwise", "deals_per_player": 2})
+    game = Game(rules, 3, 1)
+    deal = game.start_deal(shuffled_deck(_random.Random(3)))
+    deal.knock(deal.to_act)
+    record = game.to_record(["a", "b", "c"])
+    assert record["options"] == {"direction": "clockwise", "deals_per_player": 2}
+    again = replay(_json.loads(_json.dumps(record)))
+    assert again.rules == rules and again.deals_total == 6
+    assert again.summary() == game.summary()
