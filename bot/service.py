@@ -32,6 +32,7 @@ from .engine import (
     operation_from_dict,
     operation_to_dict,
     parse_card,
+    record_actions,
     score,
     shuffled_deck,
 )
@@ -69,6 +70,7 @@ class LiveTable:
     rules: Rules
     game: Game | None = None
     deal_ids: list[int] = field(default_factory=list)
+    announced: set[int] = field(default_factory=set)  # deal numbers whose showdown is posted
 
     @property
     def id(self) -> int:
@@ -142,6 +144,8 @@ class TableService:
                 if deal_row.status == "void" and not deal.finished:
                     deal.void()
                 live.deal_ids.append(deal_row.id)
+                if deal_row.showdown_message_id is not None:
+                    live.announced.add(deal_row.number)
             if row.status == "closed":
                 game.closed = True
             live.game = game
@@ -585,6 +589,11 @@ class TableService:
             live.row = await self._row(table_id)
             return live
 
+    async def mark_announced(self, live: LiveTable, message_id: int) -> None:
+        """Remember that the latest deal's showdown was posted as ``message_id``."""
+        await self.storage.set_showdown_message(live.deal_ids[-1], message_id)
+        live.announced.add(live.deal_number)
+
     async def set_message(self, table_id: int, *, lobby: int | None = None,
                           table: int | None = None) -> None:
         """Remember the lobby or the current table message id."""
@@ -625,6 +634,24 @@ class TableService:
         await self.storage.audit(guild_id, member_id, "settings",
                                  ", ".join(f"{k}={v}" for k, v in sorted(fields.items())))
         return settings
+
+    async def record(self, table_id: int) -> dict[str, Any]:
+        """The table's game as a RULES.md §3 record, read from storage (not memory).
+
+        Raises:
+            UserError: no such table, or it never started.
+        """
+        row = await self.storage.get_table(table_id)
+        if row is None or row.first_dealer is None:
+            raise UserError("That table has no game to export.")
+        seats = await self.storage.seats(table_id)
+        deals = []
+        for deal_row in await self.storage.deals(table_id):
+            ops = [operation_from_dict(a.payload) for a in deal_row.actions]
+            deals.append({"deck": list(deal_row.deck), "actions": record_actions(ops)})
+        return {"rules": row.preset, "options": dict(row.options),
+                "players": [s.name for s in seats], "first_dealer": row.first_dealer,
+                "deals": deals}
 
     async def backup(self, guild_id: int, member_id: int) -> Path:
         """Write a consistent copy of the database beside it, in ``backups/``;

@@ -92,7 +92,6 @@ class Play(commands.Cog):
         self.timers: dict[int, asyncio.Task[None]] = {}
         self.turn_timers: dict[int, asyncio.Task[None]] = {}
         self.offers: dict[tuple[int, int, int], int] = {}  # (table, deal, seq) -> message id
-        self.showdowns: set[tuple[int, int]] = set()  # (table, deal) already posted
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
 
@@ -100,12 +99,8 @@ class Play(commands.Cog):
         for live in list(self.service.tables.values()):
             if live.game is None:
                 continue
-            if live.game.current is None:
-                self.showdowns.add((live.id, live.deal_number))
-                if not live.game.complete:
-                    self.schedule_next(live)
-            else:
-                asyncio.get_running_loop().create_task(self.refresh(live))
+            # refresh every table message; post a showdown a crash kept back
+            asyncio.get_running_loop().create_task(self.refresh(live))
 
     async def cog_unload(self) -> None:  # noqa: D102
         for task in [*self.timers.values(), *self.turn_timers.values()]:
@@ -161,8 +156,10 @@ class Play(commands.Cog):
                 return
             if action == "knock":
                 live, _ = await self.service.act(table_id, user.id, deal, "knock")
-                await reply(interaction, "You knocked. To the showdown!")
-                await self.refresh(live, interaction)
+                try:
+                    await reply(interaction, "You knocked. To the showdown!")
+                finally:  # the table hears of the committed move even if the answer fails
+                    await self.refresh(live, interaction)
                 return
             live = self.service.verify(table_id, user.id, deal, action)
             _, obs = self.service.observation(table_id, user.id)
@@ -187,10 +184,12 @@ class Play(commands.Cog):
             user = interaction.user
             if action == "refuse":
                 live, _ = await self.service.act(table_id, user.id, deal, "refuse", seq=seq)
-                await interaction.response.edit_message(
-                    content=f"{render.seat_name(live, live.seat_of(user.id) or 0)} refused "
-                            "the barter by knocking.", view=None, allowed_mentions=NO_PINGS)
-                await self.refresh(live, interaction)
+                try:
+                    await interaction.response.edit_message(
+                        content=f"{render.seat_name(live, live.seat_of(user.id) or 0)} refused "
+                                "the barter by knocking.", view=None, allowed_mentions=NO_PINGS)
+                finally:
+                    await self.refresh(live, interaction)
                 return
             live = self.service.verify(table_id, user.id, deal, "accept", seq=seq)
             _, obs = self.service.observation(table_id, user.id)
@@ -211,28 +210,36 @@ class Play(commands.Cog):
                 raise UserError("Choose a card first.")
             _, before = self.service.observation(table_id, user.id)
             live, _ = await self.service.act(table_id, user.id, deal, action, card, seq=seq)
-            seat = live.seat_of(user.id)
-            assert seat is not None and live.deal is not None and before.hand is not None
-            after = live.deal.hands[seat] if live.deal_number == deal else []
-            new = [c for c in after if c not in before.hand]
-            given = card_label(parse_card(card))
-            if action == "trade":
-                text = f"You traded {given} and drew {render.hand_label(new)}."
-            elif action == "barter" and live.deal_number == deal and live.deal.pending:
-                text = f"You offered {given}. Waiting for your neighbour's answer."
-            elif action == "barter":
-                text = (f"You offered {given}; your neighbour answered at once"
-                        + (f" and gave you {render.hand_label(new)}." if new else " by knocking."))
-            else:
-                text = f"You gave {given} and received {render.hand_label(new)}."
-            if live.deal_number == deal:
-                text += "\n" + render.hand_text(live, live.deal.observation(seat))
-            await interaction.response.edit_message(content=text, view=None)
-            if action == "accept":
-                await self.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
-                                                        "accepted the barter.")
-            await self.refresh(live, interaction)
+            try:
+                await self.answer_card(interaction, live, before, deal, seq, action, card)
+            finally:
+                await self.refresh(live, interaction)
         await guarded(interaction, table_id, work)
+
+    async def answer_card(self, interaction: discord.Interaction, live: LiveTable,
+                          before: Any, deal: int, seq: int, action: str, card: str) -> None:
+        """Tell the player what their card choice did (ephemeral edit)."""
+        user = interaction.user
+        seat = live.seat_of(user.id)
+        assert seat is not None and live.deal is not None and before.hand is not None
+        after = live.deal.hands[seat] if live.deal_number == deal else []
+        new = [c for c in after if c not in before.hand]
+        given = card_label(parse_card(card))
+        if action == "trade":
+            text = f"You traded {given} and drew {render.hand_label(new)}."
+        elif action == "barter" and live.deal_number == deal and live.deal.pending:
+            text = f"You offered {given}. Waiting for your neighbour's answer."
+        elif action == "barter":
+            text = (f"You offered {given}; your neighbour answered at once"
+                    + (f" and gave you {render.hand_label(new)}." if new else " by knocking."))
+        else:
+            text = f"You gave {given} and received {render.hand_label(new)}."
+        if live.deal_number == deal:
+            text += "\n" + render.hand_text(live, live.deal.observation(seat))
+        await interaction.response.edit_message(content=text, view=None)
+        if action == "accept":
+            await self.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
+                                                    "accepted the barter.")
 
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal pressed on a showdown message."""
@@ -321,9 +328,10 @@ class Play(commands.Cog):
         assert deal is not None and live.game is not None
         channel = self.channel(live)
         if deal.finished:
-            if deal.showdown is None or (live.id, live.deal_number) in self.showdowns:
+            if deal.showdown is None or live.deal_number in live.announced:
+                if not live.game.complete and live.id not in self.timers:
+                    self.schedule_next(live)
                 return
-            self.showdowns.add((live.id, live.deal_number))
             complete = live.game.complete
             items: list[discord.ui.Item[Any]] = []
             if not complete:
@@ -331,7 +339,8 @@ class Play(commands.Cog):
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
             view = view_of(*items) if items else None
-            await channel.send(embed=render.showdown_embed(live), view=view)
+            msg = await retrying(lambda: channel.send(embed=render.showdown_embed(live), view=view))
+            await self.service.mark_announced(live, msg.id)
             if complete:
                 await channel.send(embed=render.final_embed(live))
                 await self.close_channel(live)

@@ -343,6 +343,15 @@ class Storage:
         await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
                                  (seconds,))
 
+    async def set_showdown_message(self, deal_id: int, message_id: int) -> None:
+        """Remember the message that announced the deal's showdown.
+        Raises ValueError for an unknown deal."""
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE deals SET showdown_message_id = ? WHERE id = ?", (message_id, deal_id))
+            if cursor.rowcount == 0:
+                raise ValueError(f"no deal {deal_id}")
+
     async def set_seat_state(
         self, table_id: int, seat: int, *, away: bool | None = None,
         timeouts: int | None = None, gone: bool | None = None,
@@ -632,7 +641,8 @@ class Storage:
         return [
             DealRow(id=row["id"], number=row["number"], dealer=row["dealer"],
                     deck=row["deck"].split(), status=row["status"],
-                    actions=actions.get(row["id"], []))
+                    actions=actions.get(row["id"], []),
+                    showdown_message_id=row["showdown_message_id"])
             for row in deal_rows
         ]
 

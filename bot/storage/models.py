@@ -85,6 +85,7 @@ class DealRow:
     deck: list[str]
     status: str
     actions: list[ActionRow] = field(default_factory=list)
+    showdown_message_id: int | None = None
 
 
 @dataclass(frozen=True)
