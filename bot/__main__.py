@@ -21,10 +21,13 @@ log = logging.getLogger("bot")
 
 
 def _setup_logging() -> None:
-    logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "INFO").upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    level = os.environ.get("LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
+    # discord.py's HTTP debug lines carry request bodies, ephemeral hands included:
+    # hidden cards must never reach a log, so that logger stays at INFO or above.
+    http = logging.getLogger("discord.http")
+    http.setLevel(max(logging.INFO, http.getEffectiveLevel()))
 
 
 async def _check_database(db_path: str) -> None:

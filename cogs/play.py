@@ -76,6 +76,11 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
     except UserError as exc:
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, str(exc))
+    except discord.NotFound as exc:
+        if exc.code not in (10062, 10015):  # not an expired interaction: a real fault
+            log.exception("table %s: interaction failed", table_id)
+        else:
+            log.warning("table %s: the interaction expired before it was answered", table_id)
     except Exception:
         log.exception("table %s: interaction failed", table_id)
         with contextlib.suppress(discord.HTTPException):

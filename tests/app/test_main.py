@@ -34,3 +34,14 @@ def test_a_corrupt_database_stops_the_bot_and_is_left_untouched(tmp_path):
     assert proc.returncode == 1
     assert "Cannot open the database" in proc.stderr and "Traceback" not in proc.stderr
     assert db.read_bytes() == garbage
+
+
+def test_debug_logging_never_includes_http_bodies(monkeypatch):
+    import logging
+
+    from bot.__main__ import _setup_logging
+
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")
+    _setup_logging()
+    assert not logging.getLogger("discord.http").isEnabledFor(logging.DEBUG)
+    assert logging.getLogger("bot").isEnabledFor(logging.DEBUG)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -146,3 +147,29 @@ def answer_text(result) -> str:
     if result.followups:
         return result.followups[-1].content
     return result.response.content if result.response else ""
+
+
+def public_leaks(table, watcher) -> list[str]:
+    """Public messages (as an unseated member sees them) naming a card outside a showdown."""
+    leaks = []
+    for m in table.channel.history(viewer=watcher):
+        title = m.embeds[0].title if m.embeds else ""
+        if title and (title.startswith("Showdown") or title.startswith("Game over")):
+            continue
+        if CARD_LABEL.search(message_text(m)):
+            leaks.append(message_text(m))
+    return leaks
+
+
+def rest_leaks(env, table) -> list[str]:
+    """Channel-message REST payloads naming a card outside a showdown."""
+    leaks = []
+    for entry in env.http_requests:
+        if not entry.path.startswith(f"/channels/{table.channel.id}/messages"):
+            continue
+        payload = json.dumps(entry.json or {}, ensure_ascii=False)
+        if "Showdown" in payload or "Game over" in payload:
+            continue
+        if CARD_LABEL.search(payload):
+            leaks.append(payload)
+    return leaks
