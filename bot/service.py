@@ -178,6 +178,18 @@ class TableService:
                 return live
         return None
 
+    @staticmethod
+    def check_rules(preset: str, options: dict[str, Any] | None) -> Rules:
+        """The rules a table would play.
+
+        Raises:
+            UserError: unknown preset or bad option, said plainly.
+        """
+        try:
+            return get_preset(preset, options)
+        except RulesError as exc:
+            raise UserError(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+
     # -------------------------------------------------------------- lobby
     async def create(
         self, guild_id: int, channel_id: int, host_id: int, host_name: str,
@@ -189,10 +201,7 @@ class TableService:
         Raises:
             UserError: bad preset/options, host already seated, channel taken.
         """
-        try:
-            get_preset(preset, options)
-        except RulesError as exc:
-            raise UserError(str(exc).capitalize() + ".") from None
+        self.check_rules(preset, options)
         async with self.lock(("guild", guild_id)):
             if self.of_member(guild_id, host_id):
                 raise UserError("You are already seated at a table. Leave it first.")

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CommerceBot
+from bot.engine import PRESETS
 from bot.service import LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import render
@@ -45,8 +46,29 @@ class Commerce(commands.GroupCog, group_name="commerce",
         return live
 
     # ------------------------------------------------------------ tables
+    async def preset_autocomplete(self, interaction: discord.Interaction, current: str,
+                                  ) -> list[app_commands.Choice[str]]:
+        """Presets whose name matches what was typed, each with its one-line summary."""
+        out = []
+        for name, rules in PRESETS.items():
+            if current.lower() in name:
+                label = f"{name} — {rules.summary}"
+                out.append(app_commands.Choice(name=label[:100], value=name))
+        return out[:25]
+
     @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
-    async def new(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        rules="Which Commerce (default: the server's, normally foster)",
+        deals_per_player="Deals in the game for each player (1-5)",
+        direction="Which way play, the deal and barters go")
+    @app_commands.autocomplete(rules=preset_autocomplete)
+    @app_commands.choices(direction=[
+        app_commands.Choice(name="clockwise (to the left)", value="clockwise"),
+        app_commands.Choice(name="anticlockwise (to the right)", value="anticlockwise"),
+    ])
+    async def new(self, interaction: discord.Interaction, rules: str | None = None,
+                  deals_per_player: app_commands.Range[int, 1, 5] | None = None,
+                  direction: app_commands.Choice[str] | None = None) -> None:
         """Open a table: a channel under the Commerce category, a thread, or here."""
         async def work() -> None:
             assert interaction.guild is not None
@@ -54,15 +76,21 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 raise UserError("You are already seated at a table. Leave it first.")
             if self.service.in_channel(interaction.channel_id or 0):
                 raise UserError("A table is already open in this channel.")
-            await interaction.response.defer(ephemeral=True, thinking=True)
             settings = await self.service.settings(interaction.guild.id)
+            preset = (rules or settings.default_preset).strip().lower()
+            options: dict[str, object] = {}
+            if deals_per_player is not None:
+                options["deals_per_player"] = deals_per_player
+            if direction is not None:
+                options["direction"] = direction.value
+            self.service.check_rules(preset, options)
+            await interaction.response.defer(ephemeral=True, thinking=True)
             number = await self.service.next_number(interaction.guild.id)
             place = await self.open_place(interaction, settings.table_mode, number)
             try:
                 live = await self.service.create(
                     interaction.guild.id, place.id, interaction.user.id,
-                    interaction.user.display_name, settings.default_preset, {},
-                    settings.next_deal_delay)
+                    interaction.user.display_name, preset, options, settings.next_deal_delay)
             except UserError:
                 if place.id != interaction.channel_id:
                     with contextlib.suppress(discord.HTTPException):
@@ -335,9 +363,21 @@ class Commerce(commands.GroupCog, group_name="commerce",
         await guarded(interaction, None, work)
 
     # -------------------------------------------------------------- help
-    @app_commands.command(name="rules", description="How to play Commerce")
-    async def rules(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        await interaction.response.send_message(embeds=help_text.rules_embeds(), ephemeral=True)
+    @app_commands.command(name="rules", description="How to play Commerce (any preset)")
+    @app_commands.describe(preset="Which rules to explain (default: foster)")
+    @app_commands.autocomplete(preset=preset_autocomplete)
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:  # noqa: D102
+        async def work() -> None:
+            name = (preset or "foster").strip().lower()
+            if name == "foster":
+                embeds = help_text.rules_embeds()
+            elif name in PRESETS:
+                r = PRESETS[name]
+                embeds = [help_text.preset_embed(name, r.summary, r.source)]
+            else:
+                raise UserError(f"There is no preset called {name!r}. Try: {', '.join(PRESETS)}.")
+            await interaction.response.send_message(embeds=embeds, ephemeral=True)
+        await guarded(interaction, None, work)
 
 
 async def setup(bot: CommerceBot) -> None:  # noqa: D103

@@ -1,20 +1,38 @@
-"""Hand categories and evaluation (RULES.md §1 "Hands", §2 foster-more).
+"""Hand categories and evaluation (RULES.md §1 "Hands", §2 foster-more, jaques, oldway).
 
 Every 3-card hand gets an integer *score*: a higher score is a better hand and
 equal scores tie (ties are then broken by seat position, see ``seating``).
 Scores come from a table of all 22,100 three-card hands per ranking scheme,
 built once on first use and keyed by the hand's 52-bit card mask.
+
+Ranking schemes (``Rules.ranking``):
+
+- ``classic`` (RULES.md §1): tricon > sequence > point > none.
+- ``more`` (§2 foster-more): tricon > sequence > flush (by its point) > pair
+  (pair rank, then odd card) > point > none.
+- ``jaques`` (§2 jaques): tricon > sequence > flush > pair > high card, where a
+  flush and a high-card hand compare their highest card, then the second, then
+  the third (ace high); a pair compares the pair, then the odd card. High-card
+  hands use the category ``NONE`` (``describe`` calls them "... high").
+
+Four cards: a hand of four exists only after a pounce (§2 oldway), and a pounce
+always completes four of a kind; such a hand scores ``FOUR`` (ranked by rank),
+above every 3-card hand of every scheme. Any other 4-card hand is refused.
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
 from itertools import combinations
+from math import comb
 from typing import Literal
 
 from .cards import RANK_NAMES, RANKS, Card, rank, suit
 
-Ranking = Literal["classic", "more"]
+Ranking = Literal["classic", "more", "jaques"]
+
+#: every ranking scheme
+RANKINGS: tuple[Ranking, ...] = ("classic", "more", "jaques")
 
 #: Face value for points: A = 11, K Q J = 10, others their number (seed 000 §4).
 POINT_VALUES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)
@@ -23,7 +41,9 @@ _BASE = 1000  # score = category * _BASE + key within the category
 
 
 class Category(IntEnum):
-    """Hand categories, lowest first. ``classic`` uses NONE, POINT, SEQUENCE, TRICON."""
+    """Hand categories, lowest first. ``classic`` uses NONE, POINT, SEQUENCE, TRICON;
+    ``jaques`` uses NONE (high card), PAIR, FLUSH, SEQUENCE, TRICON; FOUR (four of a
+    kind) exists only after an oldway pounce."""
 
     NONE = 0
     POINT = 1
@@ -31,6 +51,7 @@ class Category(IntEnum):
     FLUSH = 3
     SEQUENCE = 4
     TRICON = 5
+    FOUR = 6
 
 
 def _sequence_top(ranks: list[int]) -> int | None:
@@ -53,6 +74,13 @@ def _best_point(cards: tuple[Card, ...]) -> tuple[int, int]:
     return best
 
 
+def _high_cards(ranks: list[int]) -> int:
+    """Key of three distinct ranks compared highest first, then second, then third
+    (the combinatorial number system: monotone and below 286)."""
+    a, b, c = sorted(ranks, reverse=True)
+    return comb(a, 3) + comb(b, 2) + c
+
+
 def _compute(cards: tuple[Card, ...], ranking: Ranking) -> int:
     ranks = [rank(c) for c in cards]
     suits = {suit(c) for c in cards}
@@ -61,6 +89,14 @@ def _compute(cards: tuple[Card, ...], ranking: Ranking) -> int:
     top = _sequence_top(ranks) if len(suits) == 1 else None
     if top is not None:
         return Category.SEQUENCE * _BASE + top
+    if ranking == "jaques":
+        if len(suits) == 1:
+            return Category.FLUSH * _BASE + _high_cards(ranks)
+        pair = [r for r in set(ranks) if ranks.count(r) == 2]
+        if pair:
+            odd = next(r for r in ranks if r != pair[0])
+            return Category.PAIR * _BASE + pair[0] * 16 + odd
+        return Category.NONE * _BASE + _high_cards(ranks)
     total, count = _best_point(cards)
     if ranking == "more":
         if len(suits) == 1:
@@ -90,11 +126,19 @@ def score_table(ranking: Ranking = "classic") -> dict[int, int]:
 
 
 def score(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> int:
-    """Score of a 3-card hand: higher is better, equal ties.
+    """Score of a hand: higher is better, equal ties. A hand is three distinct
+    cards, or four of a kind (after a pounce), which beats every 3-card hand.
 
     Raises:
-        KeyError: ``cards`` is not three distinct cards.
+        KeyError: ``cards`` is neither three distinct cards nor four of a kind.
     """
+    if len(cards) == 4:
+        ranks = {rank(c) for c in cards}
+        if len(ranks) != 1 or len(set(cards)) != 4:
+            raise KeyError("a hand of four cards must be four of a kind")
+        return Category.FOUR * _BASE + ranks.pop()
+    if len(cards) != 3:
+        raise KeyError("a hand holds three cards")
     a, b, c = cards
     return score_table(ranking)[(1 << a) | (1 << b) | (1 << c)]
 
@@ -107,9 +151,16 @@ def category_of(hand_score: int) -> Category:
 def describe(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> str:
     """Short name of a hand for people: ``"tricon of 7s"``, ``"sequence to 8"``,
     ``"point 21"``, ``"point 21 (3 cards)"``, ``"pair of kings"``, ``"flush 25"``,
-    ``"nothing"``."""
+    ``"nothing"``; under ``jaques`` ``"flush, K high"`` and ``"K high"``; after a
+    pounce ``"four 7s"``."""
     s = score(cards, ranking)
     cat, key = category_of(s), s % _BASE
+    if cat is Category.FOUR:
+        return f"four {RANK_NAMES[RANKS[key]]}"
+    if ranking == "jaques" and cat in (Category.FLUSH, Category.NONE):
+        top = RANKS[max(rank(c) for c in cards)]
+        label = "10" if top == "T" else top
+        return f"flush, {label} high" if cat is Category.FLUSH else f"{label} high"
     if cat is Category.TRICON:
         return f"tricon of {RANK_NAMES[RANKS[key]]}"
     if cat is Category.SEQUENCE:

@@ -2,8 +2,21 @@
 
 An operation is at once the action log row in storage and a step of a game
 record. It holds only what the actor chose; what follows from the deck (the
-card drawn in a trade) is recomputed on replay, so a log row never needs to
-name a card the actor did not already hold.
+card drawn in a trade or a draw, the widow card a dealer receives) is
+recomputed on replay, so a log row never needs to name a card the actor did
+not already hold or see. The one exception is ``Draw.reshuffle``: the order of
+a discard pile shuffled into a new stock comes from the live random source, so
+it is written into the operation to make replay exact (it is never shown to
+players; see docs/RECORDS.md).
+
+``kind`` is the name of the action (and of the AI's ``Decision`` that makes it),
+except the answers, whose decisions are ``accept``/``refuse``.
+
+Trade-and-barter family: ``Trade``, ``BarterOffer``, ``BarterAnswer``, ``Knock``.
+Widow family: ``TakeWidow``, ``KeepHand``, ``Swap``, ``Knock``, ``Stand``,
+``Pounce``, ``BuyHorse``, ``DeclineHorse``.
+Discard family: ``TakeDiscard``, ``Draw``, ``DrawKeep``, ``DrawDiscard``,
+``Pass``, ``Knock``, ``Offer``, ``OfferAnswer``.
 """
 
 from __future__ import annotations
@@ -45,29 +58,205 @@ class BarterAnswer:
 
 @dataclass(frozen=True)
 class Knock:
-    """``seat`` knocks: the deal ends at once."""
+    """``seat`` knocks. Trade family: the deal ends at once. Widow: the seat takes
+    no more turns (two knocks end the deal). Discard: the final round starts."""
 
     kind: ClassVar[str] = "knock"
     seat: int
 
 
-Operation = Trade | BarterOffer | BarterAnswer | Knock
+# ------------------------------------------------------------------ widow family
+@dataclass(frozen=True)
+class TakeWidow:
+    """The dealer exchanges the whole hand for the widow (the old hand becomes the widow)."""
+
+    kind: ClassVar[str] = "take_widow"
+    seat: int
+
+
+@dataclass(frozen=True)
+class KeepHand:
+    """The dealer declines the widow and keeps the dealt hand."""
+
+    kind: ClassVar[str] = "keep_hand"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Swap:
+    """``seat`` puts ``give`` (own cards) face up in the widow and takes ``take``
+    (widow cards); the same number each way."""
+
+    kind: ClassVar[str] = "swap"
+    seat: int
+    give: tuple[Card, ...]
+    take: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Stand:
+    """``seat`` stands (oldway): no more changes this deal."""
+
+    kind: ClassVar[str] = "stand"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Pounce:
+    """``seat``, holding a tricon, takes ``card`` — the fourth of that rank — from the
+    middle (oldway option); the seat then holds four of a kind and stands."""
+
+    kind: ClassVar[str] = "pounce"
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class BuyHorse:
+    """``seat``, having lost the last life, buys one more (oldway)."""
+
+    kind: ClassVar[str] = "buy_horse"
+    seat: int
+
+
+@dataclass(frozen=True)
+class DeclineHorse:
+    """``seat``, having lost the last life, does not buy a horse and sits out."""
+
+    kind: ClassVar[str] = "decline_horse"
+    seat: int
+
+
+# ---------------------------------------------------------------- discard family
+@dataclass(frozen=True)
+class TakeDiscard:
+    """``seat`` lays ``card`` face up on the discard pile and takes the old top card."""
+
+    kind: ClassVar[str] = "take_discard"
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class Draw:
+    """``seat`` draws the stock top (seen only by them) and must then keep it
+    (``DrawKeep``) or discard it (``DrawDiscard``). ``reshuffle`` is the new stock,
+    top first, when the stock was empty and the discard pile (but its top) was
+    shuffled into it; else ``None``."""
+
+    kind: ClassVar[str] = "draw"
+    seat: int
+    reshuffle: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True)
+class DrawKeep:
+    """``seat`` keeps the drawn card and lays ``card`` from the hand face up on the
+    discard pile."""
+
+    kind: ClassVar[str] = "draw_keep"
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class DrawDiscard:
+    """``seat`` lays the drawn card face up on the discard pile at once."""
+
+    kind: ClassVar[str] = "draw_discard"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    """``seat`` passes its turn."""
+
+    kind: ClassVar[str] = "pass"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Offer:
+    """``seat`` offers ``card`` to ``target`` for a direct trade (jaques option)."""
+
+    kind: ClassVar[str] = "offer"
+    seat: int
+    target: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class OfferAnswer:
+    """The offer's target ``seat`` gives ``card`` back (the cards swap) or refuses
+    (``None``)."""
+
+    kind: ClassVar[str] = "offer_answer"
+    seat: int
+    card: Card | None
+
+
+Operation = (
+    Trade | BarterOffer | BarterAnswer | Knock
+    | TakeWidow | KeepHand | Swap | Stand | Pounce | BuyHorse | DeclineHorse
+    | TakeDiscard | Draw | DrawKeep | DrawDiscard | Pass | Offer | OfferAnswer
+)
+
+_SEAT_ONLY: tuple[type[Operation], ...] = (
+    Knock, TakeWidow, KeepHand, Stand, BuyHorse, DeclineHorse, DrawDiscard, Pass,
+)
+_ONE_CARD: tuple[type[Operation], ...] = (Pounce, TakeDiscard, DrawKeep)
 
 _KINDS: dict[str, type[Operation]] = {
-    cls.kind: cls for cls in (Trade, BarterOffer, BarterAnswer, Knock)
+    cls.kind: cls
+    for cls in (
+        Trade, BarterOffer, BarterAnswer, Knock, TakeWidow, KeepHand, Swap, Stand, Pounce,
+        BuyHorse, DeclineHorse, TakeDiscard, Draw, DrawKeep, DrawDiscard, Pass, Offer,
+        OfferAnswer,
+    )
 }
+
+#: every operation kind
+OPERATION_KINDS: tuple[str, ...] = tuple(_KINDS)
 
 
 def operation_to_dict(op: Operation) -> dict[str, Any]:
-    """JSON-ready dict of ``op``: ``{"kind", "seat", "card"?, "knock"?}`` with card codes."""
+    """JSON-ready dict of ``op`` with card codes: ``{"kind", "seat"}`` plus
+    ``"card"`` (trade, barter_offer, barter_answer, offer_answer: code or null;
+    pounce, take_discard, draw_keep, offer), ``"knock": true`` (trade/barter
+    ending with a knock), ``"give"``/``"take"`` (swap: lists of codes),
+    ``"target"`` (offer), ``"reshuffle"`` (draw after an empty stock: list of codes)."""
     data: dict[str, Any] = {"kind": op.kind, "seat": op.seat}
     if isinstance(op, Trade | BarterOffer):
         data["card"] = card_code(op.card)
         if op.knock:
             data["knock"] = True
-    elif isinstance(op, BarterAnswer):
+    elif isinstance(op, BarterAnswer | OfferAnswer):
         data["card"] = None if op.card is None else card_code(op.card)
+    elif isinstance(op, Pounce | TakeDiscard | DrawKeep):
+        data["card"] = card_code(op.card)
+    elif isinstance(op, Swap):
+        data["give"] = [card_code(c) for c in op.give]
+        data["take"] = [card_code(c) for c in op.take]
+    elif isinstance(op, Offer):
+        data["target"] = op.target
+        data["card"] = card_code(op.card)
+    elif isinstance(op, Draw) and op.reshuffle is not None:
+        data["reshuffle"] = [card_code(c) for c in op.reshuffle]
     return data
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{key} must be an integer")
+    return value
+
+
+def _codes(data: dict[str, Any], key: str) -> tuple[Card, ...]:
+    value = data[key]
+    if not isinstance(value, list):
+        raise ValueError(f"{key} must be a list of card codes")
+    return tuple(parse_card(c) for c in value)
 
 
 def operation_from_dict(data: dict[str, Any]) -> Operation:
@@ -78,14 +267,20 @@ def operation_from_dict(data: dict[str, Any]) -> Operation:
     """
     try:
         cls = _KINDS[data["kind"]]
-        seat = data["seat"]
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ValueError("seat must be an integer")
-        if cls is Knock:
-            return Knock(seat)
-        if cls is BarterAnswer:
+        seat = _int(data, "seat")
+        if cls in _SEAT_ONLY:
+            return cls(seat)  # type: ignore[call-arg]
+        if cls is BarterAnswer or cls is OfferAnswer:
             card = data.get("card")
-            return BarterAnswer(seat, None if card is None else parse_card(card))
+            return cls(seat, None if card is None else parse_card(card))  # type: ignore[call-arg]
+        if cls in _ONE_CARD:
+            return cls(seat, parse_card(data["card"]))  # type: ignore[call-arg]
+        if cls is Swap:
+            return Swap(seat, _codes(data, "give"), _codes(data, "take"))
+        if cls is Offer:
+            return Offer(seat, _int(data, "target"), parse_card(data["card"]))
+        if cls is Draw:
+            return Draw(seat, _codes(data, "reshuffle") if "reshuffle" in data else None)
         return cls(seat, parse_card(data["card"]), bool(data.get("knock", False)))  # type: ignore[call-arg]
     except KeyError as exc:
         raise ValueError(f"operation is missing {exc.args[0]!r}") from None

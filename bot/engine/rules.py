@@ -1,8 +1,14 @@
 """Rule options as data and the named presets (RULES.md §1, §2).
 
 A preset is a frozen ``Rules`` value; every difference between presets is a
-field, never a copied game loop. ``Rules.with_options`` applies the table
-options a preset allows (``direction``, ``deals_per_player``).
+field, never a copied game loop. ``Rules.family`` picks the deal class:
+
+- ``trade`` — trade-and-barter (``Deal``): foster, hoyle, parlett, foster-more;
+- ``widow`` — widow exchange (``WidowDeal``): widow, oldway;
+- ``discard`` — stock and discard pile (``DiscardDeal``): jaques.
+
+``Rules.with_options`` applies the table options a preset allows (its
+``table_options``); ``OPTIONS`` describes every table option.
 """
 
 from __future__ import annotations
@@ -13,13 +19,35 @@ from typing import Literal
 from .hands import Ranking
 
 Direction = Literal["clockwise", "anticlockwise"]
+Family = Literal["trade", "widow", "discard"]
 TradedCard = Literal["waste", "under_stock", "face_up"]
 NoHand = Literal["dealer", "carry"]
-DealerPenalty = Literal["same_category", "any_combination"]
+DealerPenalty = Literal["same_category", "any_combination", "none"]
+WidowEnd = Literal["two_knocks", "all_stand"]
+GameEnd = Literal["deals", "lives", "chips"]
 
+#: every table option: name -> what a table may set (for people and for the bot's forms)
+OPTIONS: dict[str, str] = {
+    "direction": "clockwise or anticlockwise: deal, turns, barters, priority and the passing "
+    "of the deal (RULES.md §2 Direction)",
+    "deals_per_player": "1..5 deals per seat (the default game length)",
+    "deals": "1..60 deals in the game, instead of deals_per_player (RULES.md §2 hoyle)",
+    "pounce": "true/false: a tricon may take the fourth card from the middle (§2 oldway)",
+    "chips": "2..1000 chips in each starting stack (§2 jaques, default 10)",
+    "stake": "0..chips-1 chips each player pays into the pot at the start (§2 jaques, default 1)",
+    "fixed_rounds": "1..200 deals, then the most chips takes the pot; null plays to the last "
+    "player (§2 jaques)",
+    "direct_trading": "true/false: swap a card with another seat that accepts (§2 jaques)",
+    "open_trading": "true/false: such swaps also outside your turn; implies direct_trading",
+    "dead_knock": "true/false: a knocker without the best hand pays 2 (§2 jaques)",
+    "three_stake": "true/false: 1 chip per player per deal into each of three pots (§2 jaques)",
+}
 
-#: the fields a table may set through ``Rules.with_options``
-OPTION_FIELDS = ("direction", "deals_per_player")
+#: option names shared by the trade-and-barter and widow presets
+_DEAL_COUNT = ("direction", "deals_per_player", "deals")
+
+#: every option name (kept for callers that list the options a record may carry)
+OPTION_FIELDS = tuple(OPTIONS)
 
 
 class RulesError(ValueError):
@@ -28,74 +56,200 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """One Commerce rule system of the trade-and-barter family.
+    """One Commerce rule system. Each field is a rule option, with its source.
 
-    Attributes:
+    Common:
         name: preset name (``"foster"``).
         summary: one line for people, in our own words.
         source: where the rules come from (``"seed 000; RULES.md §1"``).
-        min_players, max_players: seats allowed at a table.
-        direction: turn, deal, barter and priority direction (RULES.md §2).
-        ante: points each seat pays into the pool at the start of a deal.
+        family: ``trade`` | ``widow`` | ``discard`` — which deal class plays it.
+        table_options: the option names a table may set (``with_options``).
+        min_players, max_players: seats allowed at a table (§1 3–12; §2 jaques 3–10).
+        direction: turn, deal, barter and priority direction (§2 Direction).
+        ante: points each seat pays into the pool at the start of every deal
+            (§1 1; §2 oldway 0; §2 jaques three-stake: 1 into each pot).
+        ranking: hand ranking scheme: ``classic`` (§1), ``more`` (§2 foster-more),
+            ``jaques`` (§2 jaques).
+        deals_per_player: deals in a game, per seat (§1 one each).
+        deals: the number of deals as a table option (§2 hoyle); ``None`` uses
+            ``deals_per_player``.
+        stake: points/chips each seat pays into the pool once, at the start of the
+            game (§2 oldway 3; §2 jaques the agreed stake, default 1).
+
+    Trade-and-barter family (§1, §2 hoyle/parlett/foster-more):
         trade_fee: points a trade costs (paid to the dealer; the dealer pays none).
-        barter_refusal: the neighbour may refuse a barter by knocking.
+        barter_refusal: the neighbour may refuse a barter by knocking (hoyle: no).
         traded_card: where a traded card goes: concealed ``waste``,
-            ``under_stock`` (the stock never runs out) or ``face_up`` (shown).
-        knock_after_exchange: a trade or barter may end with the actor knocking.
+            ``under_stock`` (hoyle: the stock never runs out) or ``face_up`` (parlett).
+        knock_after_exchange: a trade or barter may end with the actor knocking (hoyle).
         no_hand: when nobody holds anything: ``dealer`` wins by priority, or the
-            pool ``carry``-ies over to the next deal (never on the final deal).
+            pool ``carry``-ies over to the next deal (hoyle; never on the final deal).
         dealer_penalty: when a losing dealer pays every other seat:
-            ``same_category`` as the winner, or ``any_combination`` held.
-        ranking: hand ranking scheme (``classic`` or ``more``).
-        deals_per_player: deals in a game, per seat.
+            ``same_category`` as the winner (§1), ``any_combination`` held
+            (parlett), or ``none`` (widow family, jaques).
+
+    Widow family (§2 widow, oldway):
+        dealer_widow: the dealer may first exchange the whole hand for the widow.
+        blind_widow_choice: the dealer chooses before seeing the hand (oldway).
+        widow_taker_stands: a dealer who took the widow keeps it: no more
+            changes (seed 001 old way, "must then keep them").
+        swap_max: cards a turn may exchange with the widow (widow exactly 1;
+            oldway 1 to 3, the same number each way).
+        widow_end: ``two_knocks`` (widow: play stops once two players knocked) or
+            ``all_stand`` (oldway: the deal ends when every player has stood).
+        lives: lives per seat at the start of the game (oldway 3; 0: no lives).
+        best_takes: what the best hand takes from the pool (oldway 1; ``None``:
+            the whole pool).
+        horse: the first player to lose the last life may buy one more (oldway).
+        horse_price: points the horse costs, paid into the pool (oldway 1).
+        pounce: a tricon may take the fourth card from the middle (oldway option,
+            seed 001 variant from the 1911 Britannica).
+
+    Discard family (§2 jaques):
+        chips: starting chip stack (table option, default 10); 0 means no chips
+            (a ledger of points that may go negative).
+        knock_fee: chips a knock costs, paid into the pot (jaques 1).
+        lowest_pays: chips each tied lowest hand pays into the pot (jaques 1).
+        dead_knock: a knocker without the best hand pays ``dead_knock_fine``
+            instead of any lowest-hand payment (option).
+        dead_knock_fine: 2.
+        fixed_rounds: play this many deals, then the most chips takes the pot
+            (option; ``None`` plays until one player has chips).
+        direct_trading: on your turn, offer one card to another seat, who may
+            accept (giving a card back) or refuse; either way the turn is used.
+        open_trading: offers are allowed outside your turn too (implies
+            ``direct_trading``).
+        three_stake: three pots (best tricon; best sequence or flush; best pair
+            or high card), 1 chip per player per deal into each; no starting stake.
     """
 
     name: str
     summary: str
     source: str
+    family: Family = "trade"
+    table_options: tuple[str, ...] = _DEAL_COUNT
     min_players: int = 3
     max_players: int = 12
     direction: Direction = "clockwise"
     ante: int = 1
+    ranking: Ranking = "classic"
+    deals_per_player: int = 1
+    deals: int | None = None
+    stake: int = 0
+    # trade-and-barter
     trade_fee: int = 1
     barter_refusal: bool = True
     traded_card: TradedCard = "waste"
     knock_after_exchange: bool = False
     no_hand: NoHand = "dealer"
     dealer_penalty: DealerPenalty = "same_category"
-    ranking: Ranking = "classic"
-    deals_per_player: int = 1
+    # widow
+    dealer_widow: bool = False
+    blind_widow_choice: bool = False
+    widow_taker_stands: bool = False
+    swap_max: int = 1
+    widow_end: WidowEnd = "two_knocks"
+    lives: int = 0
+    best_takes: int | None = None
+    horse: bool = False
+    horse_price: int = 1
+    pounce: bool = False
+    # discard
+    chips: int = 0
+    knock_fee: int = 0
+    lowest_pays: int = 0
+    dead_knock: bool = False
+    dead_knock_fine: int = 2
+    fixed_rounds: int | None = None
+    direct_trading: bool = False
+    open_trading: bool = False
+    three_stake: bool = False
 
     @property
     def step(self) -> int:
         """+1 for clockwise (to the left), -1 for anticlockwise."""
         return 1 if self.direction == "clockwise" else -1
 
+    @property
+    def game_end(self) -> GameEnd:
+        """How the game ends: after a number of ``deals``; when one player has
+        ``lives`` left (oldway sweep); when one player has ``chips`` left or the
+        fixed rounds are played (jaques)."""
+        if self.lives:
+            return "lives"
+        if self.chips:
+            return "chips"
+        return "deals"
+
+    @property
+    def n_pots(self) -> int:
+        """Number of pots: 3 with ``three_stake``, else 1 (the pool)."""
+        return 3 if self.three_stake else 1
+
+    def deals_in_game(self, n_seats: int) -> int | None:
+        """Deals in a game of ``n_seats``, or ``None`` when the game ends otherwise
+        (oldway; jaques without fixed rounds)."""
+        if self.game_end == "lives":
+            return None
+        if self.game_end == "chips":
+            return self.fixed_rounds
+        return self.deals if self.deals is not None else n_seats * self.deals_per_player
+
     def with_options(self, options: dict[str, object] | None) -> Rules:
         """This preset with table options applied.
 
         Args:
-            options: ``{"direction": "clockwise"|"anticlockwise",
-                "deals_per_player": 1..5}``; empty or None keeps the preset.
+            options: a subset of ``table_options`` (see ``OPTIONS``); empty or
+                None keeps the preset.
 
         Raises:
-            RulesError: an unknown option or a value out of range.
+            RulesError: an option this preset does not have, or a bad value.
         """
         if not options:
             return self
         changes: dict[str, object] = {}
         for key, value in options.items():
-            if key == "direction":
-                if value not in ("clockwise", "anticlockwise"):
-                    raise RulesError("direction must be clockwise or anticlockwise")
-                changes[key] = value
-            elif key == "deals_per_player":
-                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 5:
-                    raise RulesError("deals_per_player must be a whole number from 1 to 5")
-                changes[key] = value
-            else:
-                raise RulesError(f"unknown option {key!r}")
-        return replace(self, **changes)  # type: ignore[arg-type]
+            if key not in self.table_options:
+                raise RulesError(f"unknown option {key!r} for {self.name}")
+            changes[key] = _check_option(key, value)
+        if changes.get("open_trading") is True:
+            changes["direct_trading"] = True
+        rules = replace(self, **changes)  # type: ignore[arg-type]
+        if rules.open_trading and not rules.direct_trading:
+            raise RulesError("open_trading needs direct_trading")
+        if rules.three_stake:
+            if "stake" in options:
+                raise RulesError("stake does not apply with three_stake (1 chip per pot per deal)")
+            rules = replace(rules, stake=0, ante=1)
+        if rules.chips and not 0 <= rules.stake < rules.chips:
+            raise RulesError("stake must be smaller than chips")
+        return rules
+
+
+def _whole(key: str, value: object, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RulesError(f"{key} must be a whole number from {low} to {high}")
+    return value
+
+
+def _check_option(key: str, value: object) -> object:
+    if key == "direction":
+        if value not in ("clockwise", "anticlockwise"):
+            raise RulesError("direction must be clockwise or anticlockwise")
+        return value
+    if key == "deals_per_player":
+        return _whole(key, value, 1, 5)
+    if key == "deals":
+        return None if value is None else _whole(key, value, 1, 60)
+    if key == "chips":
+        return _whole(key, value, 2, 1000)
+    if key == "stake":
+        return _whole(key, value, 0, 999)
+    if key == "fixed_rounds":
+        return None if value is None else _whole(key, value, 1, 200)
+    if not isinstance(value, bool):
+        raise RulesError(f"{key} must be true or false")
+    return value
 
 
 FOSTER = Rules(
@@ -134,6 +288,63 @@ PRESETS: dict[str, Rules] = {
         summary="Foster with more hands: a flush and a pair rank between sequence and point.",
         source="seed 001 variant 'More hands'; RULES.md §2 foster-more",
         ranking="more",
+    ),
+    "widow": replace(
+        FOSTER,
+        name="widow",
+        summary="Three cards lie face up as a widow: the dealer may take all three, then "
+        "each turn swap one card with it or knock; two knocks end the deal.",
+        source="seed 002 main game; RULES.md §2 widow",
+        family="widow",
+        trade_fee=0,
+        dealer_penalty="none",
+        dealer_widow=True,
+        swap_max=1,
+        widow_end="two_knocks",
+    ),
+    "oldway": replace(
+        FOSTER,
+        name="oldway",
+        summary="The old way: three lives each and a shared pool; swap cards with the middle "
+        "or stand; the worst hand loses a life, the last player alive sweeps the pool.",
+        source="seed 001 variant 'the old way' (Hoyle), pounce (1911 Britannica); "
+        "RULES.md §2 oldway",
+        family="widow",
+        table_options=("direction", "pounce"),
+        ante=0,
+        stake=3,
+        trade_fee=0,
+        dealer_penalty="none",
+        dealer_widow=True,
+        blind_widow_choice=True,
+        widow_taker_stands=True,
+        swap_max=3,
+        widow_end="all_stand",
+        lives=3,
+        best_takes=1,
+        horse=True,
+        horse_price=1,
+    ),
+    "jaques": replace(
+        FOSTER,
+        name="jaques",
+        summary="Jaques' Commerce: chip stacks, a stock and a discard pile; swap, draw, pass "
+        "or knock for a final round; the lowest hand pays the pot.",
+        source="seed 003; RULES.md §2 jaques",
+        family="discard",
+        table_options=(
+            "direction", "chips", "stake", "fixed_rounds", "direct_trading", "open_trading",
+            "dead_knock", "three_stake",
+        ),
+        max_players=10,
+        ante=0,
+        ranking="jaques",
+        stake=1,
+        trade_fee=0,
+        dealer_penalty="none",
+        chips=10,
+        knock_fee=1,
+        lowest_pays=1,
     ),
 }
 

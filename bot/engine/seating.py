@@ -1,10 +1,16 @@
-"""Seats, turn order and positional priority (RULES.md §1 "Turns", "Ties").
+"""Seats, turn order and positional priority (RULES.md §1 "Turns", "Ties"; §2).
 
 Seats are numbered clockwise from 0. ``step`` is +1 (clockwise, to the left)
 or -1 (anticlockwise). Seat 0 is a seat like any other: "no seat" is ``None``.
+
+Every family shares these helpers. ``seats`` (where accepted) keeps only the
+seats still in play — seats sitting out (oldway, no lives) or eliminated
+(jaques, no chips) are skipped by the deal, the turn order and every priority.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection, Sequence
 
 
 def next_seat(seat: int, n: int, step: int) -> int:
@@ -12,14 +18,29 @@ def next_seat(seat: int, n: int, step: int) -> int:
     return (seat + step) % n
 
 
-def turn_order(dealer: int, n: int, step: int) -> list[int]:
-    """One circuit of turns: eldest hand first, the dealer last. Length ``n``."""
-    return [(dealer + step * k) % n for k in range(1, n + 1)]
+def play_order(start: int, n: int, step: int, seats: Collection[int] | None = None) -> list[int]:
+    """The seats after ``start`` in play order, ``start`` itself last, keeping only
+    ``seats`` (all seats when ``None``)."""
+    order = [(start + step * k) % n for k in range(1, n + 1)]
+    return order if seats is None else [s for s in order if s in seats]
 
 
-def priority_order(dealer: int, n: int, step: int) -> list[int]:
-    """Tie priority: the dealer, then the eldest hand and onwards. Length ``n``."""
-    return [(dealer + step * k) % n for k in range(n)]
+def next_in(seat: int, n: int, step: int, seats: Collection[int]) -> int | None:
+    """The first seat of ``seats`` after ``seat`` in play order (``seat`` itself if it
+    is the only one), or ``None`` when ``seats`` is empty."""
+    order = play_order(seat, n, step, seats)
+    return order[0] if order else None
+
+
+def turn_order(dealer: int, n: int, step: int, seats: Collection[int] | None = None) -> list[int]:
+    """One circuit of turns: eldest hand first, the dealer last (when in ``seats``)."""
+    return play_order(dealer, n, step, seats)
+
+
+def priority_order(dealer: int, n: int, step: int, seats: Collection[int] | None = None) -> list[int]:
+    """Tie priority: the dealer, then the eldest hand and onwards."""
+    order = [(dealer + step * k) % n for k in range(n)]
+    return order if seats is None else [s for s in order if s in seats]
 
 
 def deal_target(index: int, dealer: int, n: int, step: int) -> int:
@@ -27,18 +48,50 @@ def deal_target(index: int, dealer: int, n: int, step: int) -> int:
     return (dealer + step * (1 + index)) % n
 
 
-def best_seat(scores: list[int], dealer: int, step: int) -> int:
+def best_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
     """Seat with the best score; ties go to the seat earliest in ``priority_order``.
 
     Args:
-        scores: one hand score per seat (higher is better).
+        scores: one hand score per seat (higher is better); ``None`` for a seat
+            that is not in the deal.
         dealer: the dealer's seat (wins every tie it is part of).
         step: +1 clockwise, -1 anticlockwise (direction of priority after the dealer).
     """
     n = len(scores)
     best: int | None = None
     for seat in priority_order(dealer, n, step):
-        if best is None or scores[seat] > scores[best]:
+        value = scores[seat]
+        if value is None:
+            continue
+        best_value = None if best is None else scores[best]
+        if best_value is None or value > best_value:
             best = seat
     assert best is not None
     return best
+
+
+def worst_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
+    """Seat with the worst score; on a tie the seat furthest from the dealer's left
+    in turn order (the latest to play; the dealer when tied) — RULES.md §2 oldway."""
+    n = len(scores)
+    worst: int | None = None
+    for seat in turn_order(dealer, n, step):
+        value = scores[seat]
+        if value is None:
+            continue
+        worst_value = None if worst is None else scores[worst]
+        if worst_value is None or value <= worst_value:
+            worst = seat
+    assert worst is not None
+    return worst
+
+
+def split(amount: int, seats: Sequence[int]) -> list[tuple[int, int]]:
+    """Share ``amount`` equally among ``seats`` (given earliest first); the
+    remainder stays with the first seat (RULES.md §2 jaques fixed rounds).
+    Returns ``[(seat, share)]`` with non-zero shares only."""
+    if not seats:
+        return []
+    share, rest = divmod(amount, len(seats))
+    out = [(s, share + (rest if i == 0 else 0)) for i, s in enumerate(seats)]
+    return [(s, v) for s, v in out if v]

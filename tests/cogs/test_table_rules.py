@@ -201,3 +201,21 @@ async def test_admin_settings_need_manage_server_and_choose_where_tables_open(si
     res = await ann.slash(general, "commerce delay", seconds=0)
     assert "Next deal button" in res.response.content
     assert table_count(guild) == 0
+
+
+async def test_new_table_with_a_preset_and_options(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    choices = await ann.autocomplete(general, "commerce new", "rules", "par")
+    assert any(c["value"] == "parlett" for c in choices)
+    res = await ann.slash(general, "commerce new", rules="nonsense")
+    assert res.ephemeral and "unknown rules preset" in res.response.content.lower()
+    res = await ann.slash(general, "commerce new", rules="parlett", deals_per_player=2,
+                          direction="clockwise")
+    lobby = guild.channels["commerce-1"].history()[0]
+    text = message_text(lobby)
+    assert "parlett" in text and "2 deal(s) per player" in text and "play clockwise" in text
+    res = await ann.slash(general, "commerce rules", preset="hoyle")
+    assert res.ephemeral and "under the stock" in message_text(res.response)

@@ -1,0 +1,311 @@
+"""What every family of deal shares (RULES.md §1, §2): the error type, money
+movements, public events, the showdown, the observation, the game standing
+carried between deals, and ``DealBase`` — cards dealt in turn order, the
+ledger of movements and the bookkeeping of operations.
+
+Each family keeps only its own rules: ``deal.Deal`` (trade and barter),
+``widow.WidowDeal`` (widow exchange) and ``discard.DiscardDeal`` (stock and
+discard pile). All three offer the same interface: ``to_act``, ``finished``,
+``voided``, ``void()``, ``operations``, ``apply(op)``, ``legal_actions(seat)``,
+``observation(seat | None)``, ``showdown``, ``delta``, ``movements``,
+``cards_in_play()``, ``hands``, ``dealer``, ``pots``, ``pool``,
+``standing_after()``, ``game_over``, ``conserved_total()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from .cards import Card
+from .hands import Category
+from .rules import Family, Rules
+from .seating import turn_order
+
+if TYPE_CHECKING:
+    from .operations import Operation
+
+
+class IllegalAction(ValueError):
+    """An action the rules or the moment do not allow; ``str()`` is for the player."""
+
+
+@dataclass(frozen=True)
+class Movement:
+    """Points or chips moved: ``payer`` to ``payee`` (``None`` is the pool, or pot
+    number ``pot`` when there are three). ``reason`` is one of ``ante``, ``stake``,
+    ``fee``, ``pool``, ``penalty`` (trade family), ``horse``, ``sweep`` (oldway),
+    ``knock``, ``lowest``, ``dead_knock``, ``pot`` (jaques)."""
+
+    payer: int | None
+    payee: int | None
+    amount: int
+    reason: str
+    pot: int = 0
+
+
+@dataclass(frozen=True)
+class PublicEvent:
+    """What the table saw of an operation: never a concealed card.
+
+    ``kind`` is the operation kind, or for answers ``barter_accept`` /
+    ``barter_refuse`` / ``offer_accept`` / ``offer_refuse``. ``shown`` is a card the
+    rules put face up (a ``parlett`` trade, a pounce, a discard). ``given`` and
+    ``taken`` are the face-up cards a seat put into and took from the widow or
+    the discard pile.
+    """
+
+    kind: str
+    seat: int
+    target: int | None = None
+    knocked: bool = False
+    shown: Card | None = None
+    given: tuple[Card, ...] = ()
+    taken: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """The end of a deal: every hand shown, the winner and the payments.
+
+    Seats not in the deal (sitting out, eliminated) have an empty hand and
+    ``None`` as score and category.
+
+    Attributes:
+        winner: the seat that won the pool (trade, widow), the best hand (oldway:
+            it takes ``best_takes``; jaques: earliest best seat from the dealer's
+            left, for information). ``None`` when the pool carries over (hoyle).
+        ended_by: ``knock`` | ``stock`` (trade) | ``stand`` (oldway, all stood) |
+            ``pass`` (jaques, a full circuit of passes) | ``None``.
+        knocker: the seat whose knock ended play (widow: the second knock).
+        pool_won: what the winner took from the pool.
+        payments: the movements from the showdown on.
+        best: every seat holding the best hand.
+        losers: oldway: the seat losing a life; jaques: the seats that paid for
+            the lowest hand or a dead knock.
+        pot_winners: jaques three-stake: per pot, the seats sharing it.
+        lives, chips, pots: the standing after the deal (where the preset has them).
+        horse: the seat that bought the horse in this deal.
+        game_winners: the seats that took the final sweep (oldway) or the pot
+            (jaques) when this deal ended the game.
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    scores: tuple[int | None, ...]
+    categories: tuple[Category | None, ...]
+    winner: int | None
+    ended_by: str | None
+    knocker: int | None
+    pool_won: int
+    payments: tuple[Movement, ...]
+    best: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    pot_winners: tuple[tuple[int, ...], ...] = ()
+    lives: tuple[int, ...] | None = None
+    chips: tuple[int, ...] | None = None
+    pots: tuple[int, ...] = ()
+    horse: int | None = None
+    game_winners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat (or, with ``seat=None``, the public) may see of a deal.
+
+    Everything the bot shows is rendered from an observation. ``hand`` is the
+    seat's own cards (``None`` for the public, and for an oldway dealer who has
+    not looked yet: ``blind``); other hands appear only in ``showdown`` once the
+    deal is over. Fields after ``moves`` belong to the newer families and keep
+    their defaults elsewhere.
+
+    Attributes (family fields):
+        family: ``trade`` | ``widow`` | ``discard``.
+        legal: ``legal_actions(seat)`` (empty for the public view).
+        active: the seats dealt in.
+        phase: ``choice`` (widow: the dealer's widow decision), ``play``,
+            ``final`` (jaques: the round after a knock), ``horse`` (oldway: the
+            loser may buy a horse), ``over``.
+        widow: the face-up widow / middle cards.
+        stood: seats that knocked (widow) or stood (oldway), in order.
+        lives: lives per seat (oldway, live during the deal).
+        horse_available: the horse has not been offered yet.
+        discard_top, discard_count: the face-up discard pile (jaques).
+        drawing: the seat holding a drawn card (public); ``drawn``: that card,
+            only in its holder's observation.
+        offer: (offering seat, target) of a pending direct trade;
+            ``offered_card``: the card, only in the target's observation.
+        knocker: the jaques knocker; ``final_turns``: turns left after the knock.
+        passes: consecutive passes (a full circuit ends the deal).
+        chips: chips per seat, live (jaques).
+        pots: the pool or pots, live.
+        reshuffles: how often the discard pile became the stock.
+    """
+
+    seat: int | None
+    n_seats: int
+    dealer: int
+    turn: int | None
+    to_act: int | None
+    pool: int
+    stock_count: int
+    waste_count: int
+    shown_waste: tuple[Card, ...]
+    delta: tuple[int, ...]
+    hand: tuple[Card, ...] | None
+    barter: tuple[int, int] | None  # (offering seat, target seat) while pending
+    last_event: PublicEvent | None
+    finished: bool
+    showdown: Showdown | None
+    rules: Rules
+    moves: int = 0
+    family: Family = "trade"
+    legal: tuple[str, ...] = ()
+    active: tuple[int, ...] = ()
+    phase: str = "play"
+    widow: tuple[Card, ...] = ()
+    blind: bool = False
+    stood: tuple[int, ...] = ()
+    lives: tuple[int, ...] | None = None
+    horse_available: bool = False
+    discard_top: Card | None = None
+    discard_count: int = 0
+    drawing: int | None = None
+    drawn: Card | None = None
+    offer: tuple[int, int] | None = None
+    offered_card: Card | None = None
+    knocker: int | None = None
+    final_turns: int = 0
+    passes: int = 0
+    chips: tuple[int, ...] | None = None
+    pots: tuple[int, ...] = ()
+    reshuffles: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The game state one deal hands to the next.
+
+    Attributes:
+        pots: pool/pots carried into the next deal (hoyle carry, oldway pool,
+            jaques pots).
+        lives: lives per seat (oldway) or ``None``.
+        horse_available: the horse has not been offered yet (oldway).
+        chips: chips per seat (jaques) or ``None``.
+    """
+
+    pots: tuple[int, ...] = (0,)
+    lives: tuple[int, ...] | None = None
+    horse_available: bool = False
+    chips: tuple[int, ...] | None = None
+
+    def in_play(self, n: int) -> tuple[int, ...]:
+        """Seats still in the game: with lives left (oldway), with chips (jaques)."""
+        if self.lives is not None:
+            return tuple(s for s in range(n) if self.lives[s] > 0)
+        if self.chips is not None:
+            return tuple(s for s in range(n) if self.chips[s] > 0)
+        return tuple(range(n))
+
+
+class DealBase:
+    """Shared state and bookkeeping of a deal of any family.
+
+    Args:
+        rules: the rule system.
+        n_seats: number of seats (``rules.min_players..rules.max_players``).
+        dealer: the dealer's seat (one of ``active``).
+        deck: the shuffled deck, 52 distinct cards, top first.
+        active: the seats dealt in (default all); at least two.
+
+    Raises:
+        ValueError: bad seat count, dealer, active seats or deck.
+    """
+
+    family: ClassVar[Family]
+
+    def __init__(
+        self,
+        rules: Rules,
+        n_seats: int,
+        dealer: int,
+        deck: Sequence[Card],
+        active: Collection[int] | None = None,
+    ) -> None:
+        if rules.family != self.family:
+            raise ValueError(f"{rules.name} is not played with {type(self).__name__}")
+        if not rules.min_players <= n_seats <= rules.max_players:
+            raise ValueError(
+                f"{rules.name} needs {rules.min_players} to {rules.max_players} players"
+            )
+        if not 0 <= dealer < n_seats:
+            raise ValueError("dealer is not a seat")
+        if sorted(deck) != list(range(52)):
+            raise ValueError("the deck must hold each of the 52 cards once")
+        seats = tuple(range(n_seats)) if active is None else tuple(sorted(set(active)))
+        if len(seats) < 2 or not all(0 <= s < n_seats for s in seats):
+            raise ValueError("a deal needs at least two seats in play")
+        if dealer not in seats:
+            raise ValueError("the dealer must be in play")
+        self.rules = rules
+        self.n = n_seats
+        self.dealer = dealer
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self.active: tuple[int, ...] = seats
+        self.hands: list[list[Card]] = [[] for _ in range(n_seats)]
+        order = turn_order(dealer, n_seats, rules.step, seats)
+        for i in range(3 * len(order)):
+            self.hands[order[i % len(order)]].append(deck[i])
+        self.dealt = 3 * len(order)  # deck[dealt:] is what the family lays out next
+        self.delta = [0] * n_seats
+        self.movements: list[Movement] = []
+        self.operations: list[Operation] = []
+        self.last_event: PublicEvent | None = None
+        self.showdown: Showdown | None = None
+        self.voided = False
+
+    # ----------------------------------------------------------------- state
+    @property
+    def finished(self) -> bool:
+        """The deal is over (showdown reached or voided)."""
+        return self.showdown is not None or self.voided
+
+    def turn_order(self) -> list[int]:
+        """One circuit of the seats in play: eldest hand first, the dealer last."""
+        return turn_order(self.dealer, self.n, self.rules.step, self.active)
+
+    # ------------------------------------------------------------- helpers
+    def _verify_open(self) -> None:
+        if self.finished:
+            raise IllegalAction("This deal is already over.")
+
+    def _verify_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction("That is not a seat at this table.")
+        if seat not in self.active:
+            raise IllegalAction("You are not dealt in this deal.")
+
+    def _verify_holds(self, seat: int, card: Card) -> None:
+        if card not in self.hands[seat]:
+            raise IllegalAction("You do not hold that card.")
+
+    @staticmethod
+    def _passes(check: Callable[[], None]) -> bool:
+        try:
+            check()
+        except IllegalAction:
+            return False
+        return True
+
+    def _record(self, op: Operation, event: PublicEvent) -> None:
+        self.operations.append(op)
+        self.last_event = event
+
+    def _move(
+        self, payer: int | None, payee: int | None, amount: int, reason: str, pot: int = 0
+    ) -> None:
+        if payer is not None:
+            self.delta[payer] -= amount
+        if payee is not None:
+            self.delta[payee] += amount
+        self.movements.append(Movement(payer, payee, amount, reason, pot))
