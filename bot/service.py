@@ -351,15 +351,7 @@ class TableService:
             UserError: not seated, stale control, not your turn, bad card...
         """
         async with self.lock(table_id):
-            live = self.get(table_id)
-            seat = live.seat_of(member_id)
-            if seat is None:
-                raise UserError("You are not playing at this table.")
-            deal = live.deal
-            if deal is None or live.deal_number != deal_number:
-                raise UserError("That button belongs to an earlier deal.")
-            if seq is not None and seq != len(deal.operations):
-                raise UserError("That choice is out of date: press My hand to see where things stand.")
+            live, seat, deal = self._control(table_id, member_id, deal_number, seq)
             parsed: Card | None = None
             if card is not None:
                 try:
@@ -376,6 +368,25 @@ class TableService:
                 live.seats = await self.storage.seats(table_id)
             await self._run_ai(live)
             return live, op
+
+    def _control(self, table_id: int, member_id: int, deal_number: int,
+                 seq: int | None) -> tuple[LiveTable, int, Deal]:
+        """The table, the member's seat and the deal a control acts on.
+
+        Raises:
+            UserError: not seated, a control of an earlier deal, or one that is
+                out of date (``seq`` is the operation count it was issued at).
+        """
+        live = self.get(table_id)
+        seat = live.seat_of(member_id)
+        if seat is None:
+            raise UserError("You are not playing at this table.")
+        deal = live.deal
+        if deal is None or live.deal_number != deal_number:
+            raise UserError("That button belongs to an earlier deal.")
+        if seq is not None and seq != len(deal.operations):
+            raise UserError("That choice is out of date: press My hand to see where things stand.")
+        return live, seat, deal
 
     @staticmethod
     def _step(deal: Deal, seat: int, kind: str, card: Card | None) -> Operation:
@@ -401,15 +412,7 @@ class TableService:
         Raises:
             UserError: as ``act`` would.
         """
-        live = self.get(table_id)
-        seat = live.seat_of(member_id)
-        if seat is None:
-            raise UserError("You are not playing at this table.")
-        deal = live.deal
-        if deal is None or live.deal_number != deal_number:
-            raise UserError("That button belongs to an earlier deal.")
-        if seq is not None and seq != len(deal.operations):
-            raise UserError("That offer has already been answered.")
+        live, seat, deal = self._control(table_id, member_id, deal_number, seq)
         try:
             if kind in ("accept", "refuse"):
                 hand = deal.hands[seat]
