@@ -1,29 +1,51 @@
 """Pure Commerce rules engine: no discord, no sqlite, no asyncio.
 
 Public surface: cards (``parse_card``, ``card_label``...), hands (``score``,
-``describe``), ``Rules``/``PRESETS``, ``Deal`` with the verify/can/do triples,
+``describe``), ``Rules``/``PRESETS``, one deal class per family — ``Deal``
+(trade and barter), ``WidowDeal`` (widow, oldway), ``DiscardDeal`` (jaques) —
+with the verify/can/do triples, ``legal_actions`` and ``act(seat, Decision)``,
 ``Game`` with records (``replay``) and the AI (``ai.choose``).
 """
 
 from .cards import DECK, Card, card_code, card_label, hand_label, parse_card, shuffled_deck
+from .common import DealBase, Decision, Standing
 from .deal import Deal, IllegalAction, Movement, Observation, PublicEvent, Showdown
-from .game import Game, GameError, RecordError, record_actions, replay
+from .discard import DiscardDeal
+from .game import AnyDeal, Game, GameError, RecordError, category_name, record_actions, replay
 from .hands import Category, describe, score
 from .operations import (
     BarterAnswer,
     BarterOffer,
+    BuyHorse,
+    DeclineHorse,
+    Draw,
+    DrawDiscard,
+    DrawKeep,
+    KeepHand,
     Knock,
+    Offer,
+    OfferAnswer,
     Operation,
+    Pass,
+    Pounce,
+    Stand,
+    Swap,
+    TakeDiscard,
+    TakeWidow,
     Trade,
     operation_from_dict,
     operation_to_dict,
 )
-from .rules import PRESETS, Rules, RulesError, get_preset
+from .rules import OPTIONS, PRESETS, Rules, RulesError, get_preset
+from .widow import WidowDeal
 
 __all__ = [
-    "DECK", "PRESETS", "BarterAnswer", "BarterOffer", "Card", "Category", "Deal", "Game",
-    "GameError", "IllegalAction", "Knock", "Movement", "Observation", "Operation",
-    "PublicEvent", "RecordError", "Rules", "RulesError", "Showdown", "Trade", "card_code",
-    "card_label", "describe", "get_preset", "hand_label", "operation_from_dict",
+    "DECK", "OPTIONS", "PRESETS", "AnyDeal", "BarterAnswer", "BarterOffer", "BuyHorse", "Card",
+    "Category", "Deal", "DealBase", "Decision", "DeclineHorse", "DiscardDeal", "Draw",
+    "DrawDiscard", "DrawKeep", "Game", "GameError", "IllegalAction", "KeepHand", "Knock",
+    "Movement", "Observation", "Offer", "OfferAnswer", "Operation", "Pass", "Pounce",
+    "PublicEvent", "RecordError", "Rules", "RulesError", "Showdown", "Stand", "Standing", "Swap",
+    "TakeDiscard", "TakeWidow", "Trade", "WidowDeal", "card_code", "card_label",
+    "category_name", "describe", "get_preset", "hand_label", "operation_from_dict",
     "operation_to_dict", "parse_card", "record_actions", "replay", "score", "shuffled_deck",
 ]

@@ -1,26 +1,32 @@
 """A rule-based player that sees only its own observation (issue 2 "AI seats").
 
-It keeps the two cards with the most promise, trades or barters the third, and
-knocks on a good hand; the longer a deal runs, the less it needs to knock.
+``choose(observation)`` returns a ``Decision`` whose ``kind`` is one of the
+observation's ``legal`` action names (``deal.act(seat, decision)`` applies it):
+
+- trade and barter: keep the two cards with the most promise, trade or barter
+  the third, knock on a good hand; the longer a deal runs, the less it needs.
+- widow (widow, oldway): pounce whenever it can; as dealer take the widow when
+  it beats the hand (blind under oldway: when the widow alone is good); on a
+  turn make the exchange that improves the hand most, else knock or stand;
+  always buy the horse. Every exchange strictly improves its own hand, so the
+  AI stops after finitely many turns.
+- discard (jaques): accept an offered card or keep a drawn one only when it
+  improves the hand; take the discard top when it improves the hand, else
+  draw; knock on a strong hand; after eight circuits it knocks (or passes
+  when it cannot), so deals end. It never offers direct trades itself.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import Card, rank, suit
-from .deal import Observation
+from .common import Decision, Observation
 from .hands import POINT_VALUES, Category, category_of, score
 
+__all__ = ["Decision", "choose", "worst_card"]
 
-@dataclass(frozen=True)
-class Decision:
-    """What the AI chose. ``kind`` is ``trade``, ``barter``, ``knock`` (on its turn)
-    or ``accept`` / ``refuse`` (answering a barter); ``card`` is the card given."""
-
-    kind: str
-    card: Card | None = None
+LATE_CIRCUITS = 8  # jaques: after this many circuits the AI ends the deal
 
 
 def _pair_promise(a: Card, b: Card) -> int:
@@ -42,6 +48,10 @@ def worst_card(hand: tuple[Card, ...]) -> Card:
     return next(c for c in hand if c not in best_pair)
 
 
+def _circuits(obs: Observation) -> int:
+    return obs.moves // max(len(obs.active) or obs.n_seats, 1)
+
+
 def _strong(hand: tuple[Card, ...], obs: Observation) -> bool:
     s = score(hand, obs.rules.ranking)
     cat = category_of(s)
@@ -50,8 +60,7 @@ def _strong(hand: tuple[Card, ...], obs: Observation) -> bool:
     if cat is Category.NONE:
         return False
     total = (s % 1000) // 4 if cat is Category.POINT else 25
-    circuits = obs.moves // max(obs.n_seats, 1)
-    return total >= 28 - 2 * circuits
+    return total >= 28 - 2 * _circuits(obs)
 
 
 def choose(obs: Observation) -> Decision:
@@ -60,8 +69,14 @@ def choose(obs: Observation) -> Decision:
     Raises:
         ValueError: the observation is public or not this seat's decision.
     """
-    if obs.seat is None or obs.hand is None or obs.to_act != obs.seat:
+    if obs.seat is None or obs.to_act != obs.seat or obs.finished:
         raise ValueError("the AI can only decide for the seat to act")
+    if obs.family == "widow":
+        return _choose_widow(obs)
+    if obs.hand is None:
+        raise ValueError("the AI needs to see its hand")
+    if obs.family == "discard":
+        return _choose_discard(obs, obs.hand)
     hand = obs.hand
     if obs.barter is not None:
         if obs.rules.barter_refusal and _strong(hand, obs):
@@ -71,6 +86,87 @@ def choose(obs: Observation) -> Decision:
         return Decision("knock")
     card = worst_card(hand)
     kept = [c for c in hand if c != card]
-    if obs.seat == obs.dealer or _pair_promise(*kept) > 0:
+    if "trade" in obs.legal and (obs.seat == obs.dealer or _pair_promise(*kept) > 0):
         return Decision("trade", card)
     return Decision("barter", card)
+
+
+# ----------------------------------------------------------------- widow family
+def _choose_widow(obs: Observation) -> Decision:
+    legal = obs.legal
+    widow = obs.widow
+    ranking = obs.rules.ranking
+    if "pounce" in legal and obs.hand is not None:
+        fourth = next(c for c in widow if rank(c) == rank(obs.hand[0]))
+        return Decision("pounce", fourth)
+    if "buy_horse" in legal:
+        return Decision("buy_horse")
+    if "take_widow" in legal:
+        middle = score(widow, ranking)
+        if obs.hand is None:  # blind: take a middle that is good on its own
+            cat = category_of(middle)
+            good = cat >= Category.SEQUENCE or (cat is Category.POINT and (middle % 1000) // 4 >= 24)
+        else:
+            good = middle > score(obs.hand, ranking)
+        return Decision("take_widow" if good else "keep_hand")
+    assert obs.hand is not None
+    hand = obs.hand
+    current = score(hand, ranking)
+    best: tuple[int, tuple[Card, ...], tuple[Card, ...]] | None = None
+    for k in range(1, min(obs.rules.swap_max, len(widow), len(hand)) + 1):
+        for give in combinations(hand, k):
+            for take in combinations(widow, k):
+                after = [c for c in hand if c not in give] + list(take)
+                value = score(after, ranking)
+                if best is None or value > best[0]:
+                    best = (value, give, take)
+    stop = "knock" if "knock" in legal else "stand"
+    if best is not None and best[0] > current:
+        gains_category = category_of(best[0]) > category_of(current)
+        if gains_category or not _strong(hand, obs):
+            return Decision("swap", give=best[1], take=best[2])
+    return Decision(stop)
+
+
+# --------------------------------------------------------------- discard family
+def _best_with(hand: tuple[Card, ...], card: Card, obs: Observation) -> tuple[int, Card | None]:
+    """Best score from putting ``card`` in place of one hand card, and the card to
+    give up (``None`` when no exchange beats the hand)."""
+    ranking = obs.rules.ranking
+    best_value, best_out = score(hand, ranking), None
+    for out in hand:
+        value = score([c for c in hand if c != out] + [card], ranking)
+        if value > best_value:
+            best_value, best_out = value, out
+    return best_value, best_out
+
+
+def _jaques_strong(hand: tuple[Card, ...], obs: Observation) -> bool:
+    s = score(hand, obs.rules.ranking)
+    cat = category_of(s)
+    if cat >= Category.FLUSH:
+        return True
+    if cat is Category.PAIR:
+        return (s % 1000) // 16 >= 10 - _circuits(obs)  # queens or better, then lower
+    return False
+
+
+def _choose_discard(obs: Observation, hand: tuple[Card, ...]) -> Decision:
+    legal = obs.legal
+    if "accept" in legal:
+        assert obs.offered_card is not None
+        _, out = _best_with(hand, obs.offered_card, obs)
+        return Decision("refuse") if out is None else Decision("accept", out)
+    if "draw_keep" in legal:
+        assert obs.drawn is not None
+        _, out = _best_with(hand, obs.drawn, obs)
+        return Decision("draw_discard") if out is None else Decision("draw_keep", out)
+    if "knock" in legal and (_jaques_strong(hand, obs) or _circuits(obs) >= LATE_CIRCUITS):
+        return Decision("knock")
+    if _circuits(obs) >= LATE_CIRCUITS:
+        return Decision("pass")
+    if obs.discard_top is not None:
+        _, out = _best_with(hand, obs.discard_top, obs)
+        if out is not None:
+            return Decision("take_discard", out)
+    return Decision("draw")

@@ -263,6 +263,8 @@ class DealBase:
         self.last_event: PublicEvent | None = None
         self.showdown: Showdown | None = None
         self.voided = False
+        #: seats that took the final sweep or pot when this deal ended the game
+        self.game_winners: tuple[int, ...] = ()
 
     # ----------------------------------------------------------------- state
     @property
@@ -309,3 +311,34 @@ class DealBase:
         if payee is not None:
             self.delta[payee] += amount
         self.movements.append(Movement(payer, payee, amount, reason, pot))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice for the seat to act, as the AI makes it and a UI may build it;
+    ``deal.act(seat, decision)`` turns it into the matching action.
+
+    ``kind`` is an action name of ``legal_actions``:
+
+    - trade family: ``trade`` (``card``), ``barter`` (``card``), ``knock``,
+      ``accept`` (``card`` given back), ``refuse`` (knock instead);
+    - widow family: ``take_widow``, ``keep_hand``, ``swap`` (``give``, ``take``),
+      ``knock`` (widow), ``stand`` (oldway), ``pounce``, ``buy_horse``,
+      ``decline_horse``;
+    - discard family: ``take_discard`` (``card`` laid on the pile), ``draw``,
+      ``draw_keep`` (``card`` laid on the pile), ``draw_discard``, ``pass``,
+      ``knock``, ``offer`` (``target``, ``card``), ``accept`` (``card`` given
+      back), ``refuse``.
+    """
+
+    kind: str
+    card: Card | None = None
+    give: tuple[Card, ...] = ()
+    take: tuple[Card, ...] = ()
+    target: int | None = None
+
+    def need_card(self) -> Card:
+        """``card``, or ``IllegalAction`` asking the player to choose one."""
+        if self.card is None:
+            raise IllegalAction("Choose a card first.")
+        return self.card

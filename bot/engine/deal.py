@@ -4,97 +4,40 @@
 is. Every action comes as a triple (STYLE.md): ``verify_x`` raises
 ``IllegalAction`` with a reason a player can read, ``can_x`` returns a bool,
 ``x`` applies the action and returns its frozen operation.
+
+Actions: ``trade``, ``barter`` (then ``answer`` by the neighbour), ``knock``.
+``legal_actions(seat)`` names them as the AI's decisions do: ``trade``,
+``barter``, ``knock`` on a turn; ``accept`` / ``refuse`` answering a barter.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .cards import Card
+from .common import (
+    DealBase,
+    Decision,
+    IllegalAction,
+    Movement,
+    Observation,
+    PublicEvent,
+    Showdown,
+    Standing,
+)
 from .hands import Category, category_of, score
 from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
 from .rules import Rules
-from .seating import best_seat, deal_target, next_seat, turn_order
+from .seating import best_seat, next_seat, turn_order
+
+__all__ = [
+    "Deal", "IllegalAction", "Movement", "Observation", "PublicEvent", "Showdown", "Standing",
+]
 
 
-class IllegalAction(ValueError):
-    """An action the rules or the moment do not allow; ``str()`` is for the player."""
-
-
-@dataclass(frozen=True)
-class Movement:
-    """Points moved: ``payer`` to ``payee`` (``None`` is the pool). ``reason`` is one
-    of ``ante``, ``fee``, ``pool``, ``penalty``."""
-
-    payer: int | None
-    payee: int | None
-    amount: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class PublicEvent:
-    """What the table saw of an operation: never a concealed card.
-
-    ``shown`` is a card that the rules put face up (``parlett`` trades), else ``None``.
-    """
-
-    kind: str  # trade | barter_offer | barter_accept | barter_refuse | knock
-    seat: int
-    target: int | None = None
-    knocked: bool = False
-    shown: Card | None = None
-
-
-@dataclass(frozen=True)
-class Showdown:
-    """The end of a deal: every hand shown, the winner and the payments.
-
-    ``winner`` is ``None`` when the pool carries over (``no_hand = "carry"``).
-    """
-
-    hands: tuple[tuple[Card, ...], ...]
-    scores: tuple[int, ...]
-    categories: tuple[Category, ...]
-    winner: int | None
-    ended_by: str | None  # "knock" | "stock" | None (void)
-    knocker: int | None
-    pool_won: int
-    payments: tuple[Movement, ...]
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What one seat (or, with ``seat=None``, the public) may see of a deal.
-
-    Everything the bot shows is rendered from an observation. ``hand`` is the
-    seat's own cards (``None`` for the public); other hands appear only in
-    ``showdown`` once the deal is over.
-    """
-
-    seat: int | None
-    n_seats: int
-    dealer: int
-    turn: int | None
-    to_act: int | None
-    pool: int
-    stock_count: int
-    waste_count: int
-    shown_waste: tuple[Card, ...]
-    delta: tuple[int, ...]
-    hand: tuple[Card, ...] | None
-    barter: tuple[int, int] | None  # (offering seat, target seat) while pending
-    last_event: PublicEvent | None
-    finished: bool
-    showdown: Showdown | None
-    rules: Rules
-    moves: int = 0
-
-
-class Deal:
-    """State of one deal.
+class Deal(DealBase):
+    """State of one deal of the trade-and-barter family.
 
     Args:
         rules: the rule system.
@@ -118,44 +61,23 @@ class Deal:
         carried_pool: int = 0,
         final: bool = True,
     ) -> None:
-        if not rules.min_players <= n_seats <= rules.max_players:
-            raise ValueError(
-                f"{rules.name} needs {rules.min_players} to {rules.max_players} players"
-            )
-        if not 0 <= dealer < n_seats:
-            raise ValueError("dealer is not a seat")
-        if sorted(deck) != list(range(52)):
-            raise ValueError("the deck must hold each of the 52 cards once")
-        self.rules = rules
-        self.n = n_seats
-        self.dealer = dealer
-        self.deck: tuple[Card, ...] = tuple(deck)
+        super().__init__(rules, n_seats, dealer, deck)
         self.final = final
         step = rules.step
-        self.hands: list[list[Card]] = [[] for _ in range(n_seats)]
-        for i in range(3 * n_seats):
-            self.hands[deal_target(i, dealer, n_seats, step)].append(deck[i])
         self.stock: deque[Card] = deque(deck[3 * n_seats :])
         self.waste: list[Card] = []
         self.carried_pool = carried_pool
         self.pool = rules.ante * n_seats + carried_pool
         self.delta = [-rules.ante] * n_seats
-        self.movements: list[Movement] = [
+        self.movements = [
             Movement(s, None, rules.ante, "ante") for s in range(n_seats) if rules.ante
         ]
         self.turn: int | None = turn_order(dealer, n_seats, step)[0]
         self.pending: BarterOffer | None = None
-        self.operations: list[Operation] = []
-        self.last_event: PublicEvent | None = None
-        self.showdown: Showdown | None = None
-        self.voided = False
+
+    family = "trade"
 
     # ----------------------------------------------------------------- state
-    @property
-    def finished(self) -> bool:
-        """The deal is over (showdown reached or voided)."""
-        return self.showdown is not None or self.voided
-
     @property
     def to_act(self) -> int | None:
         """The seat whose decision is awaited: the barter target while a barter is
@@ -174,6 +96,38 @@ class Deal:
     def cards_in_play(self) -> list[Card]:
         """Every card: hands, then stock, then waste (52 when consistent)."""
         return [c for h in self.hands for c in h] + list(self.stock) + self.waste
+
+    @property
+    def pots(self) -> tuple[int, ...]:
+        """The pool as a one-pot tuple (the shape every family shares)."""
+        return (self.pool,)
+
+    def conserved_total(self) -> int:
+        """Points are conserved: ``sum(delta) + pool - carried_pool`` is always 0
+        (antes sit in the pool until paid out; fees and penalties move between seats)."""
+        return sum(self.delta) + self.pool - self.carried_pool
+
+    def standing_after(self) -> Standing:
+        """The pool the next deal starts with (hoyle carry; a void keeps what came in)."""
+        if self.voided:
+            return Standing((self.carried_pool,))
+        sd = self.showdown
+        return Standing((self.pool if sd is not None and sd.winner is None else 0,))
+
+    @property
+    def game_over(self) -> bool:
+        """This deal ended the game (the final deal reached its showdown)."""
+        return self.final and self.showdown is not None
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """The actions ``seat`` may take now, named as the AI's decisions:
+        ``trade``, ``barter``, ``knock`` on a turn; ``accept``, ``refuse`` when
+        answering a barter; ``[]`` otherwise."""
+        if self.finished or seat != self.to_act:
+            return []
+        if self.pending is not None:
+            return ["accept"] + (["refuse"] if self.rules.barter_refusal else [])
+        return (["trade"] if self.stock else []) + ["barter", "knock"]
 
     # ------------------------------------------------------------- checks
     def _verify_turn(self, seat: int) -> None:
@@ -356,11 +310,31 @@ class Deal:
         self._end("knock", seat)
         return op
 
+    def act(self, seat: int, decision: Decision) -> Operation:
+        """Apply ``decision`` (an AI or UI choice: ``trade``, ``barter``, ``knock``,
+        ``accept``, ``refuse``) for ``seat``.
+
+        Raises:
+            IllegalAction: unknown kind, missing card, or illegal.
+        """
+        kind = decision.kind
+        if kind == "knock":
+            return self.knock(seat)
+        if kind == "refuse":
+            return self.answer(seat, None)
+        if kind == "trade":
+            return self.trade(seat, decision.need_card())
+        if kind == "barter":
+            return self.barter(seat, decision.need_card())
+        if kind == "accept":
+            return self.answer(seat, decision.need_card())
+        raise IllegalAction("Unknown action.")
+
     def apply(self, op: Operation) -> Operation:
         """Apply a recorded operation (replay, restart).
 
         Raises:
-            IllegalAction: the operation is not legal here.
+            IllegalAction: the operation is not legal here (or of another family).
         """
         if isinstance(op, Trade):
             return self.trade(op.seat, op.card, op.knock)
@@ -368,7 +342,9 @@ class Deal:
             return self.barter(op.seat, op.card, op.knock)
         if isinstance(op, BarterAnswer):
             return self.answer(op.seat, op.card)
-        return self.knock(op.seat)
+        if isinstance(op, Knock):
+            return self.knock(op.seat)
+        raise IllegalAction(f"A {op.kind} is not an action of this game.")
 
     def void(self) -> None:
         """End the deal without a showdown: antes and fees are refunded
@@ -382,17 +358,6 @@ class Deal:
         self.movements = []
 
     # ----------------------------------------------------------- internals
-    def _record(self, op: Operation, event: PublicEvent) -> None:
-        self.operations.append(op)
-        self.last_event = event
-
-    def _move(self, payer: int | None, payee: int | None, amount: int, reason: str) -> None:
-        if payer is not None:
-            self.delta[payer] -= amount
-        if payee is not None:
-            self.delta[payee] += amount
-        self.movements.append(Movement(payer, payee, amount, reason))
-
     def _advance(self) -> None:
         assert self.turn is not None
         self.turn = next_seat(self.turn, self.n, self.rules.step)
@@ -427,6 +392,8 @@ class Deal:
             knocker=knocker,
             pool_won=pool_won,
             payments=tuple(self.movements[first:]),
+            best=tuple(s for s in range(self.n) if scores[s] == max(scores)),
+            pots=(self.pool,),
         )
 
     def _dealer_penalty(self, cats: tuple[Category, ...], winner: int) -> None:
@@ -473,4 +440,9 @@ class Deal:
             showdown=self.showdown,
             rules=self.rules,
             moves=len(self.operations),
+            family="trade",
+            legal=() if seat is None else tuple(self.legal_actions(seat)),
+            active=self.active,
+            phase="over" if self.finished else "play",
+            pots=(self.pool,),
         )

@@ -1,5 +1,6 @@
-"""A whole game: deals in turn, the ledger, the winners, and game records
-(RULES.md §1 "Game length", §3 "Game records").
+"""A whole game: deals in turn, the ledger, game-level state (pots, lives,
+chips), the winners, and game records (RULES.md §1 "Game length", §2, §3
+"Game records"; the action objects of every family are in docs/RECORDS.md).
 """
 
 from __future__ import annotations
@@ -9,10 +10,28 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import Card, card_code, parse_card, shuffled_deck
-from .deal import Deal, IllegalAction
+from .common import IllegalAction, Standing
+from .deal import Deal
+from .discard import DiscardDeal
 from .hands import Category
-from .operations import BarterAnswer, BarterOffer, Operation, Trade
-from .rules import OPTION_FIELDS, PRESETS, Rules, RulesError, get_preset
+from .operations import (
+    BarterAnswer,
+    BarterOffer,
+    Draw,
+    DrawDiscard,
+    DrawKeep,
+    Offer,
+    OfferAnswer,
+    Operation,
+    Pounce,
+    Swap,
+    TakeDiscard,
+    Trade,
+    operation_from_dict,
+)
+from .rules import PRESETS, Rules, RulesError, get_preset
+from .seating import next_in
+from .widow import WidowDeal
 
 
 class GameError(ValueError):
@@ -33,8 +52,23 @@ class RecordError(ValueError):
         return {"error": {"deal": self.deal, "action": self.action, "reason": self.reason}}
 
 
+AnyDeal = Deal | WidowDeal | DiscardDeal
+
+
 class Game:
-    """A game of ``rules.deals_per_player * n_seats`` deals.
+    """A game: deals in turn, the ledger, game-level state, and the winners.
+
+    How a game ends (``Rules.game_end``):
+
+    - ``deals`` (foster, hoyle, parlett, foster-more, widow): after
+      ``deals_total`` deals; the highest ledger balance wins, tied leaders share.
+    - ``lives`` (oldway): when one seat is left with lives; it sweeps the pool
+      and is the winner.
+    - ``chips`` (jaques): when at most one seat has chips, or after the
+      ``fixed_rounds``; the seat(s) that took the pot are the winners.
+
+    Conservation (every family): ``conserved_total()`` — the running balances
+    plus what lies in the pool/pots — is always 0.
 
     Args:
         rules: the rule system (options already applied).
@@ -55,13 +89,14 @@ class Game:
         self.rules = rules
         self.n = n_seats
         self.first_dealer = first_dealer
-        self.deals_total = n_seats * rules.deals_per_player
-        self.deals: list[Deal] = []
+        #: deals in the game, or ``None`` when the game ends by lives or chips
+        self.deals_total: int | None = rules.deals_in_game(n_seats)
+        self.deals: list[AnyDeal] = []
         self.closed = False
 
     # ------------------------------------------------------------- state
     @property
-    def current(self) -> Deal | None:
+    def current(self) -> AnyDeal | None:
         """The deal in progress, or ``None``."""
         if self.deals and not self.deals[-1].finished:
             return self.deals[-1]
@@ -70,16 +105,20 @@ class Game:
     @property
     def deals_played(self) -> int:
         """Deals that reached a showdown."""
-        return sum(1 for d in self.deals if d.showdown is not None)
+        return sum(1 for d in self.deals if d.showdown is not None and d.finished)
 
     @property
     def complete(self) -> bool:
-        """Every deal of the game has been played."""
-        return self.deals_played >= self.deals_total
+        """The game is over: every deal played (``deals``), or the last deal ended
+        the game (``lives``, ``chips``)."""
+        if self.rules.game_end == "deals":
+            assert self.deals_total is not None
+            return self.deals_played >= self.deals_total
+        return bool(self.deals) and self.deals[-1].game_over
 
     @property
     def ledger(self) -> list[int]:
-        """Balance per seat after the finished deals (points)."""
+        """Balance per seat after the finished deals (points or chips won/lost)."""
         totals = [0] * self.n
         for deal in self.deals:
             if deal.finished:
@@ -89,36 +128,98 @@ class Game:
 
     @property
     def running_balances(self) -> list[int]:
-        """Balance per seat including the open deal's antes and fees so far."""
+        """Balance per seat including the open deal's movements so far."""
         totals = self.ledger
         if self.current is not None:
             for seat, d in enumerate(self.current.delta):
                 totals[seat] += d
         return totals
 
+    def _initial(self) -> Standing:
+        rules = self.rules
+        return Standing(
+            pots=(0,) * rules.n_pots,
+            lives=(rules.lives,) * self.n if rules.lives else None,
+            horse_available=bool(rules.lives and rules.horse),
+            chips=(rules.chips,) * self.n if rules.chips else None,
+        )
+
+    @property
+    def standing(self) -> Standing:
+        """The state the next deal starts from: carried pots, lives, horse, chips
+        (while a deal is open: the state it started from)."""
+        finished = [d for d in self.deals if d.finished]
+        return finished[-1].standing_after() if finished else self._initial()
+
     @property
     def carry(self) -> int:
-        """Points that will join the next deal's pool (``hoyle`` no-hand carry)."""
-        if not self.deals:
+        """Points that will join the next deal's pool (hoyle no-hand carry; the
+        oldway pool; the jaques pots); 0 while a deal is open."""
+        if not self.deals or not self.deals[-1].finished:
             return 0
-        last = self.deals[-1]
-        if last.voided:
-            return last.carried_pool
-        if last.showdown is not None and last.showdown.winner is None:
-            return last.pool
-        return 0
+        return sum(self.standing.pots)
+
+    @property
+    def pots(self) -> tuple[int, ...]:
+        """What lies in the pool/pots now: the open deal's, else the carried ones."""
+        deal = self.current
+        return deal.pots if deal is not None else self.standing.pots
+
+    def conserved_total(self) -> int:
+        """``sum(running_balances) + sum(pots)``: 0 at every moment, in every family
+        (points/chips only move between seats and the pool/pots)."""
+        return sum(self.running_balances) + sum(self.pots)
+
+    @property
+    def lives(self) -> list[int] | None:
+        """Lives per seat now (oldway), else ``None``."""
+        deal = self.current
+        if isinstance(deal, WidowDeal) and deal.lives is not None:
+            return list(deal.lives)
+        lives = self.standing.lives
+        return None if lives is None else list(lives)
+
+    @property
+    def horse_available(self) -> bool:
+        """The horse has not been offered yet (oldway)."""
+        deal = self.current
+        if isinstance(deal, WidowDeal):
+            return deal.horse_available
+        return self.standing.horse_available
+
+    @property
+    def chips(self) -> list[int] | None:
+        """Chips per seat now (jaques: the starting stack plus the running balance),
+        else ``None``."""
+        if not self.rules.chips:
+            return None
+        return [self.rules.chips + b for b in self.running_balances]
+
+    @property
+    def in_play(self) -> list[int]:
+        """Seats still in the game: all, or those with lives (oldway) or chips (jaques)
+        as the next deal will see them."""
+        return list(self.standing.in_play(self.n))
 
     @property
     def next_dealer(self) -> int:
-        """The dealer of the next deal: the deal passes one seat in play order."""
-        return (self.first_dealer + self.rules.step * len(self.deals)) % self.n
+        """The dealer of the next deal: the deal passes one seat in play order,
+        skipping seats that are out."""
+        if not self.deals:
+            return self.first_dealer
+        last = self.deals[-1].dealer
+        following = next_in(last, self.n, self.rules.step, self.in_play)
+        return last if following is None else following
 
     @property
     def winners(self) -> list[int] | None:
-        """Seats with the highest final balance (several on a tie), or ``None``
-        while the game is incomplete."""
+        """The winners once the game is complete (else ``None``): the highest final
+        balance (``deals``; several on a tie), the last seat with lives (oldway),
+        the seat(s) that took the pot (jaques)."""
         if not self.complete:
             return None
+        if self.rules.game_end != "deals":
+            return list(self.deals[-1].game_winners)
         ledger = self.ledger
         top = max(ledger)
         return [s for s, v in enumerate(ledger) if v == top]
@@ -126,11 +227,13 @@ class Game:
     # ------------------------------------------------------------ steps
     def start_deal(
         self, deck: Sequence[Card] | None = None, rng: random.Random | None = None
-    ) -> Deal:
-        """Start the next deal with ``deck`` (or a fresh CSPRNG shuffle).
+    ) -> AnyDeal:
+        """Start the next deal with ``deck`` (or a fresh CSPRNG shuffle). ``rng``
+        (tests only) also drives jaques reshuffles.
 
         Raises:
             GameError: a deal is in progress, the game is complete or closed.
+            ValueError: a bad deck.
         """
         if self.closed:
             raise GameError("This game has been closed.")
@@ -138,14 +241,24 @@ class Game:
             raise GameError("A deal is already in progress.")
         if self.complete:
             raise GameError("Every deal of this game has been played.")
-        deal = Deal(
-            self.rules,
-            self.n,
-            self.next_dealer,
-            list(deck) if deck is not None else shuffled_deck(rng),
-            carried_pool=self.carry,
-            final=len(self.deals) + 1 == self.deals_total,
-        )
+        cards = list(deck) if deck is not None else shuffled_deck(rng)
+        st = self.standing
+        dealer = self.next_dealer
+        number = len(self.deals) + 1
+        final = self.deals_total is not None and number == self.deals_total
+        deal: AnyDeal
+        if self.rules.family == "trade":
+            deal = Deal(self.rules, self.n, dealer, cards, carried_pool=st.pots[0], final=final)
+        elif self.rules.family == "widow":
+            deal = WidowDeal(
+                self.rules, self.n, dealer, cards, carried_pool=st.pots[0], lives=st.lives,
+                horse_available=st.horse_available, first=not self.deals, final=final,
+            )
+        else:
+            deal = DiscardDeal(
+                self.rules, self.n, dealer, cards, chips=st.chips, carried_pots=st.pots,
+                first=not self.deals, final=final, rng=rng,
+            )
         self.deals.append(deal)
         return deal
 
@@ -160,9 +273,9 @@ class Game:
             raise IllegalAction("No deal is in progress.")
         return deal.apply(op)
 
-    def close(self) -> Deal | None:
-        """Close the game early; an open deal is voided (antes and fees refunded).
-        Returns the voided deal, if any."""
+    def close(self) -> AnyDeal | None:
+        """Close the game early; an open deal is voided (its antes, stakes and fees
+        refunded). Returns the voided deal, if any."""
         deal = self.current
         if deal is not None:
             deal.void()
@@ -174,17 +287,18 @@ class Game:
     def options(self) -> dict[str, Any]:
         """The table options that differ from the preset (``Rules.with_options`` input)."""
         base = PRESETS.get(self.rules.name)
+        keys = [k for k in self.rules.table_options if not (k == "stake" and self.rules.three_stake)]
         return {
             key: getattr(self.rules, key)
-            for key in OPTION_FIELDS
+            for key in keys
             if base is None or getattr(self.rules, key) != getattr(base, key)
         }
 
     def to_record(
         self, players: Sequence[str], options: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """The game as a RULES.md §3 record (JSON-ready); ``options`` default to
-        the game's own table options."""
+        """The game as a RULES.md §3 record (JSON-ready; docs/RECORDS.md);
+        ``options`` default to the game's own table options."""
         return {
             "rules": self.rules.name,
             "options": dict(self.options if options is None else options),
@@ -197,53 +311,96 @@ class Game:
         }
 
     def summary(self) -> dict[str, Any]:
-        """The outcome as ``python -m bot.engine replay`` prints it (RULES.md §3)."""
+        """The outcome as ``python -m bot.engine replay`` prints it (RULES.md §3;
+        the family fields are listed in docs/RECORDS.md)."""
         deals = []
         for d in self.deals:
-            sd = d.showdown
-            deals.append(
-                {
-                    "dealer": d.dealer,
-                    "hands": [[card_code(c) for c in h] for h in d.hands],
-                    "categories": [category_name(c) for c in sd.categories] if sd else None,
-                    "winner": sd.winner if sd else None,
-                    "ended_by": sd.ended_by if sd else None,
-                    "knocker": sd.knocker if sd else None,
-                    "ledger_delta": list(d.delta),
-                }
-            )
-        return {
+            sd = d.showdown if d.finished else None
+            item: dict[str, Any] = {
+                "dealer": d.dealer,
+                "hands": [[card_code(c) for c in h] for h in d.hands],
+                "categories": [
+                    None if c is None else category_name(c) for c in sd.categories
+                ] if sd else None,
+                "winner": sd.winner if sd else None,
+                "ended_by": sd.ended_by if sd else None,
+                "knocker": sd.knocker if sd else None,
+                "ledger_delta": list(d.delta),
+            }
+            if isinstance(d, WidowDeal):
+                item["widow"] = [card_code(c) for c in d.widow]
+                if d.lives is not None:
+                    item["lives"] = list(d.lives)
+                    item["loser"] = d.loser if sd else None
+                    item["horse"] = d.horse_buyer
+                    item["pool"] = d.pool
+            elif isinstance(d, DiscardDeal):
+                item["chips"] = [d.chips(s) for s in range(d.n)]
+                item["pots"] = list(d.pots)
+                item["lowest"] = list(sd.losers) if sd else None
+                if self.rules.three_stake:
+                    item["pot_winners"] = [list(w) for w in sd.pot_winners] if sd else None
+                item["reshuffles"] = d.reshuffles
+            deals.append(item)
+        out: dict[str, Any] = {
             "deals": deals,
             "ledger": self.ledger,
             "complete": self.complete,
             "winners": self.winners,
         }
+        if self.rules.lives:
+            out["lives"] = self.lives
+            out["pool"] = sum(self.pots)
+        if self.rules.chips:
+            out["chips"] = self.chips
+            out["pots"] = list(self.pots)
+        return out
 
 
 def category_name(category: Category) -> str:
-    """Lower-case category name for records: ``tricon``, ``sequence``, ``point``, ``none``..."""
+    """Lower-case category name for records: ``four``, ``tricon``, ``sequence``,
+    ``flush``, ``pair``, ``point``, ``none`` (jaques: high card)."""
     return category.name.lower()
 
 
 def record_actions(operations: Sequence[Operation]) -> list[dict[str, Any]]:
-    """RULES.md §3 action objects from operations: a barter offer and its answer
-    become one ``barter`` object with ``response`` (absent while pending)."""
+    """RULES.md §3 action objects from operations (docs/RECORDS.md). A barter
+    offer and its answer become one ``barter`` object with ``response``; a
+    direct-trade offer and its answer one ``offer`` object with ``response``
+    (a card code or ``"refuse"``); a draw and its follow-up one ``draw`` object
+    with ``discard`` (the hand card laid down, or ``"drawn"``). Each answer or
+    follow-up is absent while pending."""
     out: list[dict[str, Any]] = []
     for op in operations:
-        if isinstance(op, Trade):
-            item: dict[str, Any] = {"seat": op.seat, "action": "trade", "card": card_code(op.card)}
+        item: dict[str, Any] = {"seat": op.seat, "action": op.kind}
+        if isinstance(op, Trade | BarterOffer):
+            item["action"] = "trade" if isinstance(op, Trade) else "barter"
+            item["card"] = card_code(op.card)
             if op.knock:
                 item["knock"] = True
-            out.append(item)
-        elif isinstance(op, BarterOffer):
-            item = {"seat": op.seat, "action": "barter", "card": card_code(op.card)}
-            if op.knock:
-                item["knock"] = True
-            out.append(item)
         elif isinstance(op, BarterAnswer):
             out[-1]["response"] = "knock" if op.card is None else card_code(op.card)
-        else:
-            out.append({"seat": op.seat, "action": "knock"})
+            continue
+        elif isinstance(op, OfferAnswer):
+            out[-1]["response"] = "refuse" if op.card is None else card_code(op.card)
+            continue
+        elif isinstance(op, DrawKeep):
+            out[-1]["discard"] = card_code(op.card)
+            continue
+        elif isinstance(op, DrawDiscard):
+            out[-1]["discard"] = "drawn"
+            continue
+        elif isinstance(op, Swap):
+            item["give"] = [card_code(c) for c in op.give]
+            item["take"] = [card_code(c) for c in op.take]
+        elif isinstance(op, Pounce | TakeDiscard):
+            item["card"] = card_code(op.card)
+        elif isinstance(op, Offer):
+            item["target"] = op.target
+            item["card"] = card_code(op.card)
+        elif isinstance(op, Draw) and op.reshuffle is not None:
+            item["reshuffle"] = [card_code(c) for c in op.reshuffle]
+        out.append(item)
     return out
 
 
@@ -254,7 +411,22 @@ def _card(value: Any, what: str) -> Card:
         raise ValueError(f"{what} is not a card code: {value!r}") from None
 
 
-def _apply_action(deal: Deal, action: Any) -> None:
+def _cards(value: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list of card codes")
+    return tuple(_card(c, what) for c in value)
+
+
+def _int(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{what} must be a seat number")
+    return value
+
+
+_SEAT_ONLY = {"take_widow", "keep_hand", "stand", "buy_horse", "decline_horse", "pass"}
+
+
+def _apply_action(deal: AnyDeal, action: Any) -> None:
     if not isinstance(action, dict):
         raise ValueError("an action must be an object")
     seat, kind = action.get("seat"), action.get("action")
@@ -263,6 +435,26 @@ def _apply_action(deal: Deal, action: Any) -> None:
     knock = action.get("knock", False)
     if not isinstance(knock, bool):
         raise ValueError("knock must be true or false")
+    if knock and kind not in ("trade", "barter"):
+        raise ValueError(f"a {kind} action cannot carry knock: true")
+    if isinstance(deal, Deal):
+        _apply_trade_action(deal, seat, kind, knock, action)
+    elif kind == "knock":
+        deal.knock(seat)
+    elif kind in _SEAT_ONLY:
+        deal.apply(operation_from_dict({"kind": kind, "seat": seat}))
+    elif isinstance(deal, WidowDeal):
+        if kind == "swap":
+            deal.swap(seat, _cards(action.get("give"), "give"), _cards(action.get("take"), "take"))
+        elif kind == "pounce":
+            deal.apply(Pounce(seat, _card(action.get("card"), "card")))
+        else:
+            raise ValueError(f"unknown action {kind!r}")
+    else:
+        _apply_discard_action(deal, seat, kind, action)
+
+
+def _apply_trade_action(deal: Deal, seat: int, kind: Any, knock: bool, action: dict[str, Any]) -> None:
     if kind == "trade":
         deal.trade(seat, _card(action.get("card"), "card"), knock)
     elif kind == "barter":
@@ -272,9 +464,29 @@ def _apply_action(deal: Deal, action: Any) -> None:
             target = deal.neighbour(seat)
             deal.answer(target, None if response == "knock" else _card(response, "response"))
     elif kind == "knock":
-        if knock:
-            raise ValueError("a knock action cannot carry knock: true")
         deal.knock(seat)
+    else:
+        raise ValueError(f"unknown action {kind!r}")
+
+
+def _apply_discard_action(deal: DiscardDeal, seat: int, kind: Any, action: dict[str, Any]) -> None:
+    if kind == "take_discard":
+        deal.take_discard(seat, _card(action.get("card"), "card"))
+    elif kind == "draw":
+        order = _cards(action["reshuffle"], "reshuffle") if "reshuffle" in action else None
+        deal.apply(Draw(seat, order))
+        if "discard" in action:
+            thrown = action["discard"]
+            if thrown == "drawn":
+                deal.draw_discard(seat)
+            else:
+                deal.draw_keep(seat, _card(thrown, "discard"))
+    elif kind == "offer":
+        deal.offer(seat, _int(action.get("target"), "target"), _card(action.get("card"), "card"))
+        if "response" in action:
+            response = action["response"]
+            target = _int(action.get("target"), "target")
+            deal.answer(target, None if response == "refuse" else _card(response, "response"))
     else:
         raise ValueError(f"unknown action {kind!r}")
 

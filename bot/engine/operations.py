@@ -201,10 +201,14 @@ Operation = (
     | TakeDiscard | Draw | DrawKeep | DrawDiscard | Pass | Offer | OfferAnswer
 )
 
-_SEAT_ONLY: tuple[type[Operation], ...] = (
-    Knock, TakeWidow, KeepHand, Stand, BuyHorse, DeclineHorse, DrawDiscard, Pass,
-)
-_ONE_CARD: tuple[type[Operation], ...] = (Pounce, TakeDiscard, DrawKeep)
+_SEAT_ONLY: dict[str, type[Knock | TakeWidow | KeepHand | Stand | BuyHorse | DeclineHorse
+                          | DrawDiscard | Pass]] = {
+    cls.kind: cls
+    for cls in (Knock, TakeWidow, KeepHand, Stand, BuyHorse, DeclineHorse, DrawDiscard, Pass)
+}
+_ONE_CARD: dict[str, type[Pounce | TakeDiscard | DrawKeep]] = {
+    cls.kind: cls for cls in (Pounce, TakeDiscard, DrawKeep)
+}
 
 _KINDS: dict[str, type[Operation]] = {
     cls.kind: cls
@@ -266,21 +270,26 @@ def operation_from_dict(data: dict[str, Any]) -> Operation:
         ValueError: unknown kind, missing field or bad card code.
     """
     try:
-        cls = _KINDS[data["kind"]]
+        kind = data["kind"]
+        if kind not in _KINDS:
+            raise ValueError(f"unknown operation kind {kind!r}")
         seat = _int(data, "seat")
-        if cls in _SEAT_ONLY:
-            return cls(seat)  # type: ignore[call-arg]
-        if cls is BarterAnswer or cls is OfferAnswer:
+        if kind in _SEAT_ONLY:
+            return _SEAT_ONLY[kind](seat)
+        if kind in _ONE_CARD:
+            return _ONE_CARD[kind](seat, parse_card(data["card"]))
+        if kind in ("barter_answer", "offer_answer"):
             card = data.get("card")
-            return cls(seat, None if card is None else parse_card(card))  # type: ignore[call-arg]
-        if cls in _ONE_CARD:
-            return cls(seat, parse_card(data["card"]))  # type: ignore[call-arg]
-        if cls is Swap:
+            answer = None if card is None else parse_card(card)
+            return BarterAnswer(seat, answer) if kind == "barter_answer" else OfferAnswer(seat, answer)
+        if kind == "swap":
             return Swap(seat, _codes(data, "give"), _codes(data, "take"))
-        if cls is Offer:
+        if kind == "offer":
             return Offer(seat, _int(data, "target"), parse_card(data["card"]))
-        if cls is Draw:
+        if kind == "draw":
             return Draw(seat, _codes(data, "reshuffle") if "reshuffle" in data else None)
-        return cls(seat, parse_card(data["card"]), bool(data.get("knock", False)))  # type: ignore[call-arg]
+        knock = bool(data.get("knock", False))
+        card_in = parse_card(data["card"])
+        return Trade(seat, card_in, knock) if kind == "trade" else BarterOffer(seat, card_in, knock)
     except KeyError as exc:
         raise ValueError(f"operation is missing {exc.args[0]!r}") from None

@@ -11,7 +11,12 @@ from bot.engine import ai
 from bot.engine.cards import Card, card_code, parse_card, shuffled_deck
 from bot.engine.deal import Deal
 from bot.engine.game import Game
-from bot.engine.rules import Rules
+from bot.engine.rules import PRESETS, Rules
+
+#: the presets of each family (RULES.md §2)
+TRADE_PRESETS = sorted(name for name, r in PRESETS.items() if r.family == "trade")
+WIDOW_PRESETS = sorted(name for name, r in PRESETS.items() if r.family == "widow")
+DISCARD_PRESETS = sorted(name for name, r in PRESETS.items() if r.family == "discard")
 
 WORKED = ["3c 4c 5c", "6s 7s Kd", "Ah Kh 4d"]  # RULES.md §1 worked check, dealer 0
 NOTHING = ["2c 5d 9h", "3c 7d Js", "4h 8s Kd"]  # nobody holds anything

@@ -1,0 +1,728 @@
+"""One deal of the discard-pile family (RULES.md §2 jaques).
+
+Seats with chips are dealt three cards each (RULES.md §1 order); the next card
+of the deck is turned face up to start the discard pile; the rest is the
+concealed stock. From the eldest hand on, a turn is one of:
+
+- ``take_discard``: lay one hand card face up on the pile and take the old top;
+- ``draw``: take the stock top (seen only by you), then ``draw_keep`` (lay a
+  hand card on the pile instead) or ``draw_discard`` (lay the drawn card there);
+- ``pass``;
+- ``knock``: pay ``knock_fee`` into the pot; every other seat then has exactly
+  one more turn, then the showdown. Only one knock per deal;
+- with ``direct_trading``: ``offer`` one card to another seat, who answers
+  (``answer``: a card back, or refuse); accepted or not, the turn is used. With
+  ``open_trading`` any seat may also offer outside its turn (it uses no turn).
+
+A full circuit of passes ends the deal at once. When the stock is empty, the
+next ``draw`` first shuffles the discard pile but its top card into a new stock.
+
+Showdown: every tied lowest hand pays ``lowest_pays`` into the pot; with
+``dead_knock`` a knocker without the best hand pays ``dead_knock_fine`` instead.
+With ``three_stake`` the three pots go to the best tricon, the best sequence or
+flush, and the best pair or high card (ties split; an unwon pot carries over).
+A payment never exceeds the payer's chips. Seats left without chips are out.
+When at most one seat has chips — or after the last of the ``fixed_rounds`` —
+the pots go to the last seat left (or the seats with the most chips, split;
+a remainder stays with the earliest of them from the dealer's left; when the
+last seats all drop out together, they share it the same way) and the game
+ends.
+
+Random source: the reshuffle uses ``secrets.SystemRandom`` unless a seeded
+``rng`` is given, and the new stock order is written into the ``Draw``
+operation, so a replay repeats it exactly (docs/RECORDS.md).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import deque
+from collections.abc import Sequence
+
+from .cards import Card
+from .common import (
+    DealBase,
+    Decision,
+    IllegalAction,
+    Observation,
+    PublicEvent,
+    Showdown,
+    Standing,
+)
+from .hands import Category, category_of, score
+from .operations import (
+    Draw,
+    DrawDiscard,
+    DrawKeep,
+    Knock,
+    Offer,
+    OfferAnswer,
+    Operation,
+    Pass,
+    TakeDiscard,
+)
+from .rules import Rules
+from .seating import play_order, split
+
+#: the categories each of the three-stake pots is won with
+THREE_STAKE_POTS: tuple[tuple[Category, ...], ...] = (
+    (Category.TRICON,),
+    (Category.SEQUENCE, Category.FLUSH),
+    (Category.PAIR, Category.NONE),
+)
+
+
+class DiscardDeal(DealBase):
+    """State of one deal of the discard family.
+
+    Args:
+        rules: a rule system with ``family == "discard"``.
+        n_seats: number of seats.
+        dealer: the dealer's seat (must have chips).
+        deck: the shuffled deck, 52 distinct cards, top first.
+        chips: chips per seat at the start of the deal (default ``rules.chips``
+            each); seats without chips are out.
+        carried_pots: the pots carried in (default empty pots).
+        first: the game's first deal (each seat pays ``rules.stake``).
+        final: the last of the ``fixed_rounds``.
+        rng: a seeded random source for reshuffles (tests); default the OS CSPRNG.
+
+    Raises:
+        ValueError: bad seat count, dealer, deck, chips or pots.
+    """
+
+    family = "discard"
+
+    def __init__(
+        self,
+        rules: Rules,
+        n_seats: int,
+        dealer: int,
+        deck: Sequence[Card],
+        *,
+        chips: Sequence[int] | None = None,
+        carried_pots: Sequence[int] | None = None,
+        first: bool = True,
+        final: bool = False,
+        rng: random.Random | None = None,
+    ) -> None:
+        chips_in = tuple(chips) if chips is not None else (rules.chips,) * n_seats
+        if len(chips_in) != n_seats or any(c < 0 for c in chips_in):
+            raise ValueError("chips must give one stack per seat")
+        super().__init__(rules, n_seats, dealer, deck, [s for s in range(n_seats) if chips_in[s] > 0])
+        pots_in = tuple(carried_pots) if carried_pots is not None else (0,) * rules.n_pots
+        if len(pots_in) != rules.n_pots:
+            raise ValueError(f"{rules.name} plays with {rules.n_pots} pot(s)")
+        self.chips_in = chips_in
+        self.carried_pots = pots_in
+        self.first = first
+        self.final = final
+        self.rng = rng
+        self.pot_values = list(pots_in)
+        if first and rules.stake:
+            for s in self.active:
+                self._pay(s, rules.stake, "stake")
+        if rules.three_stake:
+            for s in self.active:
+                for pot in range(rules.n_pots):
+                    self._pay(s, rules.ante, "ante", pot)
+        self.discard: list[Card] = [deck[self.dealt]]  # face up; the top is the last
+        self.stock: deque[Card] = deque(deck[self.dealt + 1 :])
+        self.turn: int | None = self.turn_order()[0]
+        self.drawn: Card | None = None
+        self.pending: Offer | None = None  # an offer waiting for its answer
+        self.offer_on_turn = False
+        self.knocker: int | None = None
+        self.final_turns = 0
+        self.passes = 0
+        self.reshuffles = 0
+
+    # ----------------------------------------------------------------- state
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is awaited: the target of a pending offer, else the
+        seat whose turn it is (also while it holds a drawn card); ``None`` once
+        finished. (Under open trading any seat may also ``offer``.)"""
+        if self.finished:
+            return None
+        if self.pending is not None:
+            return self.pending.target
+        return self.turn
+
+    @property
+    def pots(self) -> tuple[int, ...]:
+        """The pot (or the three pots) as they stand."""
+        return tuple(self.pot_values)
+
+    @property
+    def pool(self) -> int:
+        """All chips in the pots."""
+        return sum(self.pot_values)
+
+    def chips(self, seat: int) -> int:
+        """``seat``'s chips now (start of the deal plus this deal's movements)."""
+        return self.chips_in[seat] + self.delta[seat]
+
+    def cards_in_play(self) -> list[Card]:
+        """Every card: hands, a drawn card, stock, discard pile (52 when consistent)."""
+        drawn = [] if self.drawn is None else [self.drawn]
+        return [c for h in self.hands for c in h] + drawn + list(self.stock) + self.discard
+
+    def conserved_total(self) -> int:
+        """``sum(delta) + sum(pots) - sum(carried_pots)``: always 0 (chips only move
+        between stacks and pots)."""
+        return sum(self.delta) + self.pool - sum(self.carried_pots)
+
+    def standing_after(self) -> Standing:
+        """Chips and pots for the next deal (a void keeps what came in)."""
+        if self.voided:
+            return Standing(self.carried_pots, chips=self.chips_in)
+        return Standing(self.pots, chips=tuple(self.chips(s) for s in range(self.n)))
+
+    @property
+    def game_over(self) -> bool:
+        """This deal ended the game (one seat left with chips, or fixed rounds played)."""
+        return bool(self.game_winners) and not self.voided
+
+    def offer_targets(self, seat: int) -> list[int]:
+        """Seats ``seat`` may offer a card to (in the deal, not itself, not the knocker)."""
+        return [s for s in self.turn_order() if s not in (seat, self.knocker)]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """The actions ``seat`` may take now: ``take_discard``, ``draw``, ``pass``,
+        ``knock``, ``offer`` on a turn; ``draw_keep``/``draw_discard`` after a draw;
+        ``accept``/``refuse`` answering an offer; ``offer`` outside the turn under
+        open trading; else ``[]``."""
+        if self.finished or not 0 <= seat < self.n:
+            return []
+        if self.pending is not None:
+            return ["accept", "refuse"] if seat == self.pending.target else []
+        if self.drawn is not None:
+            return ["draw_keep", "draw_discard"] if seat == self.turn else []
+        out: list[str] = []
+        if seat == self.turn:
+            out = ["take_discard", "draw", "pass"]
+            if self.can_knock(seat):
+                out.append("knock")
+        if self.rules.direct_trading and self._may_offer(seat) and self.offer_targets(seat):
+            out.append("offer")
+        return out
+
+    # ------------------------------------------------------------- checks
+    def _verify_not_waiting(self, seat: int) -> None:
+        if self.pending is not None:
+            if seat == self.pending.target:
+                raise IllegalAction("Answer the trade offered to you first.")
+            raise IllegalAction("Wait: a trade offer is waiting for an answer.")
+        if self.drawn is not None:
+            if seat == self.turn:
+                raise IllegalAction("Keep or discard the card you drew first.")
+            raise IllegalAction("Wait: the player who drew is deciding.")
+
+    def _verify_turn(self, seat: int) -> None:
+        self._verify_open()
+        self._verify_seat(seat)
+        self._verify_not_waiting(seat)
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn.")
+
+    def _may_offer(self, seat: int) -> bool:
+        return seat in self.active and seat != self.knocker and (
+            seat == self.turn or self.rules.open_trading
+        )
+
+    def verify_take_discard(self, seat: int, card: Card) -> None:
+        """Check that ``seat`` may lay ``card`` on the pile and take the top card.
+
+        Raises:
+            IllegalAction: not the seat's turn, card not held, something pending.
+        """
+        self._verify_turn(seat)
+        self._verify_holds(seat, card)
+
+    def can_take_discard(self, seat: int, card: Card) -> bool:
+        """``True`` when ``verify_take_discard`` would pass."""
+        return self._passes(lambda: self.verify_take_discard(seat, card))
+
+    def verify_draw(self, seat: int) -> None:
+        """Check that ``seat`` may draw the stock top now.
+
+        Raises:
+            IllegalAction: not the seat's turn, something pending.
+        """
+        self._verify_turn(seat)
+        if not self.stock and len(self.discard) < 2:
+            raise IllegalAction("There is no card left to draw.")
+
+    def can_draw(self, seat: int) -> bool:
+        """``True`` when ``verify_draw`` would pass."""
+        return self._passes(lambda: self.verify_draw(seat))
+
+    def _verify_drawn(self, seat: int) -> None:
+        self._verify_open()
+        self._verify_seat(seat)
+        if self.pending is not None:
+            self._verify_not_waiting(seat)
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn.")
+        if self.drawn is None:
+            raise IllegalAction("Draw a card first.")
+
+    def verify_draw_keep(self, seat: int, card: Card) -> None:
+        """Check that ``seat`` may keep the drawn card and lay ``card`` on the pile.
+
+        Raises:
+            IllegalAction: nothing drawn, not the seat's turn, card not held.
+        """
+        self._verify_drawn(seat)
+        self._verify_holds(seat, card)
+
+    def can_draw_keep(self, seat: int, card: Card) -> bool:
+        """``True`` when ``verify_draw_keep`` would pass."""
+        return self._passes(lambda: self.verify_draw_keep(seat, card))
+
+    def verify_draw_discard(self, seat: int) -> None:
+        """Check that ``seat`` may lay the drawn card on the pile.
+
+        Raises:
+            IllegalAction: nothing drawn, or not the seat's turn.
+        """
+        self._verify_drawn(seat)
+
+    def can_draw_discard(self, seat: int) -> bool:
+        """``True`` when ``verify_draw_discard`` would pass."""
+        return self._passes(lambda: self.verify_draw_discard(seat))
+
+    def verify_pass(self, seat: int) -> None:
+        """Check that ``seat`` may pass now.
+
+        Raises:
+            IllegalAction: not the seat's turn, something pending.
+        """
+        self._verify_turn(seat)
+
+    def can_pass(self, seat: int) -> bool:
+        """``True`` when ``verify_pass`` would pass."""
+        return self._passes(lambda: self.verify_pass(seat))
+
+    def verify_knock(self, seat: int) -> None:
+        """Check that ``seat`` may knock now.
+
+        Raises:
+            IllegalAction: not the seat's turn, a knock already made, no chip to pay.
+        """
+        self._verify_turn(seat)
+        if self.knocker is not None:
+            raise IllegalAction("Someone has already knocked: only one knock counts.")
+        if self.chips(seat) < self.rules.knock_fee:
+            raise IllegalAction("You have no chip left to pay for a knock.")
+
+    def can_knock(self, seat: int) -> bool:
+        """``True`` when ``verify_knock`` would pass."""
+        return self._passes(lambda: self.verify_knock(seat))
+
+    def verify_offer(self, seat: int, target: int, card: Card) -> None:
+        """Check that ``seat`` may offer ``card`` to ``target`` now.
+
+        Raises:
+            IllegalAction: no direct trading, not the seat's turn (without open
+                trading), bad target, the knocker involved, card not held,
+                something pending.
+        """
+        if not self.rules.direct_trading:
+            raise IllegalAction("These rules have no direct trading.")
+        self._verify_open()
+        self._verify_seat(seat)
+        self._verify_not_waiting(seat)
+        if seat != self.turn and not self.rules.open_trading:
+            raise IllegalAction("It is not your turn.")
+        if seat == self.knocker:
+            raise IllegalAction("You knocked: your hand is closed to trades.")
+        if not isinstance(target, int) or target == seat or target not in self.active:
+            raise IllegalAction("Offer your card to another player in this deal.")
+        if target == self.knocker:
+            raise IllegalAction("The knocker's hand is closed to trades.")
+        self._verify_holds(seat, card)
+
+    def can_offer(self, seat: int, target: int, card: Card) -> bool:
+        """``True`` when ``verify_offer`` would pass."""
+        return self._passes(lambda: self.verify_offer(seat, target, card))
+
+    def verify_answer(self, seat: int, card: Card | None) -> None:
+        """Check that ``seat`` may answer the pending offer with ``card`` (``None``
+        refuses).
+
+        Raises:
+            IllegalAction: no offer waiting for this seat, card not held.
+        """
+        self._verify_open()
+        if self.pending is None or seat != self.pending.target:
+            raise IllegalAction("No trade offer is waiting for your answer.")
+        if card is not None:
+            self._verify_holds(seat, card)
+
+    def can_answer(self, seat: int, card: Card | None) -> bool:
+        """``True`` when ``verify_answer`` would pass."""
+        return self._passes(lambda: self.verify_answer(seat, card))
+
+    # ------------------------------------------------------------ actions
+    def take_discard(self, seat: int, card: Card) -> TakeDiscard:
+        """Lay ``card`` face up on the pile and take the old top card; the turn ends.
+
+        Raises:
+            IllegalAction: see ``verify_take_discard``.
+        """
+        self.verify_take_discard(seat, card)
+        op = TakeDiscard(seat, card)
+        top = self.discard.pop()
+        hand = self.hands[seat]
+        hand[hand.index(card)] = top
+        self.discard.append(card)
+        self._record(op, PublicEvent("take_discard", seat, shown=card, given=(card,), taken=(top,)))
+        self._end_turn(passed=False)
+        return op
+
+    def draw(self, seat: int) -> Draw:
+        """Draw the stock top (first reshuffling the pile but its top into a new
+        stock when the stock is empty); ``seat`` must then keep or discard it.
+
+        Raises:
+            IllegalAction: see ``verify_draw``.
+        """
+        return self._draw(seat, None)
+
+    def _draw(self, seat: int, order: Sequence[Card] | None) -> Draw:
+        self.verify_draw(seat)
+        if self.stock:
+            if order is not None:
+                raise IllegalAction("The stock is not empty: there is nothing to reshuffle.")
+            op = Draw(seat)
+        else:
+            rest = self.discard[:-1]
+            if order is None:
+                new = list(rest)
+                (self.rng or secrets.SystemRandom()).shuffle(new)
+            elif sorted(order) != sorted(rest):
+                raise IllegalAction("The reshuffled stock must hold the discard pile but its top.")
+            else:
+                new = list(order)
+            self.stock = deque(new)
+            self.discard = self.discard[-1:]
+            self.reshuffles += 1
+            op = Draw(seat, tuple(new))
+        self.drawn = self.stock.popleft()
+        self.passes = 0
+        self._record(op, PublicEvent("draw", seat, knocked=False))
+        return op
+
+    def draw_keep(self, seat: int, card: Card) -> DrawKeep:
+        """Keep the drawn card and lay ``card`` from the hand face up; the turn ends.
+
+        Raises:
+            IllegalAction: see ``verify_draw_keep``.
+        """
+        self.verify_draw_keep(seat, card)
+        drawn = self.drawn
+        assert drawn is not None
+        op = DrawKeep(seat, card)
+        hand = self.hands[seat]
+        hand[hand.index(card)] = drawn
+        self.drawn = None
+        self.discard.append(card)
+        self._record(op, PublicEvent("draw_keep", seat, shown=card, given=(card,)))
+        self._end_turn(passed=False)
+        return op
+
+    def draw_discard(self, seat: int) -> DrawDiscard:
+        """Lay the drawn card face up on the pile; the turn ends.
+
+        Raises:
+            IllegalAction: see ``verify_draw_discard``.
+        """
+        self.verify_draw_discard(seat)
+        drawn = self.drawn
+        assert drawn is not None
+        op = DrawDiscard(seat)
+        self.drawn = None
+        self.discard.append(drawn)
+        self._record(op, PublicEvent("draw_discard", seat, shown=drawn, given=(drawn,)))
+        self._end_turn(passed=False)
+        return op
+
+    def pass_turn(self, seat: int) -> Pass:
+        """Pass; a full circuit of passes (no knock yet) ends the deal at once.
+
+        Raises:
+            IllegalAction: see ``verify_pass``.
+        """
+        self.verify_pass(seat)
+        op = Pass(seat)
+        self._record(op, PublicEvent("pass", seat))
+        self._end_turn(passed=True)
+        return op
+
+    def knock(self, seat: int) -> Knock:
+        """Knock: pay ``knock_fee`` into the pot; every other seat has one more turn.
+
+        Raises:
+            IllegalAction: see ``verify_knock``.
+        """
+        self.verify_knock(seat)
+        op = Knock(seat)
+        self._pay(seat, self.rules.knock_fee, "knock")
+        self.knocker = seat
+        self.final_turns = len(self.active) - 1
+        self.passes = 0
+        self._record(op, PublicEvent("knock", seat, knocked=True))
+        self._next_turn()
+        return op
+
+    def offer(self, seat: int, target: int, card: Card) -> Offer:
+        """Offer ``card`` to ``target`` (direct trading); ``target`` sees the card and
+        must ``answer``.
+
+        Raises:
+            IllegalAction: see ``verify_offer``.
+        """
+        self.verify_offer(seat, target, card)
+        op = Offer(seat, target, card)
+        self.pending = op
+        self.offer_on_turn = seat == self.turn
+        self._record(op, PublicEvent("offer", seat, target))
+        return op
+
+    def answer(self, seat: int, card: Card | None) -> OfferAnswer:
+        """Answer the pending offer: give ``card`` back (the cards swap) or refuse
+        (``None``). An offer made on the offerer's turn uses that turn either way.
+
+        Raises:
+            IllegalAction: see ``verify_answer``.
+        """
+        self.verify_answer(seat, card)
+        offer = self.pending
+        assert offer is not None
+        op = OfferAnswer(seat, card)
+        self.pending = None
+        if card is None:
+            self._record(op, PublicEvent("offer_refuse", offer.seat, seat))
+        else:
+            mine, theirs = self.hands[offer.seat], self.hands[seat]
+            mine[mine.index(offer.card)] = card
+            theirs[theirs.index(card)] = offer.card
+            self._record(op, PublicEvent("offer_accept", offer.seat, seat))
+        if self.offer_on_turn:
+            self._end_turn(passed=False)
+        elif card is not None:
+            self.passes = 0
+        return op
+
+    def act(self, seat: int, decision: Decision) -> Operation:
+        """Apply ``decision`` (an AI or UI choice) for ``seat``.
+
+        Raises:
+            IllegalAction: unknown kind, missing card or target, or illegal.
+        """
+        kind = decision.kind
+        if kind == "take_discard":
+            return self.take_discard(seat, decision.need_card())
+        if kind == "draw":
+            return self.draw(seat)
+        if kind == "draw_keep":
+            return self.draw_keep(seat, decision.need_card())
+        if kind == "draw_discard":
+            return self.draw_discard(seat)
+        if kind == "pass":
+            return self.pass_turn(seat)
+        if kind == "knock":
+            return self.knock(seat)
+        if kind == "offer":
+            if decision.target is None:
+                raise IllegalAction("Choose a player to offer your card to.")
+            return self.offer(seat, decision.target, decision.need_card())
+        if kind == "accept":
+            return self.answer(seat, decision.need_card())
+        if kind == "refuse":
+            return self.answer(seat, None)
+        raise IllegalAction("Unknown action.")
+
+    def apply(self, op: Operation) -> Operation:
+        """Apply a recorded operation (replay, restart); a ``Draw`` repeats its
+        recorded reshuffle.
+
+        Raises:
+            IllegalAction: the operation is not legal here (or of another family).
+        """
+        if isinstance(op, TakeDiscard):
+            return self.take_discard(op.seat, op.card)
+        if isinstance(op, Draw):
+            return self._draw(op.seat, op.reshuffle)
+        if isinstance(op, DrawKeep):
+            return self.draw_keep(op.seat, op.card)
+        if isinstance(op, DrawDiscard):
+            return self.draw_discard(op.seat)
+        if isinstance(op, Pass):
+            return self.pass_turn(op.seat)
+        if isinstance(op, Knock):
+            return self.knock(op.seat)
+        if isinstance(op, Offer):
+            return self.offer(op.seat, op.target, op.card)
+        if isinstance(op, OfferAnswer):
+            return self.answer(op.seat, op.card)
+        raise IllegalAction(f"A {op.kind} is not an action of this game.")
+
+    def void(self) -> None:
+        """End the deal without a showdown: the deal's stakes and knock fees are
+        refunded; chips and pots are as they came in."""
+        if self.finished:
+            raise IllegalAction("This deal is already over.")
+        self.voided = True
+        self.turn = None
+        self.pending = None
+        self.delta = [0] * self.n
+        self.movements = []
+        self.pot_values = list(self.carried_pots)
+
+    # ----------------------------------------------------------- internals
+    def _pay(self, seat: int, amount: int, reason: str, pot: int = 0) -> int:
+        """``seat`` pays ``amount`` into ``pot``, never more than its chips."""
+        paid = min(amount, self.chips(seat))
+        if paid > 0:
+            self._move(seat, None, paid, reason, pot)
+            self.pot_values[pot] += paid
+        return paid
+
+    def _take(self, seat: int, amount: int, reason: str, pot: int) -> None:
+        self._move(None, seat, amount, reason, pot)
+        self.pot_values[pot] -= amount
+
+    def _next_turn(self) -> None:
+        assert self.turn is not None
+        self.turn = play_order(self.turn, self.n, self.rules.step, self.active)[0]
+
+    def _end_turn(self, passed: bool) -> None:
+        self.passes = self.passes + 1 if passed else 0
+        if self.knocker is not None:
+            self.final_turns -= 1
+            if self.final_turns <= 0:
+                self._end("knock")
+                return
+        elif self.passes >= len(self.active):
+            self._end("pass")
+            return
+        self._next_turn()
+
+    def _end(self, ended_by: str) -> None:
+        self.turn = None
+        rules = self.rules
+        first = len(self.movements)
+        order = self.turn_order()  # from the dealer's left, the dealer last
+        held = {s: score(self.hands[s], rules.ranking) for s in order}
+        scores = tuple(held.get(s) for s in range(self.n))
+        best = [s for s in order if held[s] == max(held.values())]
+        lowest = [s for s in order if held[s] == min(held.values())]
+        losers: list[int] = []
+        dead = rules.dead_knock and self.knocker is not None and self.knocker not in best
+        if dead:
+            assert self.knocker is not None
+            self._pay(self.knocker, rules.dead_knock_fine, "dead_knock")
+            losers.append(self.knocker)
+        for s in lowest:
+            if not (dead and s == self.knocker):
+                self._pay(s, rules.lowest_pays, "lowest")
+                losers.append(s)
+        pot_winners: list[tuple[int, ...]] = []
+        if rules.three_stake:
+            for pot, cats in enumerate(THREE_STAKE_POTS):
+                qualified = [s for s in order if category_of(held[s]) in cats]
+                top = max((held[s] for s in qualified), default=None)
+                winners = tuple(s for s in qualified if held[s] == top)
+                pot_winners.append(winners)
+                for s, share in split(self.pot_values[pot], winners):
+                    self._take(s, share, "pot", pot)
+        alive = [s for s in order if self.chips(s) > 0]
+        if len(alive) <= 1 or self.final:
+            if len(alive) == 1:
+                takers = alive
+            elif not alive:
+                takers = order  # the last seats all dropped out together
+            else:
+                everyone = play_order(self.dealer, self.n, rules.step)
+                most = max(self.chips(s) for s in everyone)
+                takers = [s for s in everyone if self.chips(s) == most]
+            for pot in range(rules.n_pots):
+                for s, share in split(self.pot_values[pot], takers):
+                    self._take(s, share, "sweep", pot)
+            self.game_winners = tuple(takers)
+        payments = tuple(self.movements[first:])
+        winner = best[0]
+        self.showdown = Showdown(
+            hands=tuple(tuple(h) for h in self.hands),
+            scores=scores,
+            categories=tuple(None if sc is None else category_of(sc) for sc in scores),
+            winner=winner,
+            ended_by=ended_by,
+            knocker=self.knocker,
+            pool_won=sum(m.amount for m in payments if m.payee == winner and m.reason == "pot"),
+            payments=payments,
+            best=tuple(best),
+            losers=tuple(losers),
+            pot_winners=tuple(pot_winners),
+            chips=tuple(self.chips(s) for s in range(self.n)),
+            pots=self.pots,
+            game_winners=self.game_winners,
+        )
+
+    # -------------------------------------------------------- observation
+    def observation(self, seat: int | None = None) -> Observation:
+        """What ``seat`` may see (``None``: the public view, no hand at all): its
+        hand, its drawn card, a card offered to it; for everyone the discard top,
+        stock size, chips and pots.
+
+        Raises:
+            ValueError: ``seat`` is not a seat.
+        """
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError("not a seat")
+        drawing = self.turn if self.drawn is not None else None
+        offer = None if self.pending is None else (self.pending.seat, self.pending.target)
+        offered = self.pending.card if self.pending is not None and seat == self.pending.target else None
+        if self.finished:
+            phase = "over"
+        else:
+            phase = "final" if self.knocker is not None else "play"
+        return Observation(
+            seat=seat,
+            n_seats=self.n,
+            dealer=self.dealer,
+            turn=self.turn,
+            to_act=self.to_act,
+            pool=self.pool,
+            stock_count=len(self.stock),
+            waste_count=0,
+            shown_waste=(),
+            delta=tuple(self.delta),
+            hand=None if seat is None else tuple(self.hands[seat]),
+            barter=None,
+            last_event=self.last_event,
+            finished=self.finished,
+            showdown=self.showdown,
+            rules=self.rules,
+            moves=len(self.operations),
+            family="discard",
+            legal=() if seat is None else tuple(self.legal_actions(seat)),
+            active=self.active,
+            phase=phase,
+            discard_top=self.discard[-1] if self.discard else None,
+            discard_count=len(self.discard),
+            drawing=drawing,
+            drawn=self.drawn if seat is not None and seat == drawing else None,
+            offer=offer,
+            offered_card=offered,
+            knocker=self.knocker,
+            final_turns=self.final_turns,
+            passes=self.passes,
+            chips=tuple(self.chips(s) for s in range(self.n)),
+            pots=self.pots,
+            reshuffles=self.reshuffles,
+        )
