@@ -1,0 +1,177 @@
+"""Shared builders for the tests of every family: decks that lay out chosen
+hands (and widow or discard), every legal move of every seat, snapshots,
+invariant checks and drivers for AI or random play."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+from bot.engine import ai
+from bot.engine.cards import Card, shuffled_deck
+from bot.engine.common import Decision
+from bot.engine.discard import DiscardDeal
+from bot.engine.game import AnyDeal, Game, replay
+from bot.engine.rules import Rules
+from bot.engine.seating import turn_order
+from bot.engine.widow import WidowDeal
+
+from .support import cards
+
+Move = tuple[int, Decision]
+
+
+def layout_deck(
+    hands: Sequence[str], dealer: int = 0, step: int = 1, after: str = "",
+    active: Sequence[int] | None = None,
+) -> list[Card]:
+    """A 52-card deck that deals ``hands[seat]`` to each seat in play (``""`` for a
+    seat out of play) in RULES.md §1 order over the seats in ``active``; ``after``
+    lists the cards that follow, top first (the widow, or the discard top then
+    the stock); the remaining cards follow in ascending order."""
+    n = len(hands)
+    seats = [s for s in range(n) if hands[s]] if active is None else list(active)
+    order = turn_order(dealer, n, step, seats)
+    per_seat = {s: cards(hands[s]) for s in seats}
+    taken = dict.fromkeys(seats, 0)
+    deck: list[Card] = []
+    for i in range(3 * len(order)):
+        seat = order[i % len(order)]
+        deck.append(per_seat[seat][taken[seat]])
+        taken[seat] += 1
+    deck += cards(after)
+    assert len(set(deck)) == len(deck), "a card is used twice"
+    deck += [c for c in range(52) if c not in set(deck)]
+    return deck
+
+
+def all_moves(deal: AnyDeal) -> list[Move]:
+    """Every legal move of every seat (including pounces and open offers out of
+    turn), with concrete cards, from ``legal_actions``."""
+    out: list[Move] = []
+    for seat in range(deal.n):
+        hand = deal.hands[seat]
+        for kind in deal.legal_actions(seat):
+            if kind in ("trade", "barter", "accept", "take_discard", "draw_keep"):
+                out += [(seat, Decision(kind, c)) for c in hand]
+            elif kind == "swap":
+                assert isinstance(deal, WidowDeal)
+                for k in range(1, deal.rules.swap_max + 1):
+                    for give in combinations(hand, k):
+                        for take in combinations(deal.widow, k):
+                            out.append((seat, Decision("swap", give=give, take=take)))
+            elif kind == "offer":
+                assert isinstance(deal, DiscardDeal)
+                for target in deal.offer_targets(seat):
+                    out += [(seat, Decision("offer", c, target=target)) for c in hand]
+            else:
+                out.append((seat, Decision(kind)))
+    return out
+
+
+KINDS = [
+    "trade", "barter", "knock", "accept", "refuse", "take_widow", "keep_hand", "swap", "stand",
+    "pounce", "buy_horse", "decline_horse", "take_discard", "draw", "draw_keep", "draw_discard",
+    "pass", "offer", "nonsense",
+]
+
+
+def snapshot(deal: AnyDeal) -> dict[str, Any]:
+    """Every piece of a deal's state (deep-copied) and every observation."""
+    state = {k: v for k, v in vars(deal).items() if k != "rng"}
+    return {
+        "state": copy.deepcopy(state),
+        "observations": [deal.observation(s) for s in range(deal.n)] + [deal.observation()],
+    }
+
+
+def assert_cards_conserved(deal: AnyDeal) -> None:
+    """The 52 cards are all there once; every hand in play holds 3 (4 after a pounce)."""
+    every = deal.cards_in_play()
+    assert sorted(every) == list(range(52))
+    for seat in range(deal.n):
+        size = len(deal.hands[seat])
+        if seat in deal.active:
+            assert size in ((3, 4) if isinstance(deal, WidowDeal) else (3,))
+        else:
+            assert size == 0
+
+
+def assert_money_conserved(game: Game, deal: AnyDeal | None = None) -> None:
+    """Balances plus pots are conserved (0) for the game and the deal; chips
+    never go negative."""
+    assert game.conserved_total() == 0
+    if deal is not None:
+        assert deal.conserved_total() == 0
+    if game.chips is not None:
+        assert min(game.chips) >= 0
+
+
+def ai_move(deal: AnyDeal) -> Move:
+    """The AI's decision for the seat to act, from that seat's observation only."""
+    seat = deal.to_act
+    assert seat is not None
+    return seat, ai.choose(deal.observation(seat))
+
+
+def play(
+    rules: Rules, n: int, first: int, rng: random.Random,
+    choose: Callable[[AnyDeal, random.Random], Move] | None = None,
+    max_deals: int | None = None, max_moves: int = 3000,
+) -> Game:
+    """A game played by ``choose`` (default: the AI), checking invariants after
+    every action; stops when complete or after ``max_deals`` deals."""
+    game = Game(rules, n, first)
+    while not game.complete and (max_deals is None or len(game.deals) < max_deals):
+        deal = game.start_deal(shuffled_deck(rng), rng=rng)
+        assert_cards_conserved(deal)
+        assert_money_conserved(game, deal)
+        moves = 0
+        while not deal.finished:
+            seat, decision = ai_move(deal) if choose is None else choose(deal, rng)
+            assert decision.kind in deal.legal_actions(seat), (decision, deal.legal_actions(seat))
+            deal.act(seat, decision)
+            assert_cards_conserved(deal)
+            assert_money_conserved(game, deal)
+            moves += 1
+            assert moves <= max_moves, "the deal does not end"
+        assert len(game.deals) < 2000, "the game does not end"
+    return game
+
+
+def random_move(deal: AnyDeal, rng: random.Random) -> Move:
+    """A uniformly random legal move of any seat."""
+    moves = all_moves(deal)
+    assert moves, "the deal waits but nobody can move"
+    return moves[rng.randrange(len(moves))]
+
+
+def check_replay(game: Game) -> None:
+    """The record of ``game`` survives JSON and replays to the same game."""
+    record = game.to_record([f"p{i}" for i in range(game.n)])
+    again = replay(json.loads(json.dumps(record)))
+    assert again.summary() == game.summary()
+    assert [d.operations for d in again.deals] == [d.operations for d in game.deals]
+    assert again.ledger == game.ledger
+    assert again.pots == game.pots
+
+
+def knock_or_stop(deal: AnyDeal) -> None:
+    """End a deal with legal moves quickly (trade: knock; widow: keep, then stop;
+    discard: knock or pass)."""
+    while not deal.finished:
+        seat = deal.to_act
+        assert seat is not None
+        legal = deal.legal_actions(seat)
+        for kind in ("keep_hand", "knock", "stand", "decline_horse", "pass", "draw_discard",
+                     "refuse"):
+            if kind in legal:
+                deal.act(seat, Decision(kind))
+                break
+        else:  # pragma: no cover - every state offers one of the above
+            raise AssertionError(legal)
+
