@@ -58,10 +58,20 @@ def run_bot(db_path: str) -> int:
 
     dev = os.environ.get("COMMERCE_DEV_GUILD", "").strip()
     bot = create_bot(db_path, dev_guild=int(dev) if dev.isdigit() else None)
+    import discord
+
     try:
         bot.run(token, log_handler=None)
     except CorruptDatabase as exc:
         print(f"Cannot open the database: {exc}", file=sys.stderr)
+        return 1
+    except discord.LoginFailure:
+        print("Discord refused DISCORD_TOKEN: copy the bot token again from the developer "
+              "portal into .env.", file=sys.stderr)
+        return 1
+    except (OSError, discord.HTTPException) as exc:
+        print(f"Cannot reach Discord ({type(exc).__name__}): check the network, or try "
+              "`python -m bot sandbox` offline.", file=sys.stderr)
         return 1
     return 0
 

@@ -54,6 +54,10 @@ AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss"
             "Hypatia", "Jacobi", "Kepler", "Leibniz")
 
 
+#: rule families the tables can play (the others exist in the engine and in replay)
+PLAYABLE_FAMILIES = frozenset({"trade"})
+
+
 class UserError(Exception):
     """Something the user asked for cannot be done; ``str()`` is the ephemeral answer."""
 
@@ -70,7 +74,13 @@ class LiveTable:
     rules: Rules
     game: Game | None = None
     deal_ids: list[int] = field(default_factory=list)
-    announced: set[int] = field(default_factory=set)  # deal numbers whose showdown is posted
+    #: deal number -> message id of its posted showdown
+    showdown_messages: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def announced(self) -> set[int]:
+        """Deal numbers whose showdown has been posted."""
+        return set(self.showdown_messages)
 
     @property
     def id(self) -> int:
@@ -145,7 +155,7 @@ class TableService:
                     deal.void()
                 live.deal_ids.append(deal_row.id)
                 if deal_row.showdown_message_id is not None:
-                    live.announced.add(deal_row.number)
+                    live.showdown_messages[deal_row.number] = deal_row.showdown_message_id
             if row.status == "closed":
                 game.closed = True
             live.game = game
@@ -183,12 +193,20 @@ class TableService:
         """The rules a table would play.
 
         Raises:
-            UserError: unknown preset or bad option, said plainly.
+            UserError: unknown preset, bad option, or a family the tables cannot
+                play yet, said plainly.
         """
+        if len(preset) > 40:
+            raise UserError("That is not a preset name. See /commerce rules.")
         try:
-            return get_preset(preset, options)
+            rules = get_preset(preset, options)
+            if getattr(rules, "family", "trade") not in PLAYABLE_FAMILIES:
+                raise UserError(f"Tables cannot play {preset} yet; try foster, hoyle, "
+                                "parlett or foster-more.")
+            return rules
         except RulesError as exc:
-            raise UserError(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+            text = str(exc)
+            raise UserError(text[:1].upper() + text[1:200] + ".") from None
 
     # -------------------------------------------------------------- lobby
     async def create(
@@ -248,9 +266,9 @@ class TableService:
             await self.storage.add_seat(table_id, None, name)
             return await self._reload(table_id)
 
-    async def leave(self, table_id: int, member_id: int) -> LiveTable | None:
-        """Leave a lobby. If the host leaves and no human remains, the table closes
-        (returns ``None``).
+    async def leave(self, table_id: int, member_id: int) -> LiveTable:
+        """Leave a lobby. If the host leaves, the next seated member hosts; if no
+        member remains, the table closes (its status becomes ``closed``).
 
         Raises:
             UserError: not seated, or the game has started.
@@ -266,10 +284,16 @@ class TableService:
                 )
             await self.storage.remove_seat(table_id, seat)
             live = await self._reload(table_id)
-            if not any(not s.is_ai for s in live.seats):
+            humans = [s for s in live.seats if not s.is_ai]
+            if not humans:
                 await self.storage.set_status(table_id, "closed")
                 self.tables.pop(table_id, None)
-                return None
+                live.row = await self._row(table_id)
+                return live
+            if member_id == live.row.host_id:  # the host left: the next player hosts
+                assert humans[0].member_id is not None
+                await self.storage.set_host(table_id, humans[0].member_id)
+                live = await self._reload(table_id)
             return live
 
     async def start(self, table_id: int, member_id: int) -> LiveTable:
@@ -280,7 +304,7 @@ class TableService:
         """
         async with self.lock(table_id):
             live = self._lobby(table_id)
-            if member_id != live.row.host_id:
+            if member_id != live.row.host_id or live.seat_of(member_id) is None:
                 raise UserError("Only the host can start the game.")
             n = len(live.seats)
             if n < live.rules.min_players:
@@ -340,7 +364,8 @@ class TableService:
         Args:
             deal_number: the deal the control belongs to (stale controls are refused).
             kind: ``trade``, ``barter``, ``knock``, ``accept`` or ``refuse``.
-            card: card code for trade, barter and accept.
+            card: card code for trade, barter and accept; a trailing ``!`` asks to
+                knock at the end of the same turn (presets that allow it).
             seq: the number of operations the control was issued after, when it
                 carries one (card selects): a used or outdated select is refused.
 
@@ -353,13 +378,16 @@ class TableService:
         async with self.lock(table_id):
             live, seat, deal = self._control(table_id, member_id, deal_number, seq)
             parsed: Card | None = None
+            knock = False
             if card is not None:
+                knock = card.endswith("!")  # "Kd!": trade or barter, then knock (hoyle)
+                card = card.rstrip("!")
                 try:
                     parsed = parse_card(card)
                 except ValueError:
                     raise UserError("That is not a card.") from None
             try:
-                op = self._step(deal, seat, kind, parsed)
+                op = self._step(deal, seat, kind, parsed, knock)
             except IllegalAction as exc:
                 raise UserError(str(exc)) from None
             await self._persist(live, op, member_id)
@@ -389,7 +417,8 @@ class TableService:
         return live, seat, deal
 
     @staticmethod
-    def _step(deal: Deal, seat: int, kind: str, card: Card | None) -> Operation:
+    def _step(deal: Deal, seat: int, kind: str, card: Card | None,
+              knock: bool = False) -> Operation:
         if kind == "knock":
             return deal.knock(seat)
         if kind == "refuse":
@@ -397,9 +426,9 @@ class TableService:
         if card is None:
             raise IllegalAction("Choose a card first.")
         if kind == "trade":
-            return deal.trade(seat, card)
+            return deal.trade(seat, card, knock)
         if kind == "barter":
-            return deal.barter(seat, card)
+            return deal.barter(seat, card, knock)
         if kind == "accept":
             return deal.answer(seat, card)
         raise IllegalAction("Unknown action.")
@@ -542,8 +571,7 @@ class TableService:
             if seat is None:
                 continue
             if live.row.status == "lobby":
-                left = await self.leave(live.id, member_id)
-                changed.append(left or live)
+                changed.append(await self.leave(live.id, member_id))
                 continue
             async with self.lock(live.id):
                 await self.storage.set_seat_state(live.id, seat, gone=True)
@@ -604,7 +632,7 @@ class TableService:
     async def mark_announced(self, live: LiveTable, message_id: int) -> None:
         """Remember that the latest deal's showdown was posted as ``message_id``."""
         await self.storage.set_showdown_message(live.deal_ids[-1], message_id)
-        live.announced.add(live.deal_number)
+        live.showdown_messages[live.deal_number] = message_id
 
     async def set_message(self, table_id: int, *, lobby: int | None = None,
                           table: int | None = None) -> None:

@@ -161,8 +161,9 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 raise UserError("You are not seated at any table.")
             left = await self.service.leave(live.id, interaction.user.id)
             await reply(interaction, "You left the table.")
-            if left is not None:
-                await self.play.refresh_lobby(left)
+            await self.play.refresh_lobby(left)
+            if left.row.status == "closed":
+                await self.play.close_channel(left)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="start", description="Start the game at this table (host only)")
@@ -218,6 +219,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
                     seconds: app_commands.Range[int, 0, 600]) -> None:  # noqa: D102
         async def work() -> None:
             live = await self.service.set_delay(self.here(interaction).id, interaction.user.id, seconds)
+            self.play.reschedule_next(live)
             text = (f"The next deal now starts {live.row.next_deal_delay} seconds after a showdown."
                     if seconds else "The next deal now waits for the Next deal button.")
             await interaction.response.send_message(text)

@@ -22,10 +22,10 @@ from bot.engine import card_label, parse_card
 from bot.service import LiveTable, UserError
 from bot.ui import render
 from bot.ui.components import (
-    AnswerButton,
     CardSelect,
     NextDealButton,
     PlayButton,
+    answer_buttons,
     lobby_view,
     table_view,
     view_of,
@@ -51,7 +51,10 @@ async def retrying(call: Callable[[], Awaitable[Any]]) -> Any:
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was answered already."""
+    """Answer ephemerally, whether or not the interaction was answered already
+    (text beyond Discord's 2,000 characters is cut)."""
+    if len(text) > 1900:
+        text = text[:1900] + "…"
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
@@ -96,7 +99,8 @@ class Play(commands.Cog):
         self.service = bot.service
         self.timers: dict[int, asyncio.Task[None]] = {}
         self.turn_timers: dict[int, asyncio.Task[None]] = {}
-        self.offers: dict[tuple[int, int, int], int] = {}  # (table, deal, seq) -> message id
+        # barter offers already announced: (table, deal, seq) -> message id (None: unknown)
+        self.offers: dict[tuple[int, int, int], int | None] = {}
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
 
@@ -104,6 +108,11 @@ class Play(commands.Cog):
         for live in list(self.service.tables.values()):
             if live.game is None:
                 continue
+            deal = live.deal
+            if deal is not None and deal.pending is not None:
+                # announced before the restart, or not: the table message carries the
+                # Accept / Refuse buttons either way, so never ping twice
+                self.offers[(live.id, live.deal_number, len(deal.operations))] = None
             # refresh every table message; post a showdown a crash kept back
             asyncio.get_running_loop().create_task(self.refresh(live))
 
@@ -121,12 +130,12 @@ class Play(commands.Cog):
             elif action == "ai":
                 live = await self.service.add_ai(table_id, user.id)
             elif action == "leave":
-                left = await self.service.leave(table_id, user.id)
-                if left is None:
+                live = await self.service.leave(table_id, user.id)
+                if live.row.status == "closed":
                     await interaction.response.edit_message(
                         content="The last player left: this table is closed.", embed=None, view=None)
+                    await self.close_channel(live)
                     return
-                live = left
             else:
                 live = await self.service.start(table_id, user.id)
                 await interaction.response.edit_message(embed=render.lobby_embed(live), view=None)
@@ -174,7 +183,8 @@ class Play(commands.Cog):
                       if action == "trade" else
                       "Pick the card you offer face down to your neighbour.")
             await reply(interaction, f"{render.hand_text(live, obs)}\n\n{prompt}",
-                        view=view_of(CardSelect(table_id, deal, seq, action, obs.hand)))
+                        view=view_of(CardSelect(table_id, deal, seq, action, obs.hand,
+                                                knock_option=live.rules.knock_after_exchange)))
         await guarded(interaction, table_id, work)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -229,7 +239,8 @@ class Play(commands.Cog):
         assert seat is not None and live.deal is not None and before.hand is not None
         after = live.deal.hands[seat] if live.deal_number == deal else []
         new = [c for c in after if c not in before.hand]
-        given = card_label(parse_card(card))
+        knocked = card.endswith("!")
+        given = card_label(parse_card(card.rstrip("!")))
         if action == "trade":
             text = f"You traded {given} and drew {render.hand_label(new)}."
         elif action == "barter" and live.deal_number == deal and live.deal.pending:
@@ -239,6 +250,8 @@ class Play(commands.Cog):
                     + (f" and gave you {render.hand_label(new)}." if new else " by knocking."))
         else:
             text = f"You gave {given} and received {render.hand_label(new)}."
+        if knocked:
+            text += " You knocked at the end of your turn."
         if live.deal_number == deal:
             text += "\n" + render.hand_text(live, live.deal.observation(seat))
         await interaction.response.edit_message(content=text, view=None)
@@ -266,11 +279,18 @@ class Play(commands.Cog):
         deal = live.deal
         if deal is None or deal.finished:
             return None
-        return table_view(live.id, live.deal_number, away=any(s.away for s in live.seats))
+        seq = len(deal.operations) if deal.pending is not None else None
+        return table_view(live.id, live.deal_number, away=any(s.away for s in live.seats),
+                          barter_seq=seq, refusal=live.rules.barter_refusal)
 
     async def post_deal(self, live: LiveTable) -> None:
-        """Post the new deal's table message, then anything the AI already did."""
+        """Post the new deal's table message, then anything the AI already did;
+        the previous showdown loses its Next deal button."""
         self.cancel_timer(live.id)
+        previous = live.showdown_messages.get(live.deal_number - 1)
+        if previous is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(live).get_partial_message(previous).edit(view=None)
         try:
             msg = await retrying(lambda: self.channel(live).send(
                 content=self.ping_text(live), embed=render.table_embed(live),
@@ -359,11 +379,14 @@ class Play(commands.Cog):
             key = (live.id, live.deal_number, seq)
             if not live.is_ai(target) and key not in self.offers:
                 offerer = render.seat_name(live, deal.pending.seat)
+                refusal = live.rules.barter_refusal
+                how = ("Choose the card you give back before you see theirs, or refuse by knocking."
+                       if refusal else
+                       "Choose the card you give back before you see theirs (you must accept).")
+                self.offers[key] = None  # posted at most once, even if the send fails
                 msg = await channel.send(
-                    f"{render.seat_name(live, target)}, {offerer} offers you a card face down. "
-                    "Choose the card you give back before you see theirs, or refuse by knocking.",
-                    view=view_of(*(AnswerButton(live.id, live.deal_number, seq, a)
-                                   for a in ("accept", "refuse"))))
+                    f"{render.seat_name(live, target)}, {offerer} offers you a card face down. {how}",
+                    view=view_of(*answer_buttons(live.id, live.deal_number, seq, refusal)))
                 self.offers[key] = msg.id
 
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
@@ -378,15 +401,24 @@ class Play(commands.Cog):
         """After the last deal: make the table read-only (channel) or lock it (thread)."""
         channel = self.bot.get_channel(live.row.channel_id)
         try:
+            ours = channel is not None and getattr(channel, "name", "") == f"commerce-{live.row.number}"
+            if not ours:  # a table played "here" leaves the channel as it was
+                return
             if isinstance(channel, discord.Thread):
                 await channel.edit(archived=True, locked=True)
-            elif isinstance(channel, discord.TextChannel) and channel.name.startswith("commerce-"):
+            elif isinstance(channel, discord.TextChannel):
                 await channel.set_permissions(channel.guild.default_role, send_messages=False,
                                               reason="Commerce game over")
         except discord.HTTPException:
             log.warning("table %s: could not make the channel read-only", live.id)
 
     # ------------------------------------------------------------ timers
+    def reschedule_next(self, live: LiveTable) -> None:
+        """Apply a changed delay to a next deal that is already waiting."""
+        if live.id in self.timers:
+            self.cancel_timer(live.id)
+            self.schedule_next(live)
+
     def schedule_next(self, live: LiveTable) -> None:
         """Deal the next hand automatically after the table's delay."""
         delay = live.row.next_deal_delay

@@ -219,7 +219,7 @@ class Game:
         if not self.complete:
             return None
         if self.rules.game_end != "deals":
-            return list(self.deals[-1].game_winners)
+            return sorted(self.deals[-1].game_winners)
         ledger = self.ledger
         top = max(ledger)
         return [s for s, v in enumerate(ledger) if v == top]

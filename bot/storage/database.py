@@ -343,6 +343,11 @@ class Storage:
         await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
                                  (seconds,))
 
+    async def set_host(self, table_id: int, member_id: int) -> None:
+        """Hand the table to another member. Raises ValueError for an unknown table."""
+        await self._update_table(table_id, "UPDATE tables SET host_id = ? WHERE id = ?",
+                                 (member_id,))
+
     async def set_showdown_message(self, deal_id: int, message_id: int) -> None:
         """Remember the message that announced the deal's showdown.
         Raises ValueError for an unknown deal."""

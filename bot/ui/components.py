@@ -106,8 +106,11 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:
     }
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str,
-                 hand: tuple[Card, ...] = ()) -> None:
+                 hand: tuple[Card, ...] = (), knock_option: bool = False) -> None:
         options = [discord.SelectOption(label=card_label(c), value=card_code(c)) for c in hand]
+        if knock_option:  # hoyle: the exchange may end with a knock in the same turn
+            options += [discord.SelectOption(label=f"{card_label(c)}, then knock",
+                                             value=card_code(c) + "!") for c in hand]
         super().__init__(discord.ui.Select(
             placeholder=self.PLACEHOLDERS[action],
             options=options or [discord.SelectOption(label="?", value="?")],
@@ -160,10 +163,25 @@ def lobby_view(table_id: int) -> discord.ui.View:
     return view_of(*(LobbyButton(table_id, a) for a in ("join", "leave", "ai", "start")))
 
 
-def table_view(table_id: int, deal: int, *, away: bool = False) -> discord.ui.View:
-    """The table message's buttons; ``I'm back`` too while a seat is away."""
-    actions = ("hand", "trade", "barter", "knock") + (("back",) if away else ())
-    return view_of(*(PlayButton(table_id, deal, a) for a in actions))
+def table_view(table_id: int, deal: int, *, away: bool = False,
+               barter_seq: int | None = None, refusal: bool = True) -> discord.ui.View:
+    """The table message's buttons: My hand, Trade, Barter, Knock — or, while a
+    barter waits for its answer (``barter_seq``), My hand with Accept / Refuse;
+    ``I'm back`` too while a seat is away."""
+    items: list[discord.ui.Item[Any]] = [PlayButton(table_id, deal, "hand")]
+    if barter_seq is None:
+        items += [PlayButton(table_id, deal, a) for a in ("trade", "barter", "knock")]
+    else:
+        items += answer_buttons(table_id, deal, barter_seq, refusal)
+    if away:
+        items.append(PlayButton(table_id, deal, "back"))
+    return view_of(*items)
+
+
+def answer_buttons(table_id: int, deal: int, seq: int, refusal: bool) -> list[AnswerButton]:
+    """Accept, and Refuse (knock) where the rules allow refusing."""
+    return [AnswerButton(table_id, deal, seq, a)
+            for a in (("accept", "refuse") if refusal else ("accept",))]
 
 
 class Paginator(discord.ui.View):

@@ -30,7 +30,9 @@ def event_text(live: LiveTable, event: PublicEvent | None) -> str:
         return "The cards are dealt."
     who = seat_name(live, event.seat)
     if event.kind == "trade":
-        text = f"{who} traded with the dealer"
+        dealer = live.deal.dealer if live.deal is not None else None
+        text = (f"{who} traded with the dealer" if event.seat != dealer
+                else f"{who}, the dealer, traded a card for the stock top")
         if event.shown is not None:
             text += f" (gave {hand_label([event.shown])} face up)"
         return text + (" and knocked." if event.knocked else ".")
@@ -60,7 +62,8 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
     embed.add_field(
         name="Rules",
         value=f"{rules.min_players}–{rules.max_players} players · "
-        f"{rules.deals_per_player} deal(s) per player · play {rules.direction}",
+        f"{rules.deals_per_player} deal{'s' if rules.deals_per_player > 1 else ''} per player"
+        f" · play {rules.direction}",
     )
     if live.row.status == "lobby":
         embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
@@ -102,8 +105,10 @@ def table_embed(live: LiveTable) -> discord.Embed:
     embed.add_field(name="Balances", value="\n".join(lines), inline=False)
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
-    embed.set_footer(text="My hand shows your cards privately. Trade: give a card and 1 point "
-                          "to the dealer for the stock top. Barter: swap blind with your neighbour.")
+    if not obs.finished:
+        embed.set_footer(text="My hand shows your cards privately. Trade: give a card and 1 point "
+                              "to the dealer for the stock top. Barter: swap blind with your "
+                              "neighbour.")
     return embed
 
 

@@ -216,6 +216,6 @@ async def test_new_table_with_a_preset_and_options(simcord_env, bots):
                           direction="clockwise")
     lobby = guild.channels["commerce-1"].history()[0]
     text = message_text(lobby)
-    assert "parlett" in text and "2 deal(s) per player" in text and "play clockwise" in text
+    assert "parlett" in text and "2 deals per player" in text and "play clockwise" in text
     res = await ann.slash(general, "commerce rules", preset="hoyle")
     assert res.ephemeral and "under the stock" in message_text(res.response)
