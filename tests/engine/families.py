@@ -144,9 +144,13 @@ def play(
 
 
 def random_move(deal: AnyDeal, rng: random.Random) -> Move:
-    """A uniformly random legal move of any seat."""
+    """A random legal move: mostly of the seat to act, sometimes of any seat (a
+    pounce or an open offer out of turn)."""
     moves = all_moves(deal)
     assert moves, "the deal waits but nobody can move"
+    mine = [m for m in moves if m[0] == deal.to_act]
+    if mine and rng.random() < 0.8:
+        moves = mine
     return moves[rng.randrange(len(moves))]
 
 
