@@ -298,3 +298,64 @@ def test_nobody_holds_anything_dealer_wins():
     for dealer in range(4):
         for step in (1, -1):
             assert best_seat([none] * 4, dealer, step) == dealer
+
+
+# ------------------------------------------------------------------ jaques
+def jaques_oracle(hand: tuple[Card, ...]) -> tuple[int, ...]:
+    """RULES.md §2 jaques, written independently: tricon > sequence (Q-K-A best,
+    A-2-3 lowest) > flush (highest, second, third card) > pair (pair, then odd
+    card) > high card (highest, second, third)."""
+    ranks = sorted((rank(c) for c in hand), reverse=True)
+    one_suit = len({suit(c) for c in hand}) == 1
+    if len(set(ranks)) == 1:
+        return (5, ranks[0])
+    if one_suit and frozenset(ranks) in RUNS:
+        return (4, RUNS[frozenset(ranks)])
+    if one_suit:
+        return (3, *ranks)
+    for r in set(ranks):
+        if ranks.count(r) == 2:
+            return (2, r, next(o for o in ranks if o != r))
+    return (1, *ranks)
+
+
+def test_jaques_order_matches_the_rules_over_every_hand():
+    keyed = sorted((jaques_oracle(h), score(h, "jaques"), h) for h in combinations(range(52), 3))
+    for (key_a, score_a, hand_a), (key_b, score_b, hand_b) in zip(keyed, keyed[1:], strict=False):
+        if key_a == key_b:
+            assert score_a == score_b, (hand_a, hand_b)
+        else:
+            assert score_a < score_b, (hand_a, hand_b)
+    names = {5: Category.TRICON, 4: Category.SEQUENCE, 3: Category.FLUSH, 2: Category.PAIR,
+             1: Category.NONE}
+    for key, sc, hand in keyed[::97]:
+        assert category_of(sc) is names[key[0]], hand
+
+
+def test_jaques_examples():
+    j = "jaques"
+    assert s("Qh Kh Ah", j) > s("Jh Qh Kh", j) > s("2h 3h 4h", j) > s("Ah 2h 3h", j)
+    assert s("Ah 2h 3h", j) > s("Ah Kh Jh", j)  # the lowest sequence beats every flush
+    assert s("Ah Kh 2h", j) > s("Ah Qh Jh", j)  # flush: highest, then the second card
+    assert s("Ks Qs 4s", j) > s("Kd Qd 3d", j)  # ... then the third
+    assert s("2c 2d 3h", j) > s("Ac Kd Jh", j)  # any pair beats any high card
+    assert s("9c 9d Kh", j) > s("9h 9s Qc", j)  # equal pairs: the odd card
+    assert s("Ac 9d 2h", j) > s("Kc Qd Jh", j)  # the highest card first
+    assert s("Kc Qd 2h", j) == s("Ks Qh 2d", j)  # a true tie
+    assert cat("Kc Ad 2h", j) is Category.NONE and cat("Ks 9s 4s", j) is Category.FLUSH
+    assert describe(cards("Ks 9s 4s"), j) == "flush, K high"
+    assert describe(cards("Tc 9s 4d"), j) == "10 high"
+    assert describe(cards("9c 9s 4d"), j) == "pair of 9s"
+    assert cat("Ks Kh 4d", j) is Category.PAIR and cat("Ks Kh 4d") is Category.NONE
+
+
+@pytest.mark.parametrize("ranking", ["classic", "more", "jaques"])
+def test_four_of_a_kind_beats_every_three_card_hand(ranking: Ranking):
+    four_twos = score(cards("2c 2d 2h 2s"), ranking)
+    assert four_twos > max(score_table(ranking).values())
+    assert score(cards("3c 3d 3h 3s"), ranking) > four_twos
+    assert category_of(four_twos) is Category.FOUR
+    assert describe(cards("7c 7d 7h 7s"), ranking) == "four 7s"
+    for bad in ("2c 2d 2h 3s", "2c 2d 2h 2h", "2c 2d"):
+        with pytest.raises(KeyError):
+            score(cards(bad), ranking)
