@@ -179,3 +179,62 @@ def knock_or_stop(deal: AnyDeal) -> None:
         else:  # pragma: no cover - every state offers one of the above
             raise AssertionError(legal)
 
+
+
+def can_decide(deal: AnyDeal, seat: int, d: Decision) -> bool:
+    """``can_x`` of the action ``d`` names, for ``seat`` (``False`` for a kind the
+    family does not have)."""
+    card = d.card
+    if isinstance(deal, WidowDeal):
+        simple = {
+            "take_widow": deal.can_take_widow, "keep_hand": deal.can_keep_hand,
+            "knock": deal.can_knock, "stand": deal.can_stand, "pounce": deal.can_pounce,
+            "buy_horse": deal.can_buy_horse, "decline_horse": deal.can_decline_horse,
+        }
+        if d.kind == "swap":
+            return deal.can_swap(seat, d.give, d.take)
+        return d.kind in simple and simple[d.kind](seat)
+    if isinstance(deal, DiscardDeal):
+        if d.kind == "take_discard":
+            return card is not None and deal.can_take_discard(seat, card)
+        if d.kind == "draw_keep":
+            return card is not None and deal.can_draw_keep(seat, card)
+        if d.kind == "offer":
+            return card is not None and d.target is not None and deal.can_offer(seat, d.target, card)
+        if d.kind in ("accept", "refuse"):
+            return deal.can_answer(seat, card if d.kind == "accept" else None) and (
+                d.kind == "refuse" or card is not None)
+        simple_d = {"draw": deal.can_draw, "draw_discard": deal.can_draw_discard,
+                    "pass": deal.can_pass, "knock": deal.can_knock}
+        return d.kind in simple_d and simple_d[d.kind](seat)
+    if d.kind in ("trade", "barter", "accept"):
+        if card is None:
+            return False
+        if d.kind == "accept":
+            return deal.can_answer(seat, card)
+        return (deal.can_trade if d.kind == "trade" else deal.can_barter)(seat, card)
+    if d.kind == "refuse":
+        return deal.can_answer(seat, None)
+    return d.kind == "knock" and deal.can_knock(seat)
+
+
+def assert_observations_hide(deal: AnyDeal) -> None:
+    """Each seat sees its own hand and only its own private cards; the public
+    view shows no hand and no showdown before the deal is decided."""
+    public = deal.observation()
+    assert public.hand is None and public.drawn is None and public.offered_card is None
+    assert public.legal == ()
+    if deal.showdown is None:
+        assert public.showdown is None
+    for seat in range(deal.n):
+        obs = deal.observation(seat)
+        assert obs.legal == tuple(deal.legal_actions(seat))
+        if not obs.blind:
+            assert obs.hand == tuple(deal.hands[seat])
+        else:
+            assert obs.hand is None and seat == deal.dealer
+        if isinstance(deal, DiscardDeal):
+            assert obs.drawn == (deal.drawn if seat == deal.turn else None)
+            pending = deal.pending
+            assert obs.offered_card == (
+                pending.card if pending is not None and seat == pending.target else None)
