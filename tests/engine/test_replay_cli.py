@@ -137,3 +137,46 @@ def test_usage_error_exits_2():
     )
     assert proc.returncode == 2
     assert b"usage" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+# --------------------------------------------------- widow and discard families
+FAMILY_DEAL_KEYS = {
+    "widow": DEAL_KEYS | {"widow"},
+    "oldway": DEAL_KEYS | {"widow", "lives", "loser", "horse", "pool"},
+    "jaques": DEAL_KEYS | {"chips", "pots", "lowest", "reshuffles"},
+}
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "top"),
+    [
+        ("widow", {}, set()),
+        ("oldway", {"pounce": True}, {"lives", "pool"}),
+        ("jaques", {"chips": 3, "open_trading": True}, {"chips", "pots"}),
+        ("jaques", {"chips": 5, "three_stake": True}, {"chips", "pots"}),
+    ],
+)
+def test_every_family_replays_from_the_command_line(preset, options, top, tmp_path):
+    from .families import play, random_move
+
+    rng = random.Random(preset)
+    rules = get_preset(preset, options)
+    game = play(rules, 4, 1, rng, choose=random_move)
+    record = game.to_record(["a", "b", "c", "d"])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, out, stderr = run_replay(str(path))
+    assert code == 0 and stderr == ""
+    assert out == json.loads(json.dumps(game.summary()))
+    assert set(out) == {"deals", "ledger", "complete", "winners"} | top
+    keys = FAMILY_DEAL_KEYS[preset] | ({"pot_winners"} if rules.three_stake else set())
+    assert all(set(d) == keys for d in out["deals"])
+    assert out["complete"] is True and out["winners"]
+    # a broken action in the last deal is reported with its indexes
+    last = record["deals"][-1]["actions"]
+    last.insert(0, {"seat": 0, "action": "trade", "card": "2c"})
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, out, _ = run_replay(str(path))
+    assert code == 2
+    error = _error(out)
+    assert (error["deal"], error["action"]) == (len(record["deals"]) - 1, 0)
