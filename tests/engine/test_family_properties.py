@@ -12,9 +12,11 @@ always chooses a legal action and its games end; a void refunds the deal.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +24,29 @@ from bot.engine import ai
 from bot.engine.cards import shuffled_deck
 from bot.engine.common import Decision, IllegalAction
 from bot.engine.game import AnyDeal, Game
+from bot.engine.operations import (
+    OPERATION_KINDS,
+    BarterAnswer,
+    BarterOffer,
+    BuyHorse,
+    DeclineHorse,
+    Draw,
+    DrawDiscard,
+    DrawKeep,
+    KeepHand,
+    Knock,
+    Offer,
+    OfferAnswer,
+    Pass,
+    Pounce,
+    Stand,
+    Swap,
+    TakeDiscard,
+    TakeWidow,
+    Trade,
+    operation_from_dict,
+    operation_to_dict,
+)
 from bot.engine.rules import get_preset
 
 from .families import (
@@ -241,3 +266,22 @@ def test_random_play_reaches_every_kind_of_event():
         "ended by stand", "dead_knock", "lowest", "pot", "fixed rounds", "offer out of turn",
         "accept", "refuse", "take_discard", "draw_keep", "draw_discard", "pass",
     } <= seen, seen
+
+
+def test_every_operation_kind_survives_the_action_log():
+    ops = [
+        Trade(1, 5, True), BarterOffer(2, 7), BarterAnswer(0, None), BarterAnswer(0, 9), Knock(3),
+        TakeWidow(0), KeepHand(0), Swap(1, (3, 4), (50, 51)), Stand(2), Pounce(2, 23),
+        BuyHorse(0), DeclineHorse(1), TakeDiscard(1, 8), Draw(2), Draw(2, (1, 2, 3)),
+        DrawKeep(2, 30), DrawDiscard(0), Pass(1), Offer(0, 2, 11), OfferAnswer(2, None),
+        OfferAnswer(2, 12),
+    ]
+    assert {op.kind for op in ops} == set(OPERATION_KINDS)
+    for op in ops:
+        data = json.loads(json.dumps(operation_to_dict(op)))
+        assert operation_from_dict(data) == op
+    for bad in ({"kind": "swap", "seat": 1}, {"kind": "shuffle", "seat": 1},
+                {"kind": "offer", "seat": 1, "target": "x", "card": "Kd"},
+                {"kind": "pass", "seat": True}, {"kind": "draw", "seat": 0, "reshuffle": "Kd"}):
+        with pytest.raises(ValueError):
+            operation_from_dict(bad)

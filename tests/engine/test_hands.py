@@ -359,3 +359,14 @@ def test_four_of_a_kind_beats_every_three_card_hand(ranking: Ranking):
     for bad in ("2c 2d 2h 3s", "2c 2d 2h 2h", "2c 2d"):
         with pytest.raises(KeyError):
             score(cards(bad), ranking)
+
+
+def test_seed_001_point_examples():
+    # K and 9 of diamonds make 19; A 5 3 of hearts make 19 with three cards and win
+    assert describe(cards("Kd 9d 4c")) == "point 19"
+    assert describe(cards("Ah 5h 3h")) == "point 19 (3 cards)"
+    assert s("Ah 5h 3h") > s("Kd 9d 4c")
+    assert cat("6s 7c Qh") is Category.NONE
+    # Ben's trade: K 10 9 of spades is a point of 29, not a sequence
+    assert describe(cards("Ks Ts 9s")) == "point 29 (3 cards)"
+    assert s("7c 7h 7d") > s("Ks Ts 9s")
