@@ -26,6 +26,7 @@ from bot.ui.components import (
     NextDealButton,
     PlayButton,
     answer_buttons,
+    dynamic_view,
     lobby_view,
     table_view,
     view_of,
@@ -183,7 +184,7 @@ class Play(commands.Cog):
                       if action == "trade" else
                       "Pick the card you offer face down to your neighbour.")
             await reply(interaction, f"{render.hand_text(live, obs)}\n\n{prompt}",
-                        view=view_of(CardSelect(table_id, deal, seq, action, obs.hand,
+                        view=dynamic_view(CardSelect(table_id, deal, seq, action, obs.hand,
                                                 knock_option=live.rules.knock_after_exchange)))
         await guarded(interaction, table_id, work)
 
@@ -213,7 +214,7 @@ class Play(commands.Cog):
                 interaction,
                 f"{render.hand_text(live, obs)}\n\nPick the card you give back. "
                 "You see the offered card once the swap is made.",
-                view=view_of(CardSelect(table_id, deal, seq, "accept", obs.hand)))
+                view=dynamic_view(CardSelect(table_id, deal, seq, "accept", obs.hand)))
         await guarded(interaction, table_id, work)
 
     async def on_card(self, interaction: discord.Interaction, table_id: int, deal: int,

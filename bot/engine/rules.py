@@ -121,6 +121,16 @@ class Rules:
             ``direct_trading``).
         three_stake: three pots (best tricon; best sequence or flush; best pair
             or high card), 1 chip per player per deal into each; no starting stake.
+            Knock, lowest-hand and dead-knock chips go into the first (tricon)
+            pot; the pots are awarded after those payments; a tie shares a pot.
+
+    Rulings where the sources are silent (RULES.md §2 decides the rest):
+        - jaques ``stake`` is paid once, at the start of the game (seed 003's
+          "starting stake"); only ``three_stake`` pays every deal.
+        - a jaques payment never exceeds the payer's chips; a seat without a
+          chip cannot knock.
+        - oldway ``pounce`` is possible from the end of the dealer's choice until
+          play ends, never by a seat that has stood.
     """
 
     name: str

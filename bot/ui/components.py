@@ -158,6 +158,15 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
+def dynamic_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view of ``DynamicItem``s to send ephemerally. It is stopped at once: the
+    items are dispatched by their ``custom_id`` through ``add_dynamic_items``, so
+    discord.py need not keep (and time out) a stored view for each select."""
+    view = view_of(*items)
+    view.stop()
+    return view
+
+
 def lobby_view(table_id: int) -> discord.ui.View:
     """The lobby's four buttons."""
     return view_of(*(LobbyButton(table_id, a) for a in ("join", "leave", "ai", "start")))

@@ -219,3 +219,14 @@ async def test_new_table_with_a_preset_and_options(simcord_env, bots):
     assert "parlett" in text and "2 deals per player" in text and "play clockwise" in text
     res = await ann.slash(general, "commerce rules", preset="hoyle")
     assert res.ephemeral and "under the stock" in message_text(res.response)
+
+
+async def test_card_selects_leave_no_timed_view_behind(simcord_env, bots):
+    import asyncio
+
+    guild, table, actors = await start(simcord_env, bots)
+    await table.trade(table.actor_to_act())
+    await table.barter(table.actor_to_act())
+    await table.accept(table.actor_to_act())
+    timed = [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro())]
+    assert timed == []
