@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from .engine import (
+    AnyDeal,
     Card,
     Deal,
+    Decision,
     Game,
     IllegalAction,
     Observation,
@@ -33,7 +35,6 @@ from .engine import (
     operation_to_dict,
     parse_card,
     record_actions,
-    score,
     shuffled_deck,
 )
 from .engine import ai as engine_ai
@@ -55,7 +56,7 @@ AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss"
 
 
 #: rule families the tables can play (the others exist in the engine and in replay)
-PLAYABLE_FAMILIES = frozenset({"trade"})
+PLAYABLE_FAMILIES = frozenset({"trade", "widow", "discard"})
 
 
 class UserError(Exception):
@@ -87,7 +88,7 @@ class LiveTable:
         return self.row.id
 
     @property
-    def deal(self) -> Deal | None:
+    def deal(self) -> AnyDeal | None:
         """The latest deal (finished or not), or ``None`` before the first."""
         return self.game.deals[-1] if self.game and self.game.deals else None
 
@@ -357,15 +358,18 @@ class TableService:
 
     async def act(
         self, table_id: int, member_id: int, deal_number: int, kind: str,
-        card: str | None = None, seq: int | None = None,
+        card: str | None = None, seq: int | None = None, *,
+        give: tuple[str, ...] = (), take: tuple[str, ...] = (), target: int | None = None,
     ) -> tuple[LiveTable, Operation]:
         """Apply a player's action and let AI seats answer.
 
         Args:
             deal_number: the deal the control belongs to (stale controls are refused).
             kind: ``trade``, ``barter``, ``knock``, ``accept`` or ``refuse``.
-            card: card code for trade, barter and accept; a trailing ``!`` asks to
-                knock at the end of the same turn (presets that allow it).
+            card: card code for trade, barter, accept, take_discard, draw_keep and
+                offer; a trailing ``!`` asks to knock at the end of the same turn
+                (presets that allow it).
+            give, take: card codes of a widow swap; target: the seat an offer goes to.
             seq: the number of operations the control was issued after, when it
                 carries one (card selects): a used or outdated select is refused.
 
@@ -387,7 +391,13 @@ class TableService:
                 except ValueError:
                     raise UserError("That is not a card.") from None
             try:
-                op = self._step(deal, seat, kind, parsed, knock)
+                cards_given = tuple(parse_card(c) for c in give)
+                cards_taken = tuple(parse_card(c) for c in take)
+            except ValueError:
+                raise UserError("That is not a card.") from None
+            decision = Decision(kind, parsed, cards_given, cards_taken, target)
+            try:
+                op = self._step(deal, seat, decision, knock)
             except IllegalAction as exc:
                 raise UserError(str(exc)) from None
             await self._persist(live, op, member_id)
@@ -398,7 +408,7 @@ class TableService:
             return live, op
 
     def _control(self, table_id: int, member_id: int, deal_number: int,
-                 seq: int | None) -> tuple[LiveTable, int, Deal]:
+                 seq: int | None) -> tuple[LiveTable, int, AnyDeal]:
         """The table, the member's seat and the deal a control acts on.
 
         Raises:
@@ -417,21 +427,15 @@ class TableService:
         return live, seat, deal
 
     @staticmethod
-    def _step(deal: Deal, seat: int, kind: str, card: Card | None,
-              knock: bool = False) -> Operation:
-        if kind == "knock":
-            return deal.knock(seat)
-        if kind == "refuse":
-            return deal.answer(seat, None)
-        if card is None:
-            raise IllegalAction("Choose a card first.")
-        if kind == "trade":
-            return deal.trade(seat, card, knock)
-        if kind == "barter":
-            return deal.barter(seat, card, knock)
-        if kind == "accept":
-            return deal.answer(seat, card)
-        raise IllegalAction("Unknown action.")
+    def _step(deal: AnyDeal, seat: int, decision: Decision, knock: bool = False) -> Operation:
+        """Apply ``decision`` for ``seat``; ``knock`` ends a trade or barter with a
+        knock (presets that allow it)."""
+        if knock and isinstance(deal, Deal) and decision.kind in ("trade", "barter"):
+            card = decision.need_card()
+            if decision.kind == "trade":
+                return deal.trade(seat, card, True)
+            return deal.barter(seat, card, True)
+        return deal.act(seat, decision)
 
     def verify(self, table_id: int, member_id: int, deal_number: int, kind: str,
                seq: int | None = None) -> LiveTable:
@@ -442,17 +446,15 @@ class TableService:
             UserError: as ``act`` would.
         """
         live, seat, deal = self._control(table_id, member_id, deal_number, seq)
-        try:
-            if kind in ("accept", "refuse"):
-                hand = deal.hands[seat]
-                deal.verify_answer(seat, hand[0] if kind == "accept" else None)
-            else:
-                deal.verify_knock(seat)  # same turn checks as trade and barter
-                if kind == "trade" and not deal.stock:
-                    raise IllegalAction("The stock is empty.")
-        except IllegalAction as exc:
-            raise UserError(str(exc)) from None
-        return live
+        if kind in deal.legal_actions(seat):
+            return live
+        if deal.finished:
+            raise UserError("This deal is already over.")
+        if deal.to_act != seat:
+            if deal.to_act is not None and live.deal is deal and getattr(deal, "pending", None):
+                raise UserError("Wait: an offer is waiting for an answer.")
+            raise UserError("It is not your turn.")
+        raise UserError("You cannot do that now.")
 
     async def _run_ai(self, live: LiveTable) -> None:
         deal = live.deal
@@ -461,9 +463,7 @@ class TableService:
             assert seat is not None
             if not live.is_ai(seat):
                 return
-            decision = engine_ai.choose(deal.observation(seat))
-            kind = {"accept": "accept", "refuse": "refuse"}.get(decision.kind, decision.kind)
-            op = self._step(deal, seat, kind, decision.card)
+            op = deal.act(seat, engine_ai.choose(deal.observation(seat)))
             await self._persist(live, op, None)
 
     async def _persist(self, live: LiveTable, op: Operation, member_id: int | None) -> None:
@@ -494,7 +494,7 @@ class TableService:
         return row
 
     @staticmethod
-    def _ledger(live: LiveTable, deal: Deal) -> list[LedgerEntry]:
+    def _ledger(live: LiveTable, deal: AnyDeal) -> list[LedgerEntry]:
         entries = []
         for m in deal.movements:
             if m.payer is not None:
@@ -504,14 +504,14 @@ class TableService:
         return entries
 
     @staticmethod
-    def _hands(live: LiveTable, deal: Deal) -> list[HandResult]:
+    def _hands(live: LiveTable, deal: AnyDeal) -> list[HandResult]:
         sd = deal.showdown
         if sd is None:
             return []
-        ranking = deal.rules.ranking
         return [
-            HandResult(s, live.member_of(s), score(h, ranking), describe(h, ranking), s == sd.winner)
-            for s, h in enumerate(sd.hands)
+            HandResult(s, live.member_of(s), sd.scores[s] or 0, describe(h, deal.rules.ranking),
+                       s == sd.winner)
+            for s, h in enumerate(sd.hands) if h and sd.scores[s] is not None
         ]
 
     # ----------------------------------------------------- presence (issue 3)
@@ -533,10 +533,9 @@ class TableService:
             if live.is_ai(seat):
                 return None
             decision = engine_ai.choose(deal.observation(seat))
-            kind, card = decision.kind, decision.card
-            if kind == "refuse":
-                kind, card = "accept", engine_ai.worst_card(tuple(deal.hands[seat]))
-            op = self._step(deal, seat, kind, card)
+            if decision.kind == "refuse" and isinstance(deal, Deal):  # a barter: accept
+                decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
+            op = deal.act(seat, decision)
             await self._persist(live, op, None)
             timeouts = live.seats[seat].timeouts + 1
             await self.storage.set_seat_state(table_id, seat, timeouts=timeouts,

@@ -60,7 +60,14 @@ class Commerce(commands.GroupCog, group_name="commerce",
     @app_commands.describe(
         rules="Which Commerce (default: the server's, normally foster)",
         deals_per_player="Deals in the game for each player (1-5)",
-        direction="Which way play, the deal and barters go")
+        direction="Which way play, the deal and barters go",
+        chips="jaques: each player's starting chip stack",
+        fixed_rounds="jaques: play this many deals, then the most chips wins",
+        direct_trading="jaques: on your turn you may offer a card to another player",
+        open_trading="jaques: such offers also outside your turn",
+        dead_knock="jaques: a knocker without the best hand pays 2",
+        three_stake="jaques: three pots (tricon, sequence/flush, pair/high card)",
+        pounce="oldway: a tricon may grab the fourth card of its rank from the middle")
     @app_commands.autocomplete(rules=preset_autocomplete)
     @app_commands.choices(direction=[
         app_commands.Choice(name="clockwise (to the left)", value="clockwise"),
@@ -68,7 +75,12 @@ class Commerce(commands.GroupCog, group_name="commerce",
     ])
     async def new(self, interaction: discord.Interaction, rules: str | None = None,
                   deals_per_player: app_commands.Range[int, 1, 5] | None = None,
-                  direction: app_commands.Choice[str] | None = None) -> None:
+                  direction: app_commands.Choice[str] | None = None,
+                  chips: app_commands.Range[int, 1, 100] | None = None,
+                  fixed_rounds: app_commands.Range[int, 1, 50] | None = None,
+                  direct_trading: bool | None = None, open_trading: bool | None = None,
+                  dead_knock: bool | None = None, three_stake: bool | None = None,
+                  pounce: bool | None = None) -> None:
         """Open a table: a channel under the Commerce category, a thread, or here."""
         async def work() -> None:
             assert interaction.guild is not None
@@ -83,6 +95,10 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 options["deals_per_player"] = deals_per_player
             if direction is not None:
                 options["direction"] = direction.value
+            extra = {"chips": chips, "fixed_rounds": fixed_rounds,
+                     "direct_trading": direct_trading, "open_trading": open_trading,
+                     "dead_knock": dead_knock, "three_stake": three_stake, "pounce": pounce}
+            options.update({k: v for k, v in extra.items() if v is not None})
             self.service.check_rules(preset, options)
             await interaction.response.defer(ephemeral=True, thinking=True)
             number = await self.service.next_number(interaction.guild.id)

@@ -12,13 +12,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from itertools import combinations
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.app import CommerceBot
-from bot.engine import card_label, parse_card
+from bot.engine import card_code, card_label, parse_card
 from bot.service import LiveTable, UserError
 from bot.ui import render
 from bot.ui.components import (
@@ -92,6 +93,102 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
                                      "press My hand to see where things stand.")
 
 
+#: moves without a card, and what the player is told
+SIMPLE_MOVES = {
+    "knock": "You knocked.",
+    "stand": "You stand: no more changes for you this deal.",
+    "pass": "You passed.",
+    "take_widow": "You took the widow; your old hand lies face up in the middle.",
+    "keep_hand": "You keep your hand.",
+    "pounce": "Pounce! The fourth card is yours.",
+    "buy_horse": "You bought a horse: one more life for 1 point.",
+    "decline_horse": "No horse: you sit out from now on.",
+}
+
+PROMPTS = {
+    "trade": "Pick the card you give the dealer (you pay 1 point unless you deal).",
+    "barter": "Pick the card you offer face down to your neighbour.",
+    "swap": "Pick what you put into the middle and what you take from it.",
+    "take_discard": "Pick the card you lay on the pile; you take the top discard.",
+    "draw_keep": "Keep the drawn card (and lay one of yours on the pile), or throw it away.",
+    "offer": "Pick the card you offer, and to whom.",
+}
+
+
+def family_actions(live: LiveTable) -> tuple[str, ...]:
+    """The move buttons of the table message for the table's rule family and phase."""
+    deal = live.deal
+    rules = live.rules
+    if rules.family == "trade" or deal is None:
+        return ("trade", "barter", "knock")
+    if rules.family == "widow":
+        phase = deal.observation(None).phase
+        if phase == "choice":
+            return ("take_widow", "keep_hand")
+        if phase == "horse":
+            return ("buy_horse", "decline_horse")
+        return ("swap", "knock" if rules.widow_end == "two_knocks" else "stand")
+    return ("take_discard", "draw", "pass", "knock") + (("offer",) if rules.direct_trading else ())
+
+
+def _codes(cards: tuple[int, ...]) -> str:
+    return "".join(card_code(c) for c in cards)
+
+
+def card_choices(live: LiveTable, obs: Any, action: str) -> list[tuple[str, str]] | None:
+    """``(label, value)`` options of a card select; ``None`` for one per hand card."""
+    hand = tuple(obs.hand or ())
+    deal = live.deal
+    assert deal is not None
+    if action == "swap":
+        out = []
+        for k in range(1, 4):
+            for give in combinations(hand, k):
+                for take in combinations(obs.widow, k):
+                    if deal.can_swap(obs.seat, give, take):
+                        label = f"give {render.hand_label(give)} · take {render.hand_label(take)}"
+                        out.append((label, f"{_codes(give)}-{_codes(take)}"))
+        return out
+    if action == "take_discard" and obs.discard_top is not None:
+        top = card_label(obs.discard_top)
+        return [(f"lay {card_label(c)}, take {top}", card_code(c)) for c in hand]
+    if action == "draw_keep" and obs.drawn is not None:
+        drawn = card_label(obs.drawn)
+        return [(f"keep {drawn}, lay {card_label(c)}", card_code(c)) for c in hand] + [
+            (f"throw {drawn} away", "drawn")]
+    if action == "offer":
+        return [(f"{card_label(c)} to {render.seat_name(live, t, mention=False)}",
+                 f"{card_code(c)}@{t}")
+                for t in deal.offer_targets(obs.seat) for c in hand]
+    return None
+
+
+def parse_choice(action: str, value: str) -> tuple[str, dict[str, Any]]:
+    """The service action and its arguments for a select ``value``.
+
+    Raises:
+        UserError: a value no select of ours produces.
+    """
+    try:
+        if action == "swap":
+            give, take = value.split("-")
+            return "swap", {"give": _split(give), "take": _split(take)}
+        if action == "draw_keep":
+            return ("draw_discard", {}) if value == "drawn" else ("draw_keep", {"card": value})
+        if action == "offer":
+            card, target = value.split("@")
+            return "offer", {"card": card, "target": int(target)}
+    except ValueError:
+        raise UserError("That choice is not valid.") from None
+    return action, {"card": value}
+
+
+def _split(codes: str) -> tuple[str, ...]:
+    if not codes or len(codes) % 2:
+        raise ValueError(codes)
+    return tuple(codes[i:i + 2] for i in range(0, len(codes), 2))
+
+
 class Play(commands.Cog):
     """Controls of lobbies and tables; public messages of a game."""
 
@@ -110,7 +207,7 @@ class Play(commands.Cog):
             if live.game is None:
                 continue
             deal = live.deal
-            if deal is not None and deal.pending is not None:
+            if deal is not None and getattr(deal, "pending", None) is not None:
                 # announced before the restart, or not: the table message carries the
                 # Accept / Refuse buttons either way, so never ping twice
                 self.offers[(live.id, live.deal_number, len(deal.operations))] = None
@@ -158,7 +255,9 @@ class Play(commands.Cog):
     # ------------------------------------------------------------- play
     async def on_play(self, interaction: discord.Interaction, table_id: int, deal: int,
                       action: str) -> None:
-        """My hand / Trade / Barter / Knock pressed on a table message."""
+        """A table-message button: My hand, I'm back, a move without a card (knock,
+        stand, pass, the widow choice, pounce, the horse), Draw, or a move that asks
+        for cards (trade, barter, swap, take discard, offer) through a select."""
         async def work() -> None:
             user = interaction.user
             if action == "hand":
@@ -169,29 +268,52 @@ class Play(commands.Cog):
                 await reply(interaction, "Welcome back: your seat is yours again.")
                 await self.refresh(live)
                 return
-            if action == "knock":
-                live, _ = await self.service.act(table_id, user.id, deal, "knock")
+            if action in SIMPLE_MOVES:
+                live, _ = await self.service.act(table_id, user.id, deal, action)
                 try:
-                    await reply(interaction, "You knocked. To the showdown!")
+                    await reply(interaction, SIMPLE_MOVES[action])
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.refresh(live, interaction)
+                return
+            if action == "draw":
+                await self.on_draw(interaction, table_id, deal)
                 return
             live = self.service.verify(table_id, user.id, deal, action)
             _, obs = self.service.observation(table_id, user.id)
             assert obs.hand is not None and live.deal is not None
             seq = len(live.deal.operations)
-            prompt = ("Pick the card you give the dealer (you pay 1 point unless you deal)."
-                      if action == "trade" else
-                      "Pick the card you offer face down to your neighbour.")
-            await reply(interaction, f"{render.hand_text(live, obs)}\n\n{prompt}",
+            choices = card_choices(live, obs, action)
+            await reply(interaction, f"{render.hand_text(live, obs)}\n\n{PROMPTS[action]}",
                         view=dynamic_view(CardSelect(table_id, deal, seq, action, obs.hand,
-                                                knock_option=live.rules.knock_after_exchange)))
+                                                     knock_option=live.rules.knock_after_exchange,
+                                                     choices=choices)))
         await guarded(interaction, table_id, work)
 
+    async def on_draw(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
+        """Draw the stock top (jaques) and ask what to do with it; pressing Draw
+        again while holding it just asks again."""
+        user = interaction.user
+        _, obs = self.service.observation(table_id, user.id)
+        live = self.service.get(table_id)
+        if obs.drawn is None:
+            live, _ = await self.service.act(table_id, user.id, deal, "draw")
+            _, obs = self.service.observation(table_id, user.id)
+            await self.refresh(live)
+        assert live.deal is not None and obs.hand is not None and obs.drawn is not None
+        seq = len(live.deal.operations)
+        await reply(interaction, f"{render.hand_text(live, obs)}\n\n{PROMPTS['draw_keep']}",
+                    view=dynamic_view(CardSelect(table_id, deal, seq, "draw_keep",
+                                                 choices=card_choices(live, obs, "draw_keep"))))
+
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        """Send the member's current hand ephemerally (a fresh message every time)."""
+        """Send the member's current hand ephemerally (a fresh message every time);
+        a Pounce button comes with it only for the player who can pounce."""
         live, obs = self.service.observation(table_id, interaction.user.id)
-        await reply(interaction, render.hand_text(live, obs))
+        if "pounce" in obs.legal:
+            await reply(interaction, render.hand_text(live, obs), view=dynamic_view(
+                PlayButton(table_id, live.deal_number, "pounce")))
+        else:
+            await reply(interaction, render.hand_text(live, obs))
 
     async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
                         seq: int, action: str) -> None:
@@ -225,12 +347,31 @@ class Play(commands.Cog):
             if card is None:
                 raise UserError("Choose a card first.")
             _, before = self.service.observation(table_id, user.id)
-            live, _ = await self.service.act(table_id, user.id, deal, action, card, seq=seq)
+            kind, kwargs = parse_choice(action, card)
+            live, _ = await self.service.act(table_id, user.id, deal, kind, seq=seq, **kwargs)
             try:
-                await self.answer_card(interaction, live, before, deal, seq, action, card)
+                if live.rules.family == "trade":
+                    await self.answer_card(interaction, live, before, deal, seq, action, card)
+                else:
+                    await self.answer_move(interaction, live, deal, seq, action)
             finally:
                 await self.refresh(live, interaction)
         await guarded(interaction, table_id, work)
+
+    async def answer_move(self, interaction: discord.Interaction, live: LiveTable, deal: int,
+                          seq: int, action: str) -> None:
+        """Tell the player what their move did (widow and discard families)."""
+        seat = live.seat_of(interaction.user.id)
+        assert seat is not None
+        text = "Done."
+        if live.deal_number == deal and live.deal is not None:
+            event = live.deal.last_event
+            text = render.event_text(live, event)
+            text += "\n" + render.hand_text(live, live.deal.observation(seat))
+        await interaction.response.edit_message(content=text, view=None)
+        if action == "accept":
+            await self.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
+                                                    "accepted the trade.")
 
     async def answer_card(self, interaction: discord.Interaction, live: LiveTable,
                           before: Any, deal: int, seq: int, action: str, card: str) -> None:
@@ -280,9 +421,11 @@ class Play(commands.Cog):
         deal = live.deal
         if deal is None or deal.finished:
             return None
-        seq = len(deal.operations) if deal.pending is not None else None
+        pending = getattr(deal, "pending", None)
+        seq = len(deal.operations) if pending is not None else None
+        refusal = live.rules.barter_refusal or live.rules.family != "trade"
         return table_view(live.id, live.deal_number, away=any(s.away for s in live.seats),
-                          barter_seq=seq, refusal=live.rules.barter_refusal)
+                          barter_seq=seq, refusal=refusal, actions=family_actions(live))
 
     async def post_deal(self, live: LiveTable) -> None:
         """Post the new deal's table message, then anything the AI already did;
@@ -373,17 +516,23 @@ class Play(commands.Cog):
             else:
                 self.schedule_next(live)
             return
-        if deal.pending is not None:
+        pending = getattr(deal, "pending", None)
+        if pending is not None:
             target = deal.to_act
             assert target is not None
             seq = len(deal.operations)
             key = (live.id, live.deal_number, seq)
             if not live.is_ai(target) and key not in self.offers:
-                offerer = render.seat_name(live, deal.pending.seat)
-                refusal = live.rules.barter_refusal
-                how = ("Choose the card you give back before you see theirs, or refuse by knocking."
-                       if refusal else
-                       "Choose the card you give back before you see theirs (you must accept).")
+                offerer = render.seat_name(live, pending.seat)
+                refusal = live.rules.barter_refusal or live.rules.family != "trade"
+                if live.rules.family != "trade":
+                    how = ("Press My hand to see the card; Accept (then pick the card you give "
+                           "back) or Refuse.")
+                elif refusal:
+                    how = ("Choose the card you give back before you see theirs, or refuse by "
+                           "knocking.")
+                else:
+                    how = "Choose the card you give back before you see theirs (you must accept)."
                 self.offers[key] = None  # posted at most once, even if the send fails
                 msg = await channel.send(
                     f"{render.seat_name(live, target)}, {offerer} offers you a card face down. {how}",

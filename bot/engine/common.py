@@ -261,6 +261,10 @@ class DealBase:
         self.movements: list[Movement] = []
         self.operations: list[Operation] = []
         self.last_event: PublicEvent | None = None
+        #: every public event of the deal, in order (what the table saw)
+        self.events: list[PublicEvent] = []
+        #: cards that have lain face up in this deal (widow, discards, shown trades)
+        self.exposed: set[Card] = set()
         self.showdown: Showdown | None = None
         self.voided = False
         #: seats that took the final sweep or pot when this deal ended the game
@@ -302,6 +306,10 @@ class DealBase:
     def _record(self, op: Operation, event: PublicEvent) -> None:
         self.operations.append(op)
         self.last_event = event
+        self.events.append(event)
+        self.exposed.update(event.given, event.taken)
+        if event.shown is not None:
+            self.exposed.add(event.shown)
 
     def _move(
         self, payer: int | None, payee: int | None, amount: int, reason: str, pot: int = 0

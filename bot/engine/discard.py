@@ -128,6 +128,7 @@ class DiscardDeal(DealBase):
                 for pot in range(rules.n_pots):
                     self._pay(s, rules.ante, "ante", pot)
         self.discard: list[Card] = [deck[self.dealt]]  # face up; the top is the last
+        self.exposed.update(self.discard)
         self.stock: deque[Card] = deque(deck[self.dealt + 1 :])
         self.turn: int | None = self.turn_order()[0]
         self.drawn: Card | None = None

@@ -96,6 +96,7 @@ class WidowDeal(DealBase):
         self.horse_available = self.horse_available_in
         self.horse_buyer: int | None = None
         self.widow: list[Card] = list(deck[self.dealt : self.dealt + 3])
+        self.exposed.update(self.widow)
         self.stock: list[Card] = list(deck[self.dealt + 3 :])  # not used in play
         self.carried_pool = carried_pool
         self.pool = carried_pool

@@ -49,7 +49,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce
         await _play(interaction).on_lobby(interaction, self.table_id, self.action)
 
 
-class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock|back)"):  # type: ignore[call-arg]  # noqa: E501
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock|back|swap|stand|take_widow|keep_hand|pounce|buy_horse|decline_horse|take_discard|draw|pass|offer)"):  # type: ignore[call-arg]  # noqa: E501
     """My hand / Trade / Barter / Knock on a deal's table message."""
 
     STYLES = {
@@ -58,6 +58,17 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:
         "barter": ("Barter", discord.ButtonStyle.secondary),
         "knock": ("Knock", discord.ButtonStyle.danger),
         "back": ("I'm back", discord.ButtonStyle.success),
+        "swap": ("Swap", discord.ButtonStyle.secondary),
+        "stand": ("Stand", discord.ButtonStyle.danger),
+        "take_widow": ("Take the widow", discord.ButtonStyle.success),
+        "keep_hand": ("Keep my hand", discord.ButtonStyle.secondary),
+        "pounce": ("Pounce!", discord.ButtonStyle.danger),
+        "buy_horse": ("Buy a horse (1)", discord.ButtonStyle.success),
+        "decline_horse": ("No horse", discord.ButtonStyle.secondary),
+        "take_discard": ("Take discard", discord.ButtonStyle.secondary),
+        "draw": ("Draw", discord.ButtonStyle.secondary),
+        "pass": ("Pass", discord.ButtonStyle.secondary),
+        "offer": ("Offer a trade", discord.ButtonStyle.secondary),
     }
 
     def __init__(self, table_id: int, deal: int, action: str) -> None:
@@ -96,21 +107,29 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerc
             interaction, self.table_id, self.deal, self.seq, self.action)
 
 
-class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>trade|barter|accept)"):  # type: ignore[call-arg]  # noqa: E501
+class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)"):  # type: ignore[call-arg]  # noqa: E501
     """An ephemeral select of the player's own cards; option values are card codes."""
 
     PLACEHOLDERS = {
         "trade": "Card to give the dealer",
         "barter": "Card to offer your neighbour",
         "accept": "Card to give back",
+        "swap": "What to give and what to take",
+        "take_discard": "Card to lay on the pile",
+        "draw_keep": "Keep the drawn card, or throw it away",
+        "offer": "Card to offer, and to whom",
     }
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str,
-                 hand: tuple[Card, ...] = (), knock_option: bool = False) -> None:
-        options = [discord.SelectOption(label=card_label(c), value=card_code(c)) for c in hand]
-        if knock_option:  # hoyle: the exchange may end with a knock in the same turn
-            options += [discord.SelectOption(label=f"{card_label(c)}, then knock",
-                                             value=card_code(c) + "!") for c in hand]
+                 hand: tuple[Card, ...] = (), knock_option: bool = False,
+                 choices: list[tuple[str, str]] | None = None) -> None:
+        """``choices``: ``(label, value)`` pairs; by default one per card of ``hand``
+        (and, with ``knock_option``, each again as "then knock", value ``code!``)."""
+        if choices is None:
+            choices = [(card_label(c), card_code(c)) for c in hand]
+            if knock_option:  # hoyle: the exchange may end with a knock in the same turn
+                choices += [(f"{card_label(c)}, then knock", card_code(c) + "!") for c in hand]
+        options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
         super().__init__(discord.ui.Select(
             placeholder=self.PLACEHOLDERS[action],
             options=options or [discord.SelectOption(label="?", value="?")],
@@ -173,13 +192,15 @@ def lobby_view(table_id: int) -> discord.ui.View:
 
 
 def table_view(table_id: int, deal: int, *, away: bool = False,
-               barter_seq: int | None = None, refusal: bool = True) -> discord.ui.View:
-    """The table message's buttons: My hand, Trade, Barter, Knock — or, while a
-    barter waits for its answer (``barter_seq``), My hand with Accept / Refuse;
-    ``I'm back`` too while a seat is away."""
+               barter_seq: int | None = None, refusal: bool = True,
+               actions: tuple[str, ...] = ("trade", "barter", "knock")) -> discord.ui.View:
+    """The table message's buttons: My hand and the family's ``actions`` (foster:
+    Trade, Barter, Knock) — or, while an offer waits for its answer
+    (``barter_seq``), My hand with Accept / Refuse; ``I'm back`` too while a seat
+    is away."""
     items: list[discord.ui.Item[Any]] = [PlayButton(table_id, deal, "hand")]
     if barter_seq is None:
-        items += [PlayButton(table_id, deal, a) for a in ("trade", "barter", "knock")]
+        items += [PlayButton(table_id, deal, a) for a in actions]
     else:
         items += answer_buttons(table_id, deal, barter_seq, refusal)
     if away:

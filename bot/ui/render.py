@@ -13,6 +13,8 @@ from ..engine import Observation, PublicEvent, describe, hand_label
 from ..service import LiveTable
 
 GREEN = discord.Colour.from_rgb(46, 125, 50)
+#: how many of the latest public moves the table message lists
+RECENT = 4
 GOLD = discord.Colour.gold()
 
 
@@ -36,7 +38,6 @@ def event_text(live: LiveTable, event: PublicEvent | None) -> str:
         if event.shown is not None:
             text += f" (gave {hand_label([event.shown])} face up)"
         return text + (" and knocked." if event.knocked else ".")
-    assert event.target is not None or event.kind == "knock"
     other = seat_name(live, event.target) if event.target is not None else ""
     if event.kind == "barter_offer":
         return f"{who} offered {other} a card face down."
@@ -44,7 +45,25 @@ def event_text(live: LiveTable, event: PublicEvent | None) -> str:
         return f"{other} accepted {who}'s barter." + (f" {who} knocked." if event.knocked else "")
     if event.kind == "barter_refuse":
         return f"{who} refused {other}'s barter by knocking."
-    return f"{who} knocked."
+    given, taken = hand_label(event.given), hand_label(event.taken)
+    simple = {
+        "take_widow": f"{who} took the widow; their old hand {given} lies face up.",
+        "keep_hand": f"{who} kept their hand.",
+        "swap": f"{who} put {given} into the middle and took {taken}.",
+        "stand": f"{who} stands.",
+        "pounce": f"{who} pounced on {taken}!",
+        "buy_horse": f"{who} bought a horse: one more life.",
+        "decline_horse": f"{who} declined the horse and sits out.",
+        "take_discard": f"{who} laid {given} on the pile and took {taken}.",
+        "draw": f"{who} drew from the stock.",
+        "draw_keep": f"{who} kept the drawn card and laid {given} on the pile.",
+        "draw_discard": f"{who} threw the drawn card, {given}, on the pile.",
+        "pass": f"{who} passed.",
+        "offer": f"{who} offered {other} a trade.",
+        "offer_accept": f"{other} accepted {who}'s trade.",
+        "offer_refuse": f"{other} declined {who}'s trade.",
+    }
+    return simple.get(event.kind, f"{who} knocked.")
 
 
 def lobby_embed(live: LiveTable) -> discord.Embed:
@@ -63,7 +82,10 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
         name="Rules",
         value=f"{rules.min_players}–{rules.max_players} players · "
         f"{rules.deals_per_player} deal{'s' if rules.deals_per_player > 1 else ''} per player"
-        f" · play {rules.direction}",
+        f" · play {rules.direction}"
+        + ("\nOptions: " + ", ".join(f"{k} {v}" if not isinstance(v, bool) else k
+                                      for k, v in sorted(live.row.options.items()))
+           if live.row.options else ""),
     )
     if live.row.status == "lobby":
         embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
@@ -78,7 +100,8 @@ def table_embed(live: LiveTable) -> discord.Embed:
     assert deal is not None and game is not None
     obs = deal.observation(None)
     embed = discord.Embed(
-        title=f"Commerce table {live.row.number} · deal {live.deal_number} of {game.deals_total}",
+        title=f"Commerce table {live.row.number} · {live.rules.name} · deal {live.deal_number}"
+        + (f" of {game.deals_total}" if game.deals_total else ""),
         colour=GREEN if not obs.finished else GOLD,
     )
     if obs.finished:
@@ -86,36 +109,96 @@ def table_embed(live: LiveTable) -> discord.Embed:
     elif obs.barter is not None:
         a, b = obs.barter
         status = f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s barter."
+    elif obs.offer is not None:
+        a, b = obs.offer
+        status = f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s trade offer."
+    elif obs.phase == "choice":
+        status = f"The dealer, {seat_name(live, obs.dealer)}, may take the widow or keep their hand."
+    elif obs.phase == "horse" and obs.to_act is not None:
+        status = f"{seat_name(live, obs.to_act)} lost their last life: buy a horse?"
     else:
         assert obs.to_act is not None
         status = f"To act: {seat_name(live, obs.to_act)}"
+        if obs.drawing is not None:
+            status += " (holding a drawn card)"
+        if obs.phase == "final":
+            status += f" · final round after the knock ({obs.final_turns} turn(s) left)"
+    recent = [event_text(live, e) for e in getattr(deal, "events", [])[-RECENT:]]
     embed.description = (
         f"Dealer: {seat_name(live, obs.dealer)}\n**{status}**\n\n"
-        f"Last: {event_text(live, obs.last_event)}"
+        + ("\n".join(f"• {line}" for line in recent) or event_text(live, None))
     )
-    embed.add_field(name="Pool", value=str(obs.pool))
-    embed.add_field(name="Stock", value=f"{obs.stock_count} cards")
+    if obs.family == "widow":
+        embed.add_field(name="Widow (face up)", value=hand_label(obs.widow) or "—")
+    if obs.family == "discard":
+        top = hand_label([obs.discard_top]) if obs.discard_top is not None else "—"
+        embed.add_field(name="Discard pile", value=f"{top} on top ({obs.discard_count})")
+    if len(obs.pots) > 1:
+        embed.add_field(name="Pots", value=" · ".join(
+            f"{name} {v}" for name, v in zip(("tricon", "sequence/flush", "pair/high"),
+                                             obs.pots, strict=False)))
+    else:
+        embed.add_field(name="Pot" if obs.family == "discard" else "Pool", value=str(obs.pool))
+    if obs.family != "widow" or obs.stock_count:
+        embed.add_field(name="Stock", value=f"{obs.stock_count} cards")
     balances = game.running_balances
     lines = []
     for s in range(obs.n_seats):
         marks = ("🂠 " if s == obs.dealer else "") + ("▶ " if s == obs.to_act else "")
         seat = live.seats[s]
         note = " · left, AI plays" if seat.gone else " · 💤 away, AI plays" if seat.away else ""
-        lines.append(f"{marks}{seat_name(live, s)}: {balances[s]:+d}{note}")
-    embed.add_field(name="Balances", value="\n".join(lines), inline=False)
+        if s in obs.stood:
+            note += " · knocked" if obs.rules.widow_end == "two_knocks" else " · stands"
+        figure = f"{balances[s]:+d}"
+        if obs.chips is not None:
+            figure = f"{obs.chips[s]} chips" + ("" if obs.chips[s] else " (out)")
+        if obs.lives is not None:
+            figure += f" · {'♥' * obs.lives[s] or 'no lives'}"
+        lines.append(f"{marks}{seat_name(live, s)}: {figure}{note}")
+    embed.add_field(name="Players", value="\n".join(lines), inline=False)
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
-        embed.set_footer(text="My hand shows your cards privately. Trade: give a card and 1 point "
-                              "to the dealer for the stock top. Barter: swap blind with your "
-                              "neighbour.")
+        embed.set_footer(text=FOOTERS.get(obs.family, FOOTERS["trade"]))
     return embed
+
+
+FOOTERS = {
+    "trade": "My hand shows your cards privately. Trade: give a card and 1 point to the dealer "
+             "for the stock top. Barter: swap blind with your neighbour.",
+    "widow": "My hand shows your cards privately. Swap with the face-up middle cards; stop "
+             "when you like your hand.",
+    "discard": "My hand shows your cards privately. Take the top discard, draw from the stock, "
+               "pass, or knock for a last round.",
+}
+
+ACTION_NAMES = {
+    "trade": "Trade", "barter": "Barter", "knock": "Knock", "swap": "Swap", "stand": "Stand",
+    "take_widow": "Take the widow", "keep_hand": "Keep my hand", "pounce": "Pounce",
+    "buy_horse": "Buy a horse", "decline_horse": "No horse", "take_discard": "Take discard",
+    "draw": "Draw", "draw_keep": "Keep the drawn card", "draw_discard": "Throw it away",
+    "pass": "Pass", "offer": "Offer a trade", "accept": "Accept", "refuse": "Refuse",
+}
 
 
 def hand_text(live: LiveTable, obs: Observation) -> str:
     """The private hand message for ``obs.seat`` (ephemeral only)."""
-    assert obs.hand is not None and obs.seat is not None
-    lines = [f"**Your hand:** {hand_label(obs.hand)} — {describe(obs.hand, obs.rules.ranking)}"]
+    assert obs.seat is not None
+    if obs.hand is None or not obs.hand:
+        lines = ["**Your hand:** " + ("not looked at yet: decide about the widow first."
+                                      if obs.blind else "you sit out this deal.")]
+    else:
+        lines = [f"**Your hand:** {hand_label(obs.hand)} — {describe(obs.hand, obs.rules.ranking)}"]
+    if obs.drawn is not None:
+        lines.append(f"You drew **{hand_label([obs.drawn])}**: keep it or throw it away.")
+    if obs.offered_card is not None:
+        lines.append(f"You are offered **{hand_label([obs.offered_card])}**.")
+    if obs.family != "trade" and not obs.finished:
+        if obs.legal:
+            lines.append("You may: " + ", ".join(ACTION_NAMES.get(a, a) for a in obs.legal) + ".")
+        else:
+            lines.append("Not your turn yet.")
+        return "\n".join(lines)
     if obs.finished:
         lines.append("This deal is over.")
     elif obs.barter is not None and obs.barter[1] == obs.seat:
@@ -136,18 +219,41 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
     sd = deal.showdown
     ranking = deal.rules.ranking
     embed = discord.Embed(title=f"Showdown · deal {live.deal_number}", colour=GOLD)
+    family = deal.rules.family
     if sd.ended_by == "stock":
         how = "The stock ran out."
-    else:
-        assert sd.knocker is not None
+    elif sd.ended_by == "stand":
+        how = "Everyone has stood."
+    elif sd.ended_by == "pass":
+        how = "Everyone passed for a whole round."
+    elif sd.knocker is not None:
         how = f"{seat_name(live, sd.knocker)} knocked."
+    else:
+        how = "The deal is over."
     if sd.winner is None:
         result = f"Nobody holds anything: the pool of {deal.pool} carries over."
+    elif deal.rules.name == "oldway":
+        result = f"🏆 {seat_name(live, sd.winner)} has the best hand and takes {sd.pool_won}."
+    elif family == "discard":
+        result = f"Best hand: {seat_name(live, sd.winner)}."
     else:
         result = f"🏆 {seat_name(live, sd.winner)} wins the pool of {sd.pool_won}."
+    if sd.losers:
+        names = ", ".join(seat_name(live, s) for s in sd.losers)
+        result += (f"\n💔 {names} loses a life." if deal.rules.name == "oldway"
+                   else f"\n{names} pay(s) into the pot.")
+    if sd.horse is not None:
+        result += f"\n🐴 {seat_name(live, sd.horse)} bought a horse."
+    if sd.game_winners:
+        what = "the pool's sweep" if deal.rules.name == "oldway" else "the pot"
+        names = ", ".join(seat_name(live, s) for s in sd.game_winners)
+        result += f"\n🏁 {names} take(s) {what}."
     embed.description = f"{how}\n{result}"
     hands = []
     for s, h in enumerate(sd.hands):
+        if not h:
+            hands.append(f"{seat_name(live, s)}: sits out")
+            continue
         mark = " 🏆" if s == sd.winner else ""
         dealer = " (dealer)" if s == deal.dealer else ""
         hands.append(f"{seat_name(live, s)}{dealer}: {hand_label(h)} — {describe(h, ranking)}{mark}")
@@ -163,10 +269,27 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
         embed.add_field(name="Dealer pays", value=pay, inline=False)
     delta = "\n".join(f"{seat_name(live, s)}: {d:+d}" for s, d in enumerate(deal.delta))
     embed.add_field(name="This deal", value=delta)
-    totals = "\n".join(f"{seat_name(live, s)}: {b:+d}"
-                       for s, b in enumerate(live.game.ledger if live.game else []))
-    embed.add_field(name="Totals", value=totals)
+    embed.add_field(name="Standing", value="\n".join(standing_lines(live)))
     return embed
+
+
+def standing_lines(live: LiveTable) -> list[str]:
+    """One line per seat: balance, and chips or lives where the preset has them."""
+    game = live.game
+    if game is None:
+        return []
+    ledger = game.ledger
+    chips = getattr(game, "chips", None)
+    lives = getattr(game, "lives", None)
+    lines = []
+    for s in range(game.n):
+        text = f"{seat_name(live, s)}: {ledger[s]:+d}"
+        if chips is not None:
+            text += f" · {chips[s]} chips"
+        if lives is not None:
+            text += f" · {'♥' * lives[s] or 'no lives'}"
+        lines.append(text)
+    return lines
 
 
 def final_embed(live: LiveTable) -> discord.Embed:
@@ -176,7 +299,8 @@ def final_embed(live: LiveTable) -> discord.Embed:
     ledger = game.ledger
     winners = game.winners or []
     order = sorted(range(game.n), key=lambda s: (-ledger[s], s))
-    lines = [f"{i + 1}. {seat_name(live, s)}: {ledger[s]:+d}" + (" 🏆" if s in winners else "")
+    by_seat = dict(enumerate(standing_lines(live)))
+    lines = [f"{i + 1}. {by_seat[s]}" + (" 🏆" if s in winners else "")
              for i, s in enumerate(order)]
     names = ", ".join(seat_name(live, s) for s in winners)
     title = "Victory shared" if len(winners) > 1 else "Winner"

@@ -1,0 +1,215 @@
+"""Issue 4: every preset plays a full game through the simulated Discord, with the
+right money, and replay of the stored record agrees with live play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import card_label, replay
+from tests.cogs.helpers import Table, message_text, select_values
+
+
+def hidden_leaks(table: Table, watcher) -> list[str]:
+    """Public messages of the current deal naming a card that is concealed now and
+    has never lain face up in this deal (in a hand or the stock)."""
+    live = table.live
+    deal = live.deal
+    if deal is None or deal.finished:
+        return []
+    concealed = {c for h in deal.hands for c in h} | set(getattr(deal, "stock", ()))
+    hidden = {card_label(c) for c in concealed - deal.exposed}
+    history = table.channel.history(viewer=watcher)
+    start = next(i for i, m in enumerate(history) if m.id == live.row.table_message_id)
+    leaks = []
+    for m in history[start:]:
+        if m.embeds and m.embeds[0].title and m.embeds[0].title.startswith("Showdown"):
+            continue
+        text = message_text(m)
+        leaks += [label for label in hidden if label in text]
+    return leaks
+
+PRESETS = [
+    ("foster", {}),
+    ("hoyle", {}),
+    ("parlett", {}),
+    ("foster-more", {}),
+    ("widow", {}),
+    ("oldway", {"pounce": True}),
+    ("jaques", {"chips": 3}),
+    ("jaques", {"chips": 3, "direct_trading": True, "dead_knock": True}),
+    ("jaques", {"chips": 4, "three_stake": True, "fixed_rounds": 3}),
+]
+
+LABELS = {
+    "trade": "Trade", "barter": "Barter", "knock": "Knock", "swap": "Swap", "stand": "Stand",
+    "take_widow": "Take the widow", "keep_hand": "Keep my hand", "buy_horse": "Buy a horse (1)",
+    "decline_horse": "No horse", "take_discard": "Take discard", "draw": "Draw",
+    "pass": "Pass", "offer": "Offer a trade",
+}
+
+
+async def human_move(table: Table, actor, rng: random.Random) -> str:
+    """The member makes a random legal move through the real controls."""
+    live = table.live
+    seat = live.seat_of(actor.id)
+    obs = live.deal.observation(seat)
+    legal = list(obs.legal)
+    assert legal, "the member to act has something to do"
+    if "accept" in legal:
+        if "refuse" in legal and rng.random() < 0.3:
+            await actor.click(table.table_message(), label="Refuse (knock)")
+            return "refuse"
+        res = await actor.click(table.table_message(), label="Accept")
+        await actor.select(res.response, [rng.choice(select_values(res))])
+        return "accept"
+    if "pounce" in legal:
+        res = await actor.click(table.table_message(), label="My hand")
+        await actor.click(res.response, label="Pounce!")
+        return "pounce"
+    if "draw_keep" in legal:
+        res = await actor.click(table.table_message(), label="Draw")
+        await actor.select(res.response, [rng.choice(select_values(res))])
+        return "draw_keep"
+    weights = {"knock": 1, "stand": 2, "pass": 1}
+    action = rng.choices(legal, weights=[weights.get(a, 3) for a in legal])[0]
+    res = await actor.click(table.table_message(), label=LABELS[action])
+    if action == "draw":
+        await actor.select(res.response, [rng.choice(select_values(res))])
+    elif res.response is not None and res.response.components and res.ephemeral:
+        await actor.select(res.response, [rng.choice(select_values(res))])
+    return action
+
+
+@pytest.mark.parametrize(("preset", "options"), PRESETS,
+                         ids=[f"{p}-{'-'.join(o)}" if o else p for p, o in PRESETS])
+async def test_preset_plays_a_full_game(simcord_env, bots, preset, options):
+    env = simcord_env
+    rng = random.Random(hash(preset) & 0xFFFF)
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    watcher = guild.add_member(env.create_user("watcher"))
+    res = await ann.slash(general, "commerce new", rules=preset, **options)
+    assert res.ephemeral and "ready" in res.response.content, res.response.content
+    channel = guild.channels["commerce-1"]
+    table = Table(env, bots, channel, {ann.id: ann})
+    lobby = channel.history()[0]
+    assert preset in message_text(lobby)
+    await ann.click(lobby, label="Add AI")
+    await ann.click(channel.history()[0], label="Add AI")
+    await ann.click(channel.history()[0], label="Start")
+    moves = set()
+    for _ in range(400):
+        live = table.live
+        game = live.game
+        assert game.conserved_total() == 0
+        deal = live.deal
+        if not deal.finished:
+            assert sorted(deal.cards_in_play()) == list(range(52))
+        if game.complete:
+            break
+        if deal.finished:
+            await env.advance_time(live.row.next_deal_delay + 1)
+            continue
+        to_act = deal.to_act
+        assert to_act == live.seat_of(ann.id), "AI seats never keep the turn"
+        moves.add(await human_move(table, ann, rng))
+        assert not hidden_leaks(table, watcher)
+    game = table.live.game
+    assert game.complete, f"{preset}: the game ended"
+    assert game.conserved_total() == 0
+    assert channel.history()[-1].embeds[0].title.startswith("Game over")
+    record = await table.bot.service.record(table.live.id)
+    replayed = replay(record)
+    assert replayed.summary() == game.summary()
+    # the server ledger agrees with the game's balances, seat by seat
+    seats = await table.bot.storage.seats(table.live.id)
+    stats = await table.bot.storage.member_stats(guild.id, ann.id)
+    assert stats.balance == game.ledger[next(s.seat for s in seats if s.member_id == ann.id)]
+    assert moves, "the member made moves through the controls"
+
+
+class ArrangedDeck:
+    """A test RNG: the first shuffle lays out ``top`` (then the rest in order),
+    the first dealer is ``dealer``; later shuffles are seeded random ones."""
+
+    def __init__(self, top: list[str], dealer: int) -> None:
+        from bot.engine import parse_card
+
+        self.top = [parse_card(c) for c in top]
+        self.dealer = dealer
+        self.used = False
+        self.rest = random.Random(5)
+
+    def randrange(self, n: int) -> int:
+        return self.dealer
+
+    def shuffle(self, deck: list[int]) -> None:
+        if self.used:
+            self.rest.shuffle(deck)
+            return
+        self.used = True
+        rest = [c for c in deck if c not in self.top]
+        deck[:] = self.top + rest
+
+
+async def test_oldway_pounce_button_appears_only_to_the_player_who_can(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await ann.slash(general, "commerce new", rules="oldway", pounce=True)
+    channel = guild.channels["commerce-1"]
+    table = Table(env, bots, channel, {ann.id: ann})
+    await ann.click(channel.history()[0], label="Add AI")
+    await ann.click(channel.history()[0], label="Add AI")
+    # seat 2 (an AI) deals; ann (seat 0) holds three 7s and the fourth lies in the middle
+    table.bot.service.rng = ArrangedDeck(
+        ["7c", "Kd", "Ac", "7d", "9s", "Ad", "7h", "4c", "Ah", "7s", "2c", "3d"], dealer=2)
+    await ann.click(channel.history()[0], label="Start")
+    deal = table.live.deal
+    seat = table.live.seat_of(ann.id)
+    assert "pounce" in deal.legal_actions(seat)
+    res = await ann.click(table.table_message(), label="My hand")
+    assert res.ephemeral and any(":pounce" in c for row in res.response.components
+                                 for c in [x["custom_id"] for x in row["components"]])
+    # the table message itself offers no Pounce button to anyone
+    assert not any("pounce" in (c.custom_id or "") for row in table.table_message().components
+                   for c in row.children)
+    await ann.click(res.response, label="Pounce!")
+    assert len(table.live.deal.hands[seat]) == 4
+    assert "pounced on 7♠" in message_text(table.table_message())
+
+
+async def test_jaques_direct_trade_between_two_members(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    await ann.slash(general, "commerce new", rules="jaques", direct_trading=True)
+    channel = guild.channels["commerce-1"]
+    table = Table(env, bots, channel, {ann.id: ann, ben.id: ben})
+    await ben.click(channel.history()[0], label="Join")
+    await ann.click(channel.history()[0], label="Add AI")
+    await ann.click(channel.history()[0], label="Start")
+    for _ in range(20):
+        deal = table.live.deal
+        actor = table.actor_to_act()
+        other = ben if actor is ann else ann
+        if "offer" in deal.legal_actions(table.live.seat_of(actor.id)):
+            break
+        await actor.click(table.table_message(), label="Pass")
+    res = await actor.click(table.table_message(), label="Offer a trade")
+    target_seat = table.live.seat_of(other.id)
+    value = next(v for v in select_values(res) if v.endswith(f"@{target_seat}"))
+    await actor.select(res.response, [value])
+    assert table.live.deal.to_act == target_seat
+    offer = table.offer_message(other)
+    hand = await other.click(table.table_message(), label="My hand")
+    assert "You are offered" in hand.response.content
+    res = await other.click(offer, label="Accept")
+    await other.select(res.response, [select_values(res)[0]])
+    assert table.live.deal.last_event.kind == "offer_accept"
+    assert sorted(table.live.deal.cards_in_play()) == list(range(52))
