@@ -258,10 +258,12 @@ class Commerce(commands.GroupCog, group_name="commerce",
         return member
 
     @admin.command(name="settings", description="Show or change the server's Commerce settings")
+    @app_commands.autocomplete(default_preset=preset_autocomplete)
     @app_commands.describe(
         tables_open_in="Where /commerce new opens a table",
         next_deal_delay="Default seconds before the next deal starts by itself (0 = off)",
-        turn_timer="Seconds a player has for a move before the AI plays it (0 = off)")
+        turn_timer="Seconds a player has for a move before the AI plays it (0 = off)",
+        default_preset="The rules /commerce new uses when none is given")
     @app_commands.choices(tables_open_in=[
         app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
         app_commands.Choice(name="a thread in the current channel", value="thread"),
@@ -270,7 +272,8 @@ class Commerce(commands.GroupCog, group_name="commerce",
     async def settings(self, interaction: discord.Interaction,
                        tables_open_in: app_commands.Choice[str] | None = None,
                        next_deal_delay: app_commands.Range[int, 0, 600] | None = None,
-                       turn_timer: app_commands.Range[int, 0, 3600] | None = None) -> None:
+                       turn_timer: app_commands.Range[int, 0, 3600] | None = None,
+                       default_preset: str | None = None) -> None:
         """Guild settings, checked at run time for Manage Server."""
         async def work() -> None:
             assert interaction.guild is not None
@@ -278,6 +281,10 @@ class Commerce(commands.GroupCog, group_name="commerce",
             changes: dict[str, object] = {}
             if turn_timer is not None:
                 changes["turn_timer"] = turn_timer
+            if default_preset is not None:
+                preset = default_preset.strip().lower()
+                self.service.check_rules(preset, {})
+                changes["default_preset"] = preset
             if tables_open_in is not None:
                 changes["table_mode"] = tables_open_in.value
             if next_deal_delay is not None:
@@ -291,7 +298,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
             timer = f"**{s.turn_timer} s** per move" if s.turn_timer else "**off**"
             await reply(interaction, f"Tables open in **{where}**; the next deal starts "
                                      f"**{s.next_deal_delay} s** after a showdown (0 = button only); "
-                                     f"turn timer {timer}.")
+                                     f"turn timer {timer}; default rules **{s.default_preset}**.")
         await guarded(interaction, None, work)
 
     @admin.command(name="cancel", description="Close a stuck table; its unfinished deal is refunded")

@@ -131,6 +131,12 @@ def family_actions(live: LiveTable) -> tuple[str, ...]:
     return ("take_discard", "draw", "pass", "knock") + (("offer",) if rules.direct_trading else ())
 
 
+def no_answer(live: LiveTable) -> str:
+    """How a player says no to an offer: refuse a barter by knocking, or decline a
+    direct trade."""
+    return "refuse" if live.rules.family == "trade" else "decline"
+
+
 def _codes(cards: tuple[int, ...]) -> str:
     return "".join(card_code(c) for c in cards)
 
@@ -320,12 +326,14 @@ class Play(commands.Cog):
         """Accept / Refuse (knock) pressed on a barter offer."""
         async def work() -> None:
             user = interaction.user
-            if action == "refuse":
+            if action in ("refuse", "decline"):
                 live, _ = await self.service.act(table_id, user.id, deal, "refuse", seq=seq)
+                who = render.seat_name(live, live.seat_of(user.id) or 0)
+                text = (f"{who} refused the barter by knocking." if action == "refuse"
+                        else f"{who} declined the trade.")
                 try:
-                    await interaction.response.edit_message(
-                        content=f"{render.seat_name(live, live.seat_of(user.id) or 0)} refused "
-                                "the barter by knocking.", view=None, allowed_mentions=NO_PINGS)
+                    await reply(interaction, "Done: " + text, allowed_mentions=NO_PINGS)
+                    await self.close_offer(live, deal, seq, text)
                 finally:
                     await self.refresh(live, interaction)
                 return
@@ -425,7 +433,8 @@ class Play(commands.Cog):
         seq = len(deal.operations) if pending is not None else None
         refusal = live.rules.barter_refusal or live.rules.family != "trade"
         return table_view(live.id, live.deal_number, away=any(s.away for s in live.seats),
-                          barter_seq=seq, refusal=refusal, actions=family_actions(live))
+                          barter_seq=seq, refusal=refusal, no=no_answer(live),
+                          actions=family_actions(live))
 
     async def post_deal(self, live: LiveTable) -> None:
         """Post the new deal's table message, then anything the AI already did;
@@ -527,7 +536,7 @@ class Play(commands.Cog):
                 refusal = live.rules.barter_refusal or live.rules.family != "trade"
                 if live.rules.family != "trade":
                     how = ("Press My hand to see the card; Accept (then pick the card you give "
-                           "back) or Refuse.")
+                           "back) or Decline.")
                 elif refusal:
                     how = ("Choose the card you give back before you see theirs, or refuse by "
                            "knocking.")
@@ -536,7 +545,8 @@ class Play(commands.Cog):
                 self.offers[key] = None  # posted at most once, even if the send fails
                 msg = await channel.send(
                     f"{render.seat_name(live, target)}, {offerer} offers you a card face down. {how}",
-                    view=view_of(*answer_buttons(live.id, live.deal_number, seq, refusal)))
+                    view=view_of(*answer_buttons(live.id, live.deal_number, seq, refusal,
+                                                 no_answer(live))))
                 self.offers[key] = msg.id
 
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:

@@ -86,11 +86,13 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:
         await _play(interaction).on_play(interaction, self.table_id, self.deal, self.action)
 
 
-class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>accept|refuse)"):  # type: ignore[call-arg]  # noqa: E501
-    """Accept / Refuse (knock) on a barter offer message."""
+class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>accept|refuse|decline)"):  # type: ignore[call-arg]  # noqa: E501
+    """Accept / Refuse (knock) on a barter offer, Accept / Decline on a direct trade."""
+
+    LABELS = {"accept": "Accept", "refuse": "Refuse (knock)", "decline": "Decline"}
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str) -> None:
-        label = "Accept" if action == "accept" else "Refuse (knock)"
+        label = self.LABELS[action]
         style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
         super().__init__(discord.ui.Button(
             label=label, style=style,
@@ -192,7 +194,7 @@ def lobby_view(table_id: int) -> discord.ui.View:
 
 
 def table_view(table_id: int, deal: int, *, away: bool = False,
-               barter_seq: int | None = None, refusal: bool = True,
+               barter_seq: int | None = None, refusal: bool = True, no: str = "refuse",
                actions: tuple[str, ...] = ("trade", "barter", "knock")) -> discord.ui.View:
     """The table message's buttons: My hand and the family's ``actions`` (foster:
     Trade, Barter, Knock) — or, while an offer waits for its answer
@@ -202,16 +204,18 @@ def table_view(table_id: int, deal: int, *, away: bool = False,
     if barter_seq is None:
         items += [PlayButton(table_id, deal, a) for a in actions]
     else:
-        items += answer_buttons(table_id, deal, barter_seq, refusal)
+        items += answer_buttons(table_id, deal, barter_seq, refusal, no)
     if away:
         items.append(PlayButton(table_id, deal, "back"))
     return view_of(*items)
 
 
-def answer_buttons(table_id: int, deal: int, seq: int, refusal: bool) -> list[AnswerButton]:
-    """Accept, and Refuse (knock) where the rules allow refusing."""
+def answer_buttons(table_id: int, deal: int, seq: int, refusal: bool,
+                   no: str = "refuse") -> list[AnswerButton]:
+    """Accept, and ``no`` (Refuse by knocking, or Decline a direct trade) where the
+    rules allow saying no."""
     return [AnswerButton(table_id, deal, seq, a)
-            for a in (("accept", "refuse") if refusal else ("accept",))]
+            for a in (("accept", no) if refusal else ("accept",))]
 
 
 class Paginator(discord.ui.View):

@@ -139,6 +139,9 @@ def table_embed(live: LiveTable) -> discord.Embed:
                                              obs.pots, strict=False)))
     else:
         embed.add_field(name="Pot" if obs.family == "discard" else "Pool", value=str(obs.pool))
+    if obs.lives is not None and obs.rules.horse:
+        embed.add_field(name="Horse", value="still for sale (1 point)" if obs.horse_available
+                        else "already taken")
     if obs.family != "widow" or obs.stock_count:
         embed.add_field(name="Stock", value=f"{obs.stock_count} cards")
     balances = game.running_balances

@@ -59,7 +59,8 @@ async def human_move(table: Table, actor, rng: random.Random) -> str:
     assert legal, "the member to act has something to do"
     if "accept" in legal:
         if "refuse" in legal and rng.random() < 0.3:
-            await actor.click(table.table_message(), label="Refuse (knock)")
+            no = "Refuse (knock)" if live.rules.family == "trade" else "Decline"
+            await actor.click(table.table_message(), label=no)
             return "refuse"
         res = await actor.click(table.table_message(), label="Accept")
         await actor.select(res.response, [rng.choice(select_values(res))])

@@ -230,3 +230,18 @@ async def test_card_selects_leave_no_timed_view_behind(simcord_env, bots):
     await table.accept(table.actor_to_act())
     timed = [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro())]
     assert timed == []
+
+
+async def test_admin_default_preset_is_used_by_new_tables(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    res = await mod.slash(general, "commerce admin settings", default_preset="nonsense")
+    assert "unknown rules preset" in res.response.content.lower()
+    res = await mod.slash(general, "commerce admin settings", default_preset="widow")
+    assert "default rules **widow**" in res.response.content
+    await mod.slash(general, "commerce new")
+    lobby = guild.channels["commerce-1"].history()[0]
+    assert "· widow" in lobby.embeds[0].title
