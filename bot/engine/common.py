@@ -276,6 +276,29 @@ class DealBase:
         """The deal is over (showdown reached or voided)."""
         return self.showdown is not None or self.voided
 
+    def _observe(self, seat: int | None, hand: tuple[Card, ...] | None, *, stock_count: int,
+                 **family: object) -> Observation:
+        """The fields every family shares, plus the family's own (``family``)."""
+        return Observation(
+            seat=seat,
+            n_seats=self.n,
+            dealer=self.dealer,
+            turn=self.turn,  # type: ignore[attr-defined]
+            to_act=self.to_act,  # type: ignore[attr-defined]
+            pool=self.pool,  # type: ignore[attr-defined]
+            stock_count=stock_count,
+            delta=tuple(self.delta),
+            hand=hand,
+            last_event=self.last_event,
+            finished=self.finished,
+            showdown=self.showdown,
+            rules=self.rules,
+            moves=len(self.operations),
+            legal=() if seat is None else tuple(self.legal_actions(seat)),  # type: ignore[attr-defined]
+            active=self.active,
+            **family,  # type: ignore[arg-type]
+        )
+
     def turn_order(self) -> list[int]:
         """One circuit of the seats in play: eldest hand first, the dealer last."""
         return turn_order(self.dealer, self.n, self.rules.step, self.active)

@@ -422,27 +422,14 @@ class Deal(DealBase):
         if self.pending is not None:
             barter = (self.pending.seat, self.neighbour(self.pending.seat))
         shown = tuple(self.waste) if self.rules.traded_card == "face_up" else ()
-        return Observation(
-            seat=seat,
-            n_seats=self.n,
-            dealer=self.dealer,
-            turn=self.turn,
-            to_act=self.to_act,
-            pool=self.pool,
+        return self._observe(
+            seat,
+            None if seat is None else tuple(self.hands[seat]),
             stock_count=len(self.stock),
             waste_count=len(self.waste),
             shown_waste=shown,
-            delta=tuple(self.delta),
-            hand=None if seat is None else tuple(self.hands[seat]),
             barter=barter,
-            last_event=self.last_event,
-            finished=self.finished,
-            showdown=self.showdown,
-            rules=self.rules,
-            moves=len(self.operations),
             family="trade",
-            legal=() if seat is None else tuple(self.legal_actions(seat)),
-            active=self.active,
             phase="over" if self.finished else "play",
             pots=(self.pool,),
         )

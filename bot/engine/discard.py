@@ -692,27 +692,14 @@ class DiscardDeal(DealBase):
             phase = "over"
         else:
             phase = "final" if self.knocker is not None else "play"
-        return Observation(
-            seat=seat,
-            n_seats=self.n,
-            dealer=self.dealer,
-            turn=self.turn,
-            to_act=self.to_act,
-            pool=self.pool,
+        return self._observe(
+            seat,
+            None if seat is None else tuple(self.hands[seat]),
             stock_count=len(self.stock),
             waste_count=0,
             shown_waste=(),
-            delta=tuple(self.delta),
-            hand=None if seat is None else tuple(self.hands[seat]),
             barter=None,
-            last_event=self.last_event,
-            finished=self.finished,
-            showdown=self.showdown,
-            rules=self.rules,
-            moves=len(self.operations),
             family="discard",
-            legal=() if seat is None else tuple(self.legal_actions(seat)),
-            active=self.active,
             phase=phase,
             discard_top=self.discard[-1] if self.discard else None,
             discard_count=len(self.discard),

@@ -653,27 +653,14 @@ class WidowDeal(DealBase):
             and not self.finished
         )
         hand = None if seat is None or blind else tuple(self.hands[seat])
-        return Observation(
-            seat=seat,
-            n_seats=self.n,
-            dealer=self.dealer,
-            turn=self.turn,
-            to_act=self.to_act,
-            pool=self.pool,
+        return self._observe(
+            seat,
+            hand,
             stock_count=len(self.stock),
             waste_count=0,
             shown_waste=(),
-            delta=tuple(self.delta),
-            hand=hand,
             barter=None,
-            last_event=self.last_event,
-            finished=self.finished,
-            showdown=self.showdown,
-            rules=self.rules,
-            moves=len(self.operations),
             family="widow",
-            legal=() if seat is None else tuple(self.legal_actions(seat)),
-            active=self.active,
             phase="over" if self.finished else self.phase,
             widow=tuple(self.widow),
             blind=blind,
