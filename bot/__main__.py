@@ -52,7 +52,7 @@ def run_bot(db_path: str) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print("DISCORD_TOKEN is not set: put it in .env (see .env.example), "
-              "or try the bot offline with `python -m bot sandbox`.", file=sys.stderr)
+              "or try the bot offline with `./scripts/run sandbox`.", file=sys.stderr)
         return 1
     from .app import create_bot
 

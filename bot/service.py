@@ -199,6 +199,8 @@ class TableService:
         """
         if len(preset) > 40:
             raise UserError("That is not a preset name. See /commerce rules.")
+        if options and options.get("open_trading") and "direct_trading" not in options:
+            options["direct_trading"] = True  # open trading is a kind of direct trading
         try:
             rules = get_preset(preset, options)
             if getattr(rules, "family", "trade") not in PLAYABLE_FAMILIES:
@@ -532,15 +534,24 @@ class TableService:
             assert seat is not None
             if live.is_ai(seat):
                 return None
-            decision = engine_ai.choose(deal.observation(seat))
-            if decision.kind == "refuse" and isinstance(deal, Deal):  # a barter: accept
-                decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
-            op = deal.act(seat, decision)
-            await self._persist(live, op, None)
-            timeouts = live.seats[seat].timeouts + 1
-            await self.storage.set_seat_state(table_id, seat, timeouts=timeouts,
-                                              away=True if timeouts >= away_after else None)
-            live.seats = await self.storage.seats(table_id)
+            own_turn = seat == deal.turn and getattr(deal, "pending", None) is None
+            # the AI finishes the whole move (a jaques draw is followed by keep or
+            # throw), but never spends the absent player's points on a horse
+            for _ in range(3):
+                decision = engine_ai.choose(deal.observation(seat))
+                if decision.kind == "refuse" and isinstance(deal, Deal):  # a barter: accept
+                    decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
+                if decision.kind == "buy_horse":
+                    decision = Decision("decline_horse")
+                op = deal.act(seat, decision)
+                await self._persist(live, op, None)
+                if deal.finished or deal.to_act != seat or getattr(deal, "drawn", None) is None:
+                    break
+            if own_turn:  # answering someone else's offer never marks a seat away
+                timeouts = live.seats[seat].timeouts + 1
+                await self.storage.set_seat_state(table_id, seat, timeouts=timeouts,
+                                                  away=True if timeouts >= away_after else None)
+                live.seats = await self.storage.seats(table_id)
             await self._run_ai(live)
             return live
 
@@ -590,7 +601,9 @@ class TableService:
 
     # ---------------------------------------------------------------- end
     async def end(self, table_id: int, member_id: int | None, is_manager: bool) -> LiveTable:
-        """Close a table; an unfinished deal is voided (antes and fees refunded).
+        """Close a table; an unfinished deal is voided (its stakes and fees refunded)
+        and a pool or pot carried from earlier deals is shared by the players
+        still in the game.
 
         Raises:
             UserError: the caller is neither the host nor a manager.
@@ -599,11 +612,15 @@ class TableService:
             live = self.get(table_id)
             if member_id != live.row.host_id and not is_manager:  # None: the bot itself
                 raise UserError("Only the host or a member with Manage Server can end this table.")
-            if live.game is not None and live.game.current is not None:
-                live.game.close()
-                await self.storage.finish_deal(live.deal_ids[-1], "void", [], [])
-            elif live.game is not None:
-                live.game.closed = True
+            shares: list[LedgerEntry] = []
+            if live.game is not None:
+                voided = live.game.close()
+                shares = self._share_pots(live)
+                if voided is not None:
+                    await self.storage.finish_deal(live.deal_ids[-1], "void", shares, [])
+                elif shares:
+                    await self.storage.add_ledger(live.row.guild_id, table_id,
+                                                  live.deal_ids[-1], shares)
             await self.storage.set_status(table_id, "closed")
             await self.storage.audit(
                 live.row.guild_id, member_id, "end_table", f"table {table_id}"
@@ -611,6 +628,25 @@ class TableService:
             live.row = await self._row(table_id)
             self.tables.pop(table_id, None)
             return live
+
+    @staticmethod
+    def _share_pots(live: LiveTable) -> list[LedgerEntry]:
+        """A closed game's pool or pots carried between deals (hoyle carry, oldway
+        pool, jaques pots) shared equally by the seats still in the game; the odd
+        points go to the earliest of them from the dealer's left. No point is
+        created or lost."""
+        game = live.game
+        assert game is not None
+        pots = -sum(game.ledger)
+        if pots <= 0:
+            return []
+        seats = game.in_play or list(range(game.n))
+        dealer = game.deals[-1].dealer if game.deals else 0
+        step = game.rules.step
+        seats.sort(key=lambda s: ((s - dealer) * step - 1) % game.n)
+        share, odd = divmod(pots, len(seats))
+        return [LedgerEntry(s, live.member_of(s), share + (1 if i < odd else 0), "share")
+                for i, s in enumerate(seats) if share or i < odd]
 
     async def set_delay(self, table_id: int, member_id: int, seconds: int) -> LiveTable:
         """Change the table's automatic next-deal delay (seconds, 0 = off).

@@ -76,7 +76,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
     async def new(self, interaction: discord.Interaction, rules: str | None = None,
                   deals_per_player: app_commands.Range[int, 1, 5] | None = None,
                   direction: app_commands.Choice[str] | None = None,
-                  chips: app_commands.Range[int, 1, 100] | None = None,
+                  chips: app_commands.Range[int, 2, 100] | None = None,
                   fixed_rounds: app_commands.Range[int, 1, 50] | None = None,
                   direct_trading: bool | None = None, open_trading: bool | None = None,
                   dead_knock: bool | None = None, three_stake: bool | None = None,
@@ -217,9 +217,12 @@ class Commerce(commands.GroupCog, group_name="commerce",
             live = await self.service.end(self.here(interaction).id, member.id, manager)
             self.play.forget(live.id)
             voided = live.deal is not None and live.deal.voided
+            shared = -sum(live.game.ledger) if live.game is not None else 0
             text = "The table is closed." + (
-                " The unfinished deal was voided: antes and trade fees were refunded."
-                if voided else "")
+                " The unfinished deal was voided: its stakes and fees were refunded."
+                if voided else "") + (
+                f" The {shared} point(s) left in the pot were shared by the players still in."
+                if shared > 0 else "")
             await interaction.response.send_message(text)
             await self.play.refresh_lobby(live)
             if live.row.table_message_id is not None:

@@ -645,6 +645,7 @@ class Play(commands.Cog):
             timed = await self.service.timeout(table_id, deal_number, seq)
             if timed is None:
                 return
+            await self.close_offer(timed, deal_number, seq, "Answered by the AI: time ran out.")
             note = (" They are marked away: the AI plays for them until they press I'm back."
                     if timed.seats[seat].away else "")
             with contextlib.suppress(discord.HTTPException):

@@ -343,6 +343,18 @@ class Storage:
         await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
                                  (seconds,))
 
+    async def add_ledger(self, guild_id: int, table_id: int, deal_id: int | None,
+                         entries: list[LedgerEntry]) -> None:
+        """Append point movements that belong to no deal's close (e.g. a closed
+        game's carried pot shared out), in one transaction."""
+        async with self._write() as db:
+            await db.executemany(
+                "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
+                " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(guild_id, table_id, deal_id, e.seat, e.member_id, e.amount, e.reason, _now())
+                 for e in entries],
+            )
+
     async def set_host(self, table_id: int, member_id: int) -> None:
         """Hand the table to another member. Raises ValueError for an unknown table."""
         await self._update_table(table_id, "UPDATE tables SET host_id = ? WHERE id = ?",

@@ -214,3 +214,51 @@ async def test_jaques_direct_trade_between_two_members(simcord_env, bots):
     await other.select(res.response, [select_values(res)[0]])
     assert table.live.deal.last_event.kind == "offer_accept"
     assert sorted(table.live.deal.cards_in_play()) == list(range(52))
+
+
+async def start_humans(env, bots, preset, **options):
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
+    await ann.slash(general, "commerce new", rules=preset, **options)
+    channel = guild.channels["commerce-1"]
+    for m in (ben, cat):
+        await m.slash(channel, "commerce join")
+    await ann.slash(channel, "commerce start")
+    return guild, Table(env, bots, channel, {m.id: m for m in (ann, ben, cat)}), (ann, ben, cat)
+
+
+async def test_ending_a_jaques_table_shares_the_pot_and_loses_no_chip(simcord_env, bots):
+    env = simcord_env
+    rng = random.Random(3)
+    guild, table, (ann, ben, cat) = await start_humans(env, bots, "jaques", chips=5)
+    while table.live.deal_number < 2:
+        deal = table.live.deal
+        if deal.finished:
+            await env.advance_time(31)
+            continue
+        await human_move(table, table.actor_to_act(), rng)
+    await human_move(table, table.actor_to_act(), rng)
+    pot = -sum(table.live.game.ledger)
+    assert pot > 0
+    res = await ann.slash(table.channel, "commerce end")
+    assert "shared by the players still in" in res.response.content
+    assert await table.bot.storage.guild_ledger_sum(guild.id) == 0
+
+
+async def test_jaques_turn_timer_plays_a_whole_turn_once(simcord_env, bots):
+    env = simcord_env
+    guild, table, members = await start_humans(env, bots, "jaques")
+    seat = table.live.deal.to_act
+    ops = len(table.live.deal.operations)
+    await env.advance_time(121)
+    deal = table.live.deal
+    assert deal.to_act != seat and getattr(deal, "drawn", None) is None
+    assert len(deal.operations) > ops
+    assert table.live.seats[seat].timeouts == 1 and not table.live.seats[seat].away
+
+
+async def test_open_trading_brings_direct_trading_with_it(simcord_env, bots):
+    env = simcord_env
+    guild, table, members = await start_humans(env, bots, "jaques", open_trading=True)
+    assert table.live.rules.direct_trading and table.live.rules.open_trading

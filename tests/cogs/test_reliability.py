@@ -43,9 +43,10 @@ async def test_turn_timer_reminds_then_ai_plays_then_away_then_back(simcord_env,
     assert reminder.content.startswith(f"⏰ <@{ann.id}>")
     assert len(table.live.deal.operations) == ops  # nothing played yet
     await env.advance_time(60)
-    assert "ran out of time" in message_text(table.channel.history(viewer=ann)[-1]) or any(
-        "ran out of time" in m.content for m in table.channel.history())
-    assert table.live.seats[seat].timeouts == 1 and not table.live.seats[seat].away
+    assert any("ran out of time" in m.content for m in table.channel.history())
+    assert len(table.live.deal.operations) > ops or table.live.deal_number > 1
+    # answering an offer late never counts toward away; a missed own turn does
+    assert table.live.seats[seat].timeouts <= 1 and not table.live.seats[seat].away
     # the AI moved for ann; let the clock run until she has timed out twice in a row
     for _ in range(12):
         if table.live.seats[seat].away or table.live.game.complete:
