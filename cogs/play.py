@@ -163,10 +163,22 @@ def card_choices(live: LiveTable, obs: Any, action: str) -> list[tuple[str, str]
         return [(f"keep {drawn}, lay {card_label(c)}", card_code(c)) for c in hand] + [
             (f"throw {drawn} away", "drawn")]
     if action == "offer":
+        targets = deal.offer_targets(obs.seat)
+        if len(targets) * len(hand) > 25:  # too many pairs for one select: card first
+            return [(f"offer {card_label(c)}…", f"{card_code(c)}?") for c in hand]
         return [(f"{card_label(c)} to {render.seat_name(live, t, mention=False)}",
                  f"{card_code(c)}@{t}")
-                for t in deal.offer_targets(obs.seat) for c in hand]
+                for t in targets for c in hand]
     return None
+
+
+def target_choices(live: LiveTable, seat: int, code: str) -> list[tuple[str, str]]:
+    """Second step of a direct-trade offer at a large table: whom to offer ``code`` to."""
+    deal = live.deal
+    assert deal is not None
+    label = card_label(parse_card(code))
+    return [(f"{label} to {render.seat_name(live, t, mention=False)}", f"{code}@{t}")
+            for t in deal.offer_targets(seat)][:25]
 
 
 def parse_choice(action: str, value: str) -> tuple[str, dict[str, Any]]:
@@ -355,6 +367,14 @@ class Play(commands.Cog):
             if card is None:
                 raise UserError("Choose a card first.")
             _, before = self.service.observation(table_id, user.id)
+            if action == "offer" and card.endswith("?"):  # chose the card; now the player
+                live = self.service.verify(table_id, user.id, deal, "offer", seq=seq)
+                assert before.seat is not None
+                await interaction.response.edit_message(
+                    content="Whom do you offer it to?", view=dynamic_view(CardSelect(
+                        table_id, deal, seq, "offer",
+                        choices=target_choices(live, before.seat, card[:-1]))))
+                return
             kind, kwargs = parse_choice(action, card)
             live, _ = await self.service.act(table_id, user.id, deal, kind, seq=seq, **kwargs)
             try:

@@ -262,3 +262,27 @@ async def test_open_trading_brings_direct_trading_with_it(simcord_env, bots):
     env = simcord_env
     guild, table, members = await start_humans(env, bots, "jaques", open_trading=True)
     assert table.live.rules.direct_trading and table.live.rules.open_trading
+
+
+async def test_offer_at_a_ten_seat_table_picks_card_then_player(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await ann.slash(general, "commerce new", rules="jaques", direct_trading=True)
+    channel = guild.channels["commerce-1"]
+    table = Table(env, bots, channel, {ann.id: ann})
+    for _ in range(9):
+        await ann.click(channel.history()[0], label="Add AI")
+    table.bot.service.rng = ArrangedDeck([], dealer=9)  # ann (seat 0) plays first
+    await ann.click(channel.history()[0], label="Start")
+    assert table.live.deal.to_act == 0
+    res = await ann.click(table.table_message(), label="Offer a trade")
+    cards = select_values(res)
+    assert len(cards) == 3 and all(v.endswith("?") for v in cards)
+    step2 = await ann.select(res.response, [cards[0]])
+    targets = select_values(step2)
+    assert len(targets) == 9 and all(v.startswith(cards[0][:2] + "@") for v in targets)
+    await ann.select(step2.response, [targets[-1]])
+    events = [e.kind for e in table.live.deal.events]
+    assert "offer" in events
