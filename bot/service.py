@@ -664,6 +664,12 @@ class TableService:
             live.row = await self._row(table_id)
             return live
 
+    async def set_offer_message(self, live: LiveTable, key: str | None,
+                                message_id: int | None) -> None:
+        """Remember the message that pinged a player about offer ``key`` (or forget it)."""
+        await self.storage.set_offer_message(live.id, key, message_id)
+        live.row = await self._row(live.id)
+
     async def mark_announced(self, live: LiveTable, message_id: int) -> None:
         """Remember that the latest deal's showdown was posted as ``message_id``."""
         await self.storage.set_showdown_message(live.deal_ids[-1], message_id)

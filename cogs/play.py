@@ -228,7 +228,9 @@ class Play(commands.Cog):
             if deal is not None and getattr(deal, "pending", None) is not None:
                 # announced before the restart, or not: the table message carries the
                 # Accept / Refuse buttons either way, so never ping twice
-                self.offers[(live.id, live.deal_number, len(deal.operations))] = None
+                key = (live.id, live.deal_number, len(deal.operations))
+                known = live.row.offer_key == f"{key[1]}:{key[2]}"
+                self.offers[key] = live.row.offer_message_id if known else None
             # refresh every table message; post a showdown a crash kept back
             asyncio.get_running_loop().create_task(self.refresh(live))
 
@@ -568,10 +570,16 @@ class Play(commands.Cog):
                     view=view_of(*answer_buttons(live.id, live.deal_number, seq, refusal,
                                                  no_answer(live))))
                 self.offers[key] = msg.id
+                await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
 
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
         """Replace a barter offer's buttons with its outcome."""
         msg_id = self.offers.pop((live.id, deal, seq), None)
+        if msg_id is None and live.row.offer_key == f"{deal}:{seq}":
+            msg_id = live.row.offer_message_id
+        if live.row.offer_key is not None and live.id in self.service.tables:
+            with contextlib.suppress(Exception):
+                await self.service.set_offer_message(live, None, None)
         if msg_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(live).get_partial_message(msg_id).edit(

@@ -51,7 +51,7 @@ _UPSERT_SETTINGS = (
 _TABLE_SELECT = """
     SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
            t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
-           g.first_dealer, t.created_at
+           g.first_dealer, t.created_at, t.offer_key, t.offer_message_id
     FROM tables t LEFT JOIN games g ON g.table_id = t.id
 """
 
@@ -85,7 +85,8 @@ def _table_row(row: sqlite3.Row) -> TableRow:
         options=json.loads(row["options"]), status=row["status"],
         lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
         next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
-        created_at=row["created_at"],
+        created_at=row["created_at"], offer_key=row["offer_key"],
+        offer_message_id=row["offer_message_id"],
     )
 
 
@@ -354,6 +355,14 @@ class Storage:
                 [(guild_id, table_id, deal_id, e.seat, e.member_id, e.amount, e.reason, _now())
                  for e in entries],
             )
+
+    async def set_offer_message(self, table_id: int, key: str | None,
+                                message_id: int | None) -> None:
+        """Remember (or, with ``None``, forget) the message announcing the table's
+        pending offer ``key`` (``"deal:seq"``). Raises ValueError for an unknown table."""
+        await self._update_table(
+            table_id, "UPDATE tables SET offer_key = ?, offer_message_id = ? WHERE id = ?",
+            (key, message_id))
 
     async def set_host(self, table_id: int, member_id: int) -> None:
         """Hand the table to another member. Raises ValueError for an unknown table."""

@@ -38,6 +38,8 @@ class TableRow:
     next_deal_delay: int
     first_dealer: int | None
     created_at: str
+    offer_key: str | None = None  # "deal:seq" of the pending offer whose ping is remembered
+    offer_message_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,10 @@ async def test_restart_with_a_pending_barter_does_not_ping_twice(simcord_env, bo
     assert any(":answer:" in c for c in custom_ids(table.table_message()))
     await target.click(table.table_message(), label="Refuse (knock)")
     assert table.live.deal.showdown.knocker == table.live.seat_of(target.id)
+    # the ping posted before the restart lost its buttons once answered
+    [ping] = [m for m in table.channel.history() if "offers you a card" in m.content
+              or "refused the barter" in m.content]
+    assert not ping.components and "refused the barter" in ping.content
 
 
 async def test_presets_without_their_controls_yet_and_odd_input_are_refused(simcord_env, bots):

@@ -1,0 +1,4 @@
+-- 0004: remember the message that pinged a player about a pending barter or trade
+-- offer, so its buttons can be removed once it is answered, even after a restart.
+ALTER TABLE tables ADD COLUMN offer_key TEXT;            -- "deal:seq" of the offer
+ALTER TABLE tables ADD COLUMN offer_message_id INTEGER;
