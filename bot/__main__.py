@@ -15,7 +15,7 @@ import sys
 
 from dotenv import load_dotenv
 
-from .storage import CorruptDatabase
+from .storage import CorruptDatabase, DatabaseUnavailable
 
 log = logging.getLogger("bot")
 
@@ -31,21 +31,32 @@ def _setup_logging() -> None:
 
 
 async def _check_database(db_path: str) -> None:
+    """Open and close the database: migrations, the one-writer lock (another
+    process serving it), and a real write (read-only file or folder, full disk)."""
     from .storage import Storage
 
     storage = await Storage.open(db_path)
     await storage.close()
 
 
+def _refuse(exc: DatabaseUnavailable) -> int:
+    """Print the database's one-line refusal; the exit code 1."""
+    if isinstance(exc, CorruptDatabase):
+        print(f"Cannot open the database: {exc}", file=sys.stderr)
+    else:
+        print(exc, file=sys.stderr)
+    return 1
+
+
 def run_bot(db_path: str) -> int:
     """Check the database, then connect to Discord with ``DISCORD_TOKEN``;
-    returns the exit code. A corrupt database stops the bot with one clear line
-    and is never overwritten."""
+    returns the exit code. A corrupt, unwritable or already served database
+    (another bot process holds it) stops the bot with one clear line before
+    Discord is contacted, and is never overwritten."""
     try:
         asyncio.run(_check_database(db_path))
-    except CorruptDatabase as exc:
-        print(f"Cannot open the database: {exc}", file=sys.stderr)
-        return 1
+    except DatabaseUnavailable as exc:
+        return _refuse(exc)
     except OSError as exc:
         print(f"Cannot open the database {db_path}: {exc.strerror}", file=sys.stderr)
         return 1
@@ -62,9 +73,8 @@ def run_bot(db_path: str) -> int:
 
     try:
         bot.run(token, log_handler=None)
-    except CorruptDatabase as exc:
-        print(f"Cannot open the database: {exc}", file=sys.stderr)
-        return 1
+    except DatabaseUnavailable as exc:  # e.g. another process took the file meanwhile
+        return _refuse(exc)
     except discord.LoginFailure:
         print("Discord refused DISCORD_TOKEN: copy the bot token again from the developer "
               "portal into .env.", file=sys.stderr)
@@ -94,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(run_sandbox(port=args.port, db_path=args.db))
         except KeyboardInterrupt:
             return 0
+        except DatabaseUnavailable as exc:  # --db names a file in use, unwritable, corrupt
+            return _refuse(exc)
     return run_bot(db_path)
 
 

@@ -6,10 +6,13 @@ import asyncio
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 
+from .waiting import acknowledge
+
 
 class KeyedLock:
     """``async with locks(key):`` serialises work per key; different keys never wait
-    for each other. Idle locks are dropped so the map does not grow without bound."""
+    for each other. Before waiting for a taken lock the running interaction is
+    acknowledged (``bot.waiting``). Idle locks are dropped so the map does not grow without bound."""
 
     def __init__(self) -> None:
         self._locks: dict[Hashable, asyncio.Lock] = {}
@@ -20,6 +23,8 @@ class KeyedLock:
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._users[key] = self._users.get(key, 0) + 1
         try:
+            if lock.locked():  # someone else holds it: answer Discord before waiting
+                await acknowledge()
             async with lock:
                 yield
         finally:

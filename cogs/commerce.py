@@ -18,7 +18,7 @@ from bot.service import LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import render
 from bot.ui.components import Confirm, Paginator, lobby_view
-from cogs.play import Play, guarded, reply
+from cogs.play import Play, guarded, reply, say
 
 log = logging.getLogger(__name__)
 
@@ -101,17 +101,25 @@ class Commerce(commands.GroupCog, group_name="commerce",
             options.update({k: v for k, v in extra.items() if v is not None})
             self.service.check_rules(preset, options)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            number = await self.service.next_number(interaction.guild.id)
-            place = await self.open_place(interaction, settings.table_mode, number)
-            try:
+            opened: list[discord.TextChannel | discord.Thread] = []
+
+            async def open_here(number: int) -> tuple[int, str]:
+                channel, kind = await self.open_place(interaction, settings.table_mode, number)
+                opened.append(channel)
+                return channel.id, kind
+
+            try:  # the number, the channel and the table are made under one guild lock
                 live = await self.service.create(
-                    interaction.guild.id, place.id, interaction.user.id,
-                    interaction.user.display_name, preset, options, settings.next_deal_delay)
+                    interaction.guild.id, interaction.channel_id or 0, interaction.user.id,
+                    interaction.user.display_name, preset, options, settings.next_deal_delay,
+                    open_place=open_here)
             except UserError:
-                if place.id != interaction.channel_id:
-                    with contextlib.suppress(discord.HTTPException):
-                        await place.delete()
+                for place in opened:
+                    if place.id != interaction.channel_id:
+                        with contextlib.suppress(discord.HTTPException):
+                            await place.delete()
                 raise
+            place = opened[0]
             msg = await place.send(embed=render.lobby_embed(live), view=lobby_view(live.id))
             await self.service.set_message(live.id, lobby=msg.id)
             await interaction.followup.send(
@@ -120,9 +128,10 @@ class Commerce(commands.GroupCog, group_name="commerce",
         await guarded(interaction, None, work)
 
     async def open_place(self, interaction: discord.Interaction, mode: str, number: int,
-                         ) -> discord.TextChannel | discord.Thread:
+                         ) -> tuple[discord.TextChannel | discord.Thread, str]:
         """Where a new table plays, by the guild's ``table_mode``; falls back from a
-        channel to a thread when Manage Channels is missing.
+        channel to a thread when Manage Channels is missing. Returns the channel
+        and what it is: ``channel`` or ``thread`` (made for the table) or ``here``.
 
         Raises:
             UserError: naming the permission that is missing.
@@ -135,23 +144,25 @@ class Commerce(commands.GroupCog, group_name="commerce",
         if mode == "here" and isinstance(channel, discord.TextChannel | discord.Thread):
             if not channel.permissions_for(me).send_messages:
                 raise UserError("I need the **Send Messages** permission in this channel.")
-            return channel
+            return channel, "here"
         if mode == "channel" and me.guild_permissions.manage_channels:
             try:
                 category = discord.utils.get(guild.categories, name="Commerce")
                 if category is None:
                     category = await guild.create_category("Commerce", reason="Commerce tables")
-                return await guild.create_text_channel(name, category=category,
+                made = await guild.create_text_channel(name, category=category,
                                                        reason="New Commerce table")
+                return made, "channel"
             except discord.Forbidden:
                 log.info("guild %s: cannot create a channel, trying a thread", guild.id)
         if isinstance(channel, discord.TextChannel):
             perms = channel.permissions_for(me)
             if perms.create_public_threads and perms.send_messages_in_threads:
                 try:
-                    return await channel.create_thread(
+                    thread = await channel.create_thread(
                         name=name, type=discord.ChannelType.public_thread,
                         reason="New Commerce table")
+                    return thread, "thread"
                 except discord.Forbidden:
                     pass
         raise UserError(
@@ -214,7 +225,10 @@ class Commerce(commands.GroupCog, group_name="commerce",
         async def work() -> None:
             member = interaction.user
             manager = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
-            live = await self.service.end(self.here(interaction).id, member.id, manager)
+            here = self.here(interaction)
+            gone = (not manager and member.id != here.row.host_id
+                    and not await self.play.still_member(here.row.guild_id, here.row.host_id))
+            live = await self.service.end(here.id, member.id, manager, host_gone=gone)
             self.play.forget(live.id)
             voided = live.deal is not None and live.deal.voided
             shared = -sum(live.game.ledger) if live.game is not None else 0
@@ -223,14 +237,14 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 if voided else "") + (
                 f" The {shared} point(s) left in the pot were shared by the players still in."
                 if shared > 0 else "")
-            await interaction.response.send_message(text)
+            await say(interaction, text)
             await self.play.refresh_lobby(live)
             if live.row.table_message_id is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await self.play.channel(live).get_partial_message(
                         live.row.table_message_id).edit(view=None)
             await self.play.close_channel(live)
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @app_commands.command(name="delay", description="Seconds before the next deal starts by itself")
     @app_commands.describe(seconds="0 turns it off (then use the Next deal button); at most 600")
@@ -241,8 +255,8 @@ class Commerce(commands.GroupCog, group_name="commerce",
             self.play.reschedule_next(live)
             text = (f"The next deal now starts {live.row.next_deal_delay} seconds after a showdown."
                     if seconds else "The next deal now waits for the Next deal button.")
-            await interaction.response.send_message(text)
-        await guarded(interaction, None, work)
+            await say(interaction, text)
+        await guarded(interaction, None, work, public=True)
 
     admin = app_commands.Group(
         name="admin", description="Server settings for Commerce (Manage Server)",
@@ -370,9 +384,9 @@ class Commerce(commands.GroupCog, group_name="commerce",
                                       f"{total} players")
                 pages.append(embed)
             view = Paginator(interaction.user.id, pages) if len(pages) > 1 else discord.utils.MISSING
-            await interaction.response.send_message(
-                embed=pages[0], view=view, allowed_mentions=discord.AllowedMentions.none())
-        await guarded(interaction, None, work)
+            await say(interaction, embed=pages[0], view=view,
+                      allowed_mentions=discord.AllowedMentions.none())
+        await guarded(interaction, None, work, public=True)
 
     @app_commands.command(name="stats", description="A player's Commerce record on this server")
     @app_commands.describe(member="Whose record to show (default: yours)")
@@ -387,7 +401,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
             embed.add_field(name="Games", value=f"{s.games} played, {s.games_won} won")
             embed.add_field(name="Deals", value=f"{s.deals} played, {s.deals_won} won")
             embed.add_field(name="Best hand", value=s.best_label or "—")
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await say(interaction, embed=embed, ephemeral=True)
         await guarded(interaction, None, work)
 
     # -------------------------------------------------------------- help
@@ -404,7 +418,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 embeds = [help_text.preset_embed(name, r.summary, r.source)]
             else:
                 raise UserError(f"There is no preset called {name!r}. Try: {', '.join(PRESETS)}.")
-            await interaction.response.send_message(embeds=embeds, ephemeral=True)
+            await say(interaction, embeds=embeds, ephemeral=True)
         await guarded(interaction, None, work)
 
 

@@ -16,11 +16,12 @@ from itertools import combinations
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
+from bot import waiting
 from bot.app import CommerceBot
 from bot.engine import card_code, card_label, parse_card
-from bot.service import LiveTable, UserError
+from bot.service import LiveTable, StorageFailure, UserError
 from bot.ui import render
 from bot.ui.components import (
     CardSelect,
@@ -37,6 +38,10 @@ log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 RETRY_DELAYS = (1.0, 2.0, 4.0)
+#: seconds between two rounds of the watch over open tables (see ``Play.tick``)
+WATCH_EVERY = 5.0
+#: seconds without a join, leave or new AI seat after which a lobby closes
+LOBBY_IDLE = 30 * 60
 
 
 async def retrying(call: Callable[[], Awaitable[Any]]) -> Any:
@@ -55,19 +60,54 @@ async def retrying(call: Callable[[], Awaitable[Any]]) -> Any:
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """Answer ephemerally, whether or not the interaction was answered already
     (text beyond Discord's 2,000 characters is cut)."""
-    if len(text) > 1900:
+    await say(interaction, text, ephemeral=True, **kwargs)
+
+
+async def say(interaction: discord.Interaction, text: str | None = None, *,
+              ephemeral: bool = False, **kwargs: Any) -> None:
+    """Answer with a message, as the first response or (once the interaction was
+    acknowledged, e.g. deferred before a wait) as a follow-up."""
+    if text is not None and len(text) > 1900:
         text = text[:1900] + "…"
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
+        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=ephemeral,
+                                        **kwargs)
     else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+
+
+async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message a component is on, as the first response or (once the
+    interaction was deferred) through the original response."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+def defer_hook(interaction: discord.Interaction, public: bool = False,
+               ) -> Callable[[], Awaitable[None]]:
+    """What ``bot.waiting`` calls before a wait: acknowledge the interaction so
+    Discord does not fail it after 3 seconds (a component: a silent deferred
+    update; a command: "thinking…", ephemeral unless ``public``)."""
+    async def defer() -> None:
+        if interaction.response.is_done():
+            return
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=not public, thinking=True)
+    return defer
 
 
 async def guarded(interaction: discord.Interaction, table_id: int | None,
-                  work: Callable[[], Awaitable[None]]) -> None:
+                  work: Callable[[], Awaitable[None]], *, public: bool = False) -> None:
     """Run ``work``; turn ``UserError`` into an ephemeral answer and any other
     error into a logged apology. A member clicking or commanding faster than
-    the bot's cooldown allows gets a short answer and nothing runs."""
+    the bot's cooldown allows gets a short answer and nothing runs. Before any
+    wait (a busy table or database) the interaction is acknowledged first
+    (``defer_hook``; ``public``: a command whose answer everyone sees)."""
     client = interaction.client
     cooldown = getattr(client, "cooldown", None)
     if cooldown is not None:
@@ -77,7 +117,8 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
                 await reply(interaction, f"Slow down a little: try again in {retry:.0f} s.")
             return
     try:
-        await work()
+        with waiting.hook(defer_hook(interaction, public)):
+            await work()
     except UserError as exc:
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, str(exc))
@@ -233,10 +274,73 @@ class Play(commands.Cog):
                 self.offers[key] = live.row.offer_message_id if known else None
             # refresh every table message; post a showdown a crash kept back
             asyncio.get_running_loop().create_task(self.refresh(live))
+        self.watch.start()
 
     async def cog_unload(self) -> None:  # noqa: D102
+        self.watch.cancel()
         for task in [*self.timers.values(), *self.turn_timers.values()]:
             task.cancel()
+
+    # ------------------------------------------------------------ the watch
+    @tasks.loop(seconds=WATCH_EVERY)
+    async def watch(self) -> None:
+        """Every few seconds (and at start-up): ``tick``."""
+        await self.tick()
+
+    @watch.before_loop
+    async def _before_watch(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def tick(self) -> None:
+        """Keep every open table moving by itself, whatever failed before: a
+        table owing an automatic step (AI seats to act, a first deal, a rebuild
+        after a failed write) takes it; a showdown not yet posted is posted; a
+        next deal or turn timer that is not running is started; a lobby idle for
+        ``LOBBY_IDLE`` seconds is closed. Failures are logged and tried again at
+        the next tick."""
+        for table_id in sorted({*self.service.tables, *self.service.stale}):
+            try:
+                await self._tend(table_id)
+            except StorageFailure:
+                log.warning("table %s: still cannot write; will try again", table_id)
+            except Exception:
+                log.exception("table %s: the watch failed", table_id)
+        for table_id in self.service.idle_lobbies(LOBBY_IDLE):
+            try:
+                live = await self.service.close_idle(table_id, LOBBY_IDLE)
+            except StorageFailure:
+                continue
+            if live is not None:
+                log.info("table %s: lobby closed after %s s without activity", table_id,
+                         LOBBY_IDLE)
+                await self.refresh_lobby(live, "Nobody joined or left for "
+                                               f"{LOBBY_IDLE // 60} minutes: this lobby is closed.")
+                await self.close_channel(live)
+
+    async def _tend(self, table_id: int) -> None:
+        if self.service.due(table_id):
+            before = self.service.tables.get(table_id)
+            number = before.deal_number if before is not None else None
+            live = await self.service.resume(table_id)
+            if live is not None and live.deal_number != number:
+                await self.post_deal(live)  # the first deal, dealt late
+            elif live is not None:
+                await self.refresh(live)
+            return
+        live = self.service.tables.get(table_id)
+        if live is None or live.game is None or live.deal is None:
+            return
+        deal = live.deal
+        if deal.finished:
+            unposted = deal.showdown is not None and live.deal_number not in live.announced
+            waiting = (not live.game.complete and live.row.next_deal_delay > 0
+                       and table_id not in self.timers)
+            if unposted or waiting:
+                await self.refresh(live)
+        elif live.row.table_message_id is None:
+            await self.refresh(live)  # posts the table message a failed write lost
+        elif table_id not in self.turn_timers:
+            await self.arm_turn_timer(live)
 
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
@@ -250,27 +354,41 @@ class Play(commands.Cog):
             elif action == "leave":
                 live = await self.service.leave(table_id, user.id)
                 if live.row.status == "closed":
-                    await interaction.response.edit_message(
-                        content="The last player left: this table is closed.", embed=None, view=None)
+                    await edit(interaction, content="The last player left: this table is closed.",
+                               embed=None, view=None)
                     await self.close_channel(live)
                     return
             else:
+                await self.replace_gone_host(self.service.get(table_id), user.id)
                 live = await self.service.start(table_id, user.id)
-                await interaction.response.edit_message(embed=render.lobby_embed(live), view=None)
+                await edit(interaction, embed=render.lobby_embed(live), view=None)
                 await self.post_deal(live)
                 return
-            await interaction.response.edit_message(embed=render.lobby_embed(live),
-                                                    view=lobby_view(table_id))
+            await edit(interaction, embed=render.lobby_embed(live), view=lobby_view(table_id))
         await guarded(interaction, table_id, work)
 
-    async def refresh_lobby(self, live: LiveTable) -> None:
-        """Edit the lobby message after a slash-command change."""
+    async def replace_gone_host(self, live: LiveTable, member_id: int) -> bool:
+        """When someone else than the host acts as host (Start, end) and the host
+        has left the server, the host's seat is given up: a lobby passes to the
+        next seated member. Returns whether the host was gone."""
+        host = live.row.host_id
+        if member_id == host or await self.still_member(live.row.guild_id, host):
+            return False
+        for changed in await self.service.member_gone(live.row.guild_id, host):
+            if changed.row.status == "closed":
+                await self.close_channel(changed)
+            await self.refresh_lobby(changed)
+        return True
+
+    async def refresh_lobby(self, live: LiveTable, note: str | None = None) -> None:
+        """Edit the lobby message after a change (``note``: text above it)."""
         if live.row.lobby_message_id is None:
             return
         view = lobby_view(live.id) if live.row.status == "lobby" else None
+        extra = {"content": note} if note is not None else {}
         with contextlib.suppress(discord.HTTPException):
             await self.channel(live).get_partial_message(live.row.lobby_message_id).edit(
-                embed=render.lobby_embed(live), view=view)
+                embed=render.lobby_embed(live), view=view, **extra)
 
     # ------------------------------------------------------------- play
     async def on_play(self, interaction: discord.Interaction, table_id: int, deal: int,
@@ -372,10 +490,10 @@ class Play(commands.Cog):
             if action == "offer" and card.endswith("?"):  # chose the card; now the player
                 live = self.service.verify(table_id, user.id, deal, "offer", seq=seq)
                 assert before.seat is not None
-                await interaction.response.edit_message(
-                    content="Whom do you offer it to?", view=dynamic_view(CardSelect(
-                        table_id, deal, seq, "offer",
-                        choices=target_choices(live, before.seat, card[:-1]))))
+                await edit(interaction, content="Whom do you offer it to?",
+                           view=dynamic_view(CardSelect(
+                               table_id, deal, seq, "offer",
+                               choices=target_choices(live, before.seat, card[:-1]))))
                 return
             kind, kwargs = parse_choice(action, card)
             live, _ = await self.service.act(table_id, user.id, deal, kind, seq=seq, **kwargs)
@@ -398,7 +516,7 @@ class Play(commands.Cog):
             event = live.deal.last_event
             text = render.event_text(live, event)
             text += "\n" + render.hand_text(live, live.deal.observation(seat))
-        await interaction.response.edit_message(content=text, view=None)
+        await edit(interaction, content=text, view=None)
         if action == "accept":
             await self.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
                                                     "accepted the trade.")
@@ -426,7 +544,7 @@ class Play(commands.Cog):
             text += " You knocked at the end of your turn."
         if live.deal_number == deal:
             text += "\n" + render.hand_text(live, live.deal.observation(seat))
-        await interaction.response.edit_message(content=text, view=None)
+        await edit(interaction, content=text, view=None)
         if action == "accept":
             await self.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
                                                     "accepted the barter.")
@@ -438,7 +556,7 @@ class Play(commands.Cog):
             if live.seat_of(interaction.user.id) is None:
                 raise UserError("Only players at this table can deal the next hand.")
             live = await self.service.next_deal(table_id, after=deal)
-            await interaction.response.edit_message(view=None)
+            await edit(interaction, view=None)
             await self.post_deal(live)
         await guarded(interaction, table_id, work)
 
@@ -466,15 +584,24 @@ class Play(commands.Cog):
         if previous is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(live).get_partial_message(previous).edit(view=None)
+        await self.post_table_message(live)
+        try:
+            await self.after_deal_change(live)
+        except Exception:
+            log.exception("table %s: could not announce the deal's progress", live.id)
+        await self.arm_turn_timer(live)
+
+    async def post_table_message(self, live: LiveTable) -> None:
+        """Post the deal's table message and remember it (failures are logged: the
+        state is committed, and the watch posts a message that could not be)."""
         try:
             msg = await retrying(lambda: self.channel(live).send(
                 content=self.ping_text(live), embed=render.table_embed(live),
                 view=self.table_view(live)))
-            await self.service.set_message(live.id, table=msg.id)
-            await self.after_deal_change(live)
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
-        await self.arm_turn_timer(live)
+            return
+        await self.service.set_message(live.id, table=msg.id)
 
     def ping_text(self, live: LiveTable) -> str:
         deal = live.deal
@@ -510,6 +637,8 @@ class Play(commands.Cog):
                 await retrying(lambda: message.edit(
                     content=self.ping_text(live), embed=render.table_embed(live),
                     view=self.table_view(live)))
+            elif not live.deal.finished:
+                await self.post_table_message(live)
             await self.after_deal_change(live)
         except discord.Forbidden:
             log.warning("table %s: missing permission to post in channel %s",
@@ -521,6 +650,8 @@ class Play(commands.Cog):
                                              "in this channel.")
         except discord.HTTPException:
             log.exception("table %s: could not update the table message", live.id)
+        except Exception:  # the move is committed: the watch tries again later
+            log.exception("table %s: could not bring the table up to date", live.id)
 
     async def after_deal_change(self, live: LiveTable) -> None:
         """Post a barter offer to a human target, or the showdown (and final standings)."""
@@ -587,10 +718,13 @@ class Play(commands.Cog):
 
     async def close_channel(self, live: LiveTable) -> None:
         """After the last deal: make the table read-only (channel) or lock it (thread)."""
-        channel = self.bot.get_channel(live.row.channel_id)
+        channel = self.bot.get_channel(live.row.channel_id)  # found by id, never by name
         try:
-            ours = channel is not None and getattr(channel, "name", "") == f"commerce-{live.row.number}"
-            if not ours:  # a table played "here" leaves the channel as it was
+            if live.row.place is None:  # a table older than the place column: by its name
+                ours = getattr(channel, "name", "") == f"commerce-{live.row.number}"
+            else:
+                ours = live.row.place in ("channel", "thread")
+            if channel is None or not ours:  # a table played "here" leaves the channel as it was
                 return
             if isinstance(channel, discord.Thread):
                 await channel.edit(archived=True, locked=True)

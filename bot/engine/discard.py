@@ -23,14 +23,17 @@ With ``three_stake`` the three pots go to the best tricon, the best sequence or
 flush, and the best pair or high card (ties split; an unwon pot carries over).
 A payment never exceeds the payer's chips. Seats left without chips are out.
 When at most one seat has chips — or after the last of the ``fixed_rounds`` —
-the pots go to the last seat left (or the seats with the most chips, split;
-a remainder stays with the earliest of them from the dealer's left; when the
-last seats all drop out together, they share it the same way) and the game
-ends.
+the pots go to the last seat left (or the seats with the most chips; when the
+last seats all drop out together, they share the same way) and the game ends.
+Sharing at the game's end takes every pot together: with ``three_stake`` the
+total of the three pots is shared equally, and the odd chips (one remainder)
+go to the earliest taker from the dealer's left (docs/RECORDS.md "Rulings").
 
-Random source: the reshuffle uses ``secrets.SystemRandom`` unless a seeded
-``rng`` is given, and the new stock order is written into the ``Draw``
-operation, so a replay repeats it exactly (docs/RECORDS.md).
+Random source: a live reshuffle (``draw``) uses ``secrets.SystemRandom`` unless
+a seeded ``rng`` is given, and the new stock order is written into the ``Draw``
+operation. A recorded draw (``apply``: replay, restart) repeats that order and
+never shuffles: without it, a draw from an empty stock is illegal
+(docs/RECORDS.md "Rulings").
 """
 
 from __future__ import annotations
@@ -86,7 +89,8 @@ class DiscardDeal(DealBase):
         carried_pots: the pots carried in (default empty pots).
         first: the game's first deal (each seat pays ``rules.stake``).
         final: the last of the ``fixed_rounds``.
-        rng: a seeded random source for reshuffles (tests); default the OS CSPRNG.
+        rng: a seeded random source for live reshuffles (tests); default the OS
+            CSPRNG. A recorded draw never uses it.
 
     Raises:
         ValueError: bad seat count, dealer, deck, chips or pots.
@@ -385,33 +389,56 @@ class DiscardDeal(DealBase):
         return op
 
     def draw(self, seat: int) -> Draw:
-        """Draw the stock top (first reshuffling the pile but its top into a new
-        stock when the stock is empty); ``seat`` must then keep or discard it.
+        """Draw the stock top; ``seat`` must then keep or discard it. When the stock
+        is empty, the pile but its top is first shuffled into a new stock — live,
+        with the OS CSPRNG (``secrets.SystemRandom``; a seeded ``rng`` in tests) —
+        and the new order is written into the returned ``Draw`` (``reshuffle``).
 
         Raises:
             IllegalAction: see ``verify_draw``.
         """
-        return self._draw(seat, None)
+        self.verify_draw(seat)
+        order: list[Card] | None = None
+        if not self.stock:
+            order = list(self.discard[:-1])
+            (self.rng or secrets.SystemRandom()).shuffle(order)
+        return self._draw(seat, order)
 
-    def _draw(self, seat: int, order: Sequence[Card] | None) -> Draw:
+    def verify_recorded_draw(self, seat: int, reshuffle: Sequence[Card] | None) -> None:
+        """Check that a recorded draw (``Draw(seat, reshuffle)``: replay, restart)
+        can be repeated exactly. It must carry the new stock order when the stock
+        is empty, and only then: a replay never shuffles.
+
+        Raises:
+            IllegalAction: see ``verify_draw``; a ``reshuffle`` while the stock is
+                not empty; none when it is empty; one that is not the discard pile
+                but its top.
+        """
         self.verify_draw(seat)
         if self.stock:
-            if order is not None:
+            if reshuffle is not None:
                 raise IllegalAction("The stock is not empty: there is nothing to reshuffle.")
+        elif reshuffle is None:
+            raise IllegalAction(
+                "The stock is empty, but the draw does not say how the discard pile "
+                "was reshuffled (reshuffle)."
+            )
+        elif sorted(reshuffle) != sorted(self.discard[:-1]):
+            raise IllegalAction("The reshuffled stock must hold the discard pile but its top.")
+
+    def can_recorded_draw(self, seat: int, reshuffle: Sequence[Card] | None) -> bool:
+        """``True`` when ``verify_recorded_draw`` would pass."""
+        return self._passes(lambda: self.verify_recorded_draw(seat, reshuffle))
+
+    def _draw(self, seat: int, order: Sequence[Card] | None) -> Draw:
+        self.verify_recorded_draw(seat, order)
+        if order is None:
             op = Draw(seat)
         else:
-            rest = self.discard[:-1]
-            if order is None:
-                new = list(rest)
-                (self.rng or secrets.SystemRandom()).shuffle(new)
-            elif sorted(order) != sorted(rest):
-                raise IllegalAction("The reshuffled stock must hold the discard pile but its top.")
-            else:
-                new = list(order)
-            self.stock = deque(new)
+            self.stock = deque(order)
             self.discard = self.discard[-1:]
             self.reshuffles += 1
-            op = Draw(seat, tuple(new))
+            op = Draw(seat, tuple(order))
         self.drawn = self.stock.popleft()
         self.passes = 0
         self._record(op, PublicEvent("draw", seat, knocked=False))
@@ -549,10 +576,11 @@ class DiscardDeal(DealBase):
 
     def apply(self, op: Operation) -> Operation:
         """Apply a recorded operation (replay, restart); a ``Draw`` repeats its
-        recorded reshuffle.
+        recorded reshuffle and never shuffles (``verify_recorded_draw``).
 
         Raises:
-            IllegalAction: the operation is not legal here (or of another family).
+            IllegalAction: the operation is not legal here (or of another family),
+                or a draw from an empty stock lacks its ``reshuffle``.
         """
         if isinstance(op, TakeDiscard):
             return self.take_discard(op.seat, op.card)
@@ -596,6 +624,19 @@ class DiscardDeal(DealBase):
     def _take(self, seat: int, amount: int, reason: str, pot: int) -> None:
         self._move(None, seat, amount, reason, pot)
         self.pot_values[pot] -= amount
+
+    def _sweep(self, takers: Sequence[int]) -> None:
+        """The game is over: ``takers`` (earliest from the dealer's left first) take
+        every pot together. Their total is shared equally, the odd chips going to
+        the first taker; each share is paid out of the pots in order."""
+        pot = 0
+        for seat, share in split(self.pool, takers):
+            while share:
+                while not self.pot_values[pot]:
+                    pot += 1
+                amount = min(share, self.pot_values[pot])
+                self._take(seat, amount, "sweep", pot)
+                share -= amount
 
     def _next_turn(self) -> None:
         assert self.turn is not None
@@ -651,9 +692,7 @@ class DiscardDeal(DealBase):
                 everyone = play_order(self.dealer, self.n, rules.step)
                 most = max(self.chips(s) for s in everyone)
                 takers = [s for s in everyone if self.chips(s) == most]
-            for pot in range(rules.n_pots):
-                for s, share in split(self.pot_values[pot], takers):
-                    self._take(s, share, "sweep", pot)
+            self._sweep(takers)
             self.game_winners = tuple(takers)
         payments = tuple(self.movements[first:])
         winner = best[0]

@@ -229,7 +229,7 @@ class Game:
         self, deck: Sequence[Card] | None = None, rng: random.Random | None = None
     ) -> AnyDeal:
         """Start the next deal with ``deck`` (or a fresh CSPRNG shuffle). ``rng``
-        (tests only) also drives jaques reshuffles.
+        (tests only) also drives live jaques reshuffles.
 
         Raises:
             GameError: a deal is in progress, the game is complete or closed.
@@ -432,6 +432,8 @@ def _apply_action(deal: AnyDeal, action: Any) -> None:
     seat, kind = action.get("seat"), action.get("action")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < deal.n:
         raise ValueError(f"seat {seat!r} is not a seat")
+    if not isinstance(kind, str):
+        raise ValueError("an action needs its name in 'action'")
     knock = action.get("knock", False)
     if not isinstance(knock, bool):
         raise ValueError("knock must be true or false")
@@ -474,7 +476,7 @@ def _apply_discard_action(deal: DiscardDeal, seat: int, kind: Any, action: dict[
         deal.take_discard(seat, _card(action.get("card"), "card"))
     elif kind == "draw":
         order = _cards(action["reshuffle"], "reshuffle") if "reshuffle" in action else None
-        deal.apply(Draw(seat, order))
+        deal.apply(Draw(seat, order))  # never shuffles: an empty stock needs the order
         if "discard" in action:
             thrown = action["discard"]
             if thrown == "drawn":
@@ -491,24 +493,42 @@ def _apply_discard_action(deal: DiscardDeal, seat: int, kind: Any, action: dict[
         raise ValueError(f"unknown action {kind!r}")
 
 
+#: the keys every record holds (docs/RECORDS.md "The record")
+RECORD_KEYS = ("rules", "options", "players", "first_dealer", "deals")
+
+
 def replay(record: Any) -> Game:
-    """Rebuild a game from a RULES.md §3 record.
+    """Rebuild a game from a RULES.md §3 record: a pure function of the record.
+
+    Nothing missing is filled in: a record without one of ``RECORD_KEYS``, a
+    deal without its ``deck`` or ``actions``, an action without what it needs
+    (``seat``, ``action``, a card, a target, a jaques draw from an empty stock
+    without its ``reshuffle``) is an error, never a default or fresh randomness.
+    Only what the format leaves out on purpose keeps its meaning: an options key
+    absent is the preset's value, ``knock`` absent is no knock, a ``response``
+    or ``discard`` absent is still awaited (docs/RECORDS.md "Rulings").
 
     Raises:
-        RecordError: the record is malformed or an action is illegal, with the
-            deal and action index where it went wrong.
+        RecordError: the record is malformed, incomplete or an action is
+            illegal, with the deal and action index where it went wrong.
     """
     if not isinstance(record, dict):
         raise RecordError("the record must be a JSON object")
+    missing = [key for key in RECORD_KEYS if key not in record]
+    if missing:
+        raise RecordError(f"the record has no {', '.join(missing)}")
     try:
-        options = record.get("options") or {}
+        name = record["rules"]
+        if not isinstance(name, str):
+            raise RecordError("rules must be a preset name")
+        options = record["options"]
         if not isinstance(options, dict):
             raise RecordError("options must be an object")
-        rules = get_preset(str(record.get("rules", "foster")), options)
-        players = record.get("players")
-        if not isinstance(players, list):
-            raise RecordError("players must be a list")
-        first = record.get("first_dealer")
+        rules = get_preset(name, options)
+        players = record["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("players must be a list of names")
+        first = record["first_dealer"]
         if not isinstance(first, int) or isinstance(first, bool):
             raise RecordError("first_dealer must be a seat number")
         game = Game(rules, len(players), first)
@@ -516,7 +536,7 @@ def replay(record: Any) -> Game:
         if isinstance(exc, RecordError):
             raise
         raise RecordError(str(exc)) from None
-    deals = record.get("deals")
+    deals = record["deals"]
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
     for di, deal_record in enumerate(deals):
@@ -532,9 +552,9 @@ def replay(record: Any) -> Game:
             deal = game.start_deal(deck)
         except (ValueError, GameError) as exc:
             raise RecordError(str(exc), di) from None
-        actions = deal_record.get("actions", [])
+        actions = deal_record.get("actions")
         if not isinstance(actions, list):
-            raise RecordError("actions must be a list", di)
+            raise RecordError("actions must be a list (empty when nobody has acted)", di)
         for ai, action in enumerate(actions):
             if deal.finished:
                 raise RecordError("the deal is already over", di, ai)

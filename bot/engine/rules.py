@@ -122,7 +122,10 @@ class Rules:
         three_stake: three pots (best tricon; best sequence or flush; best pair
             or high card), 1 chip per player per deal into each; no starting stake.
             Knock, lowest-hand and dead-knock chips go into the first (tricon)
-            pot; the pots are awarded after those payments; a tie shares a pot.
+            pot; the pots are awarded after those payments; a tie in a deal
+            shares that pot. At the game's end whoever takes the pot takes all
+            three together: a tie shares their total, the odd chips to the
+            earliest tied seat from the dealer's left.
 
     Rulings where the sources are silent (RULES.md §2 decides the rest):
         - jaques ``stake`` is paid once, at the start of the game (seed 003's

@@ -1,7 +1,14 @@
 """SQLite storage through aiosqlite: schema migrations, repositories and the
 append-only action log and ledger. The only place in the project with SQL."""
 
-from .database import CorruptDatabase, Storage
+from .database import (
+    MIN_FREE_BYTES,
+    CorruptDatabase,
+    DatabaseInUse,
+    DatabaseNotWritable,
+    DatabaseUnavailable,
+    Storage,
+)
 from .models import (
     ActionRow,
     DealRow,
@@ -14,6 +21,7 @@ from .models import (
 )
 
 __all__ = [
-    "ActionRow", "CorruptDatabase", "DealRow", "GuildSettings", "HandResult", "LedgerEntry",
+    "MIN_FREE_BYTES", "ActionRow", "CorruptDatabase", "DatabaseInUse", "DatabaseNotWritable",
+    "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "LedgerEntry",
     "MemberStats", "SeatRow", "Storage", "TableRow",
 ]

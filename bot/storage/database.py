@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import errno
+import fcntl
 import json
+import os
 import re
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -20,6 +24,7 @@ from typing import Any
 
 import aiosqlite
 
+from ..waiting import acknowledge
 from .models import (
     ActionRow,
     DealRow,
@@ -38,6 +43,8 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 TABLE_STATUSES = ("lobby", "playing", "finished", "closed")
 CLOSED_DEAL_STATUSES = ("finished", "void")
 TABLE_MODES = ("channel", "thread", "here")
+#: seconds a write waits for another connection's write lock before it gives up
+BUSY_WAIT = 5.0
 _SEAT_SHIFT = 1_000_000  # parks seats above any real seat number while renumbering
 _SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(GuildSettings) if f.name != "guild_id")
 
@@ -51,13 +58,118 @@ _UPSERT_SETTINGS = (
 _TABLE_SELECT = """
     SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
            t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
-           g.first_dealer, t.created_at, t.offer_key, t.offer_message_id
+           g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place
     FROM tables t LEFT JOIN games g ON g.table_id = t.id
 """
 
 
-class CorruptDatabase(RuntimeError):
+#: ``Storage.open`` refuses a database whose folder has less free space than this
+#: (1 MiB): a start that fails at once beats a game that fails at its next write
+MIN_FREE_BYTES = 1 << 20
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The database cannot be used; the message is one line naming the file and
+    what to do. The file was left untouched."""
+
+
+class CorruptDatabase(DatabaseUnavailable):
     """The database file is unreadable or not a Commerce database; never overwritten."""
+
+
+class DatabaseInUse(DatabaseUnavailable):
+    """Another ``Storage`` (another bot process, or another object in this one)
+    has the database open: one writer per file."""
+
+
+class DatabaseNotWritable(DatabaseUnavailable):
+    """The database cannot be written (read-only file or folder, full disk, I/O
+    error), found at start instead of in the middle of a game."""
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file beside the database (``commerce.db`` → ``commerce.db.lock``)."""
+    return path.with_name(path.name + ".lock")
+
+
+def _take_lock(path: Path) -> int:
+    """An exclusive ``flock`` on the database's lock file, as an open descriptor
+    (closing it releases the lock, and so does the death of the process).
+    ``flock`` rather than POSIX record locks: two descriptors of one process
+    conflict too, so a second ``Storage`` on the same file in the same process
+    is refused like a second process. Writes our pid into the file (best effort).
+
+    Raises:
+        DatabaseInUse: another holder has it; the message carries its pid.
+        DatabaseNotWritable: the lock file cannot be created (read-only folder).
+    """
+    target = lock_path(path)
+    try:
+        fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        try:  # an existing lock file we may not write can still be locked
+            fd = os.open(target, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            cause = ("read-only file system" if exc.errno == errno.EROFS
+                     else f"read-only folder: cannot create {target.name}")
+            raise DatabaseNotWritable(
+                f"{path} cannot be written ({cause}): fix the permissions of {path.parent}"
+            ) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        pid = f"pid {holder}" if holder.isdigit() else "pid unknown"
+        if holder == str(os.getpid()):
+            raise DatabaseInUse(
+                f"{path} is already open in this process ({pid}); close it first"
+            ) from None
+        raise DatabaseInUse(
+            f"{path} is in use by another Commerce process ({pid}); stop it first"
+        ) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    try:  # the pid only makes the refusal clearer: a full disk must not stop us here
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass
+    return fd
+
+
+def _check_free_space(path: Path) -> None:
+    """Raise DatabaseNotWritable when the database's folder has less than
+    ``MIN_FREE_BYTES`` free."""
+    free = shutil.disk_usage(path.parent).free
+    if free < MIN_FREE_BYTES:
+        raise DatabaseNotWritable(
+            f"{path} cannot be written (disk full: {free // 1024} KiB free, "
+            f"at least {MIN_FREE_BYTES // 1024} KiB needed): free some space on that disk"
+        )
+
+
+def _not_writable(path: Path, exc: sqlite3.Error) -> DatabaseNotWritable | None:
+    """The one-line DatabaseNotWritable for an SQLite error that means the file
+    cannot be written; None for any other error."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name == "SQLITE_READONLY_DIRECTORY" or name.startswith("SQLITE_CANTOPEN"):
+        cause, fix = ("read-only folder: SQLite cannot create its -wal and -shm files",
+                      f"fix the permissions of {path.parent}")
+    elif name.startswith("SQLITE_READONLY"):
+        cause, fix = "read-only file", "fix its permissions"
+    elif name.startswith("SQLITE_FULL"):
+        cause, fix = "disk or database full", "free some space on that disk"
+    elif name.startswith("SQLITE_IOERR"):
+        cause, fix = f"disk I/O error, {name}", "check the disk"
+    elif name.startswith(("SQLITE_PERM", "SQLITE_AUTH")):
+        cause, fix = "permission denied", "fix its permissions"
+    else:
+        return None
+    return DatabaseNotWritable(f"{path} cannot be written ({cause}): {fix}")
 
 
 def _now() -> str:
@@ -86,7 +198,7 @@ def _table_row(row: sqlite3.Row) -> TableRow:
         lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
         next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
         created_at=row["created_at"], offer_key=row["offer_key"],
-        offer_message_id=row["offer_message_id"],
+        offer_message_id=row["offer_message_id"], place=row["place"],
     )
 
 
@@ -100,11 +212,15 @@ def _seat_row(row: sqlite3.Row) -> SeatRow:
 class Storage:
     """All persistence. Every public coroutine is its own transaction unless noted."""
 
-    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
-        """Use ``Storage.open``; this only wraps an already prepared connection."""
+    def __init__(self, db: aiosqlite.Connection, path: Path, lock_fd: int | None = None) -> None:
+        """Use ``Storage.open``; this only wraps an already prepared connection
+        (and the descriptor holding the file's lock, released by ``close``)."""
         self._db: aiosqlite.Connection | None = db
+        self._lock_fd = lock_fd
         self.path = path
         self._lock = asyncio.Lock()
+        #: the task inside ``atomic()``, if any
+        self._owner: asyncio.Task[Any] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -112,15 +228,36 @@ class Storage:
     async def open(cls, path: str | Path) -> Storage:
         """Open (creating parent dirs and file), set WAL + foreign keys, apply
         numbered migrations from ``migrations/NNNN_name.sql`` in one transaction
-        each (idempotent: a ``schema_version`` table). Raises CorruptDatabase.
+        each (idempotent: a ``schema_version`` table).
+
+        One writer per file: the first thing taken is an exclusive ``flock`` on
+        ``<name>.lock`` beside the database, held until ``close`` (or the death of
+        the process); a second ``Storage`` on the same file, in this process or
+        another, raises ``DatabaseInUse``.
 
         Before anything is written, an existing file must start with the SQLite
         header, pass ``PRAGMA quick_check``, and be either empty or a Commerce
         database whose ``schema_version`` this code knows; otherwise
-        ``CorruptDatabase`` is raised and the file is left untouched.
+        ``CorruptDatabase`` is raised and the file is left untouched. Its folder
+        must have ``MIN_FREE_BYTES`` free, and after the migrations a real write
+        (``PRAGMA user_version`` set again to its value, which rewrites page 1)
+        must commit; otherwise ``DatabaseNotWritable`` is raised (read-only file
+        or folder, full disk, I/O error). All three are ``DatabaseUnavailable``
+        with a one-line message naming the file.
         """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        lock_fd = _take_lock(path)
+        try:
+            db = await cls._connect(path)
+        except BaseException:
+            os.close(lock_fd)
+            raise
+        return cls(db, path, lock_fd)
+
+    @classmethod
+    async def _connect(cls, path: Path) -> aiosqlite.Connection:
+        """``open`` once the lock is held: check, migrate, prove a write."""
         if path.exists() and path.stat().st_size > 0:
             with path.open("rb") as handle:
                 header = handle.read(len(_SQLITE_HEADER))
@@ -129,19 +266,69 @@ class Storage:
                     f"{path} is not an SQLite database (bad header); "
                     "it was left untouched: move it aside or restore a backup"
                 )
+        _check_free_space(path)
         migrations = _migrations()
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             db.row_factory = aiosqlite.Row
             current = await cls._check(db, path, migrations)
-            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000"):
-                async with db.execute(f"PRAGMA {pragma}") as cursor:
-                    await cursor.fetchall()
-            await cls._migrate(db, current, migrations)
+            try:
+                await cls._prepare(db, current, migrations)
+            except sqlite3.Error as exc:
+                name = getattr(exc, "sqlite_errorname", "") or ""
+                if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+                    raise DatabaseInUse(
+                        f"{path} is locked by another program ({exc}); close it first"
+                    ) from exc
+                refusal = _not_writable(path, exc)
+                if refusal is None:
+                    raise
+                raise refusal from exc
         except BaseException:
             await db.close()
             raise
-        return cls(db, path)
+        return db
+
+    @classmethod
+    async def _prepare(
+        cls, db: aiosqlite.Connection, current: int, migrations: list[tuple[int, str, str]],
+    ) -> None:
+        """Pragmas, migrations, then a write that must really reach the file."""
+        # a short busy timeout: longer waits for the write lock happen in _begin,
+        # on the event loop, after the running interaction was acknowledged
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=100"):
+            async with db.execute(f"PRAGMA {pragma}") as cursor:
+                await cursor.fetchall()
+        await cls._migrate(db, current, migrations)
+        await cls._probe_write(db)
+
+    @staticmethod
+    async def _probe_write(db: aiosqlite.Connection) -> None:
+        """Commit a write that changes nothing: ``PRAGMA user_version`` set to its
+        own value still rewrites page 1 (one WAL frame, and ``data_version``
+        changes for other connections), so a read-only file, folder or disk
+        fails here, at start, rather than at the first move of a game. Waits up
+        to ``BUSY_WAIT`` seconds for another connection's write lock."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BUSY_WAIT
+        while True:
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.OperationalError as exc:
+                busy = (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_BUSY")
+                if not busy or loop.time() >= deadline:
+                    raise
+            await asyncio.sleep(0.05)
+        try:
+            async with db.execute("PRAGMA user_version") as cursor:
+                (version,) = await cursor.fetchone() or (0,)
+            await db.execute(f"PRAGMA user_version = {int(version)}")
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
 
     @staticmethod
     async def _check(
@@ -170,6 +357,12 @@ class Storage:
             async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
                 (version,) = await cur.fetchone() or (0,)
         except sqlite3.DatabaseError as exc:
+            name = getattr(exc, "sqlite_errorname", "") or ""
+            # reading a WAL database creates its -shm (and -wal) files: failing to is
+            # a read-only folder or a full disk, not a damaged file
+            if name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_FULL",
+                                "SQLITE_IOERR_SHM")):
+                raise _not_writable(path, exc) or CorruptDatabase(str(exc)) from exc
             raise CorruptDatabase(
                 f"{path} cannot be read as SQLite ({exc}); it was left untouched"
             ) from exc
@@ -206,11 +399,16 @@ class Storage:
                 raise
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
-        if self._db is not None:
-            db, self._db = self._db, None
-            async with self._lock:
-                await db.close()
+        """Close the connection, then release the file's lock (idempotent)."""
+        try:
+            if self._db is not None:
+                db, self._db = self._db, None
+                async with self._lock:
+                    await db.close()
+        finally:
+            if self._lock_fd is not None:
+                fd, self._lock_fd = self._lock_fd, None
+                os.close(fd)
 
     async def schema_version(self) -> int:
         """The highest applied migration number."""
@@ -235,23 +433,101 @@ class Storage:
             raise RuntimeError("Storage is closed")
         return self._db
 
+    def _inside(self) -> bool:
+        """Whether the running task holds an ``atomic()`` transaction of ours."""
+        return self._owner is not None and self._owner is asyncio.current_task()
+
+    async def _acquire(self) -> None:
+        """Take the connection lock, acknowledging the interaction first if taken."""
+        if self._lock.locked():
+            await acknowledge()
+        await self._lock.acquire()
+
+    async def _begin(self, db: aiosqlite.Connection) -> None:
+        """``BEGIN IMMEDIATE``, waiting up to ``BUSY_WAIT`` seconds (on the event
+        loop, after acknowledging the interaction) while another connection
+        holds the write lock. Raises sqlite3.OperationalError (``database is
+        locked``) when it is still held then."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BUSY_WAIT
+        pause = 0.05
+        while True:
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if loop.time() >= deadline:
+                    raise
+            await acknowledge()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
+        if self._inside():  # reads inside atomic() see its uncommitted writes
             yield self._conn()
+            return
+        await self._acquire()
+        try:
+            yield self._conn()
+        finally:
+            self._lock.release()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
+        if self._inside():  # part of the enclosing atomic() transaction
+            yield self._conn()
+            return
+        await self._acquire()
+        try:
             db = self._conn()
-            await db.execute("BEGIN IMMEDIATE")
+            await self._begin(db)
             try:
                 yield db
-                await db.execute("COMMIT")
+                await self._commit(db)
             except BaseException:
                 if db.in_transaction:
                     await db.execute("ROLLBACK")
                 raise
+        finally:
+            self._lock.release()
+
+    @asynccontextmanager
+    async def atomic(self) -> AsyncIterator[None]:
+        """One ``BEGIN IMMEDIATE … COMMIT`` for every storage call the running task
+        makes inside the block: all of them are committed together, or (on any
+        error, a failed commit included) none is. Nested blocks join the outer one.
+
+        Raises:
+            sqlite3.Error: the transaction could not begin (e.g. ``database is
+                locked`` after the busy timeout) or commit; nothing was written.
+        """
+        if self._inside():
+            yield
+            return
+        await self._acquire()
+        try:
+            db = self._conn()
+            await self._begin(db)
+            self._owner = asyncio.current_task()
+            try:
+                yield
+                await self._commit(db)
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+            finally:
+                self._owner = None
+        finally:
+            self._lock.release()
+
+    async def _commit(self, db: aiosqlite.Connection) -> None:
+        """``COMMIT`` the open transaction (the one place every write is made
+        durable; fault-injection tests make it fail)."""
+        await db.execute("COMMIT")
 
     @staticmethod
     async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Any:
@@ -301,17 +577,21 @@ class Storage:
 
     async def create_table(
         self, guild_id: int, channel_id: int, host_id: int, preset: str,
-        options: dict[str, Any], next_deal_delay: int,
+        options: dict[str, Any], next_deal_delay: int, place: str | None = None,
     ) -> TableRow:
-        """Insert a lobby table; ``number`` = 1 + max number in the guild."""
+        """Insert a lobby table; ``number`` = 1 + max number in the guild.
+        ``place``: ``channel`` / ``thread`` (created by the bot for this table) or
+        ``here`` (an existing channel). Raises ValueError for another place."""
+        if place is not None and place not in TABLE_MODES:
+            raise ValueError(f"unknown table place {place!r}")
         async with self._write() as db:
             cursor = await db.execute(
                 "INSERT INTO tables (guild_id, channel_id, number, host_id, preset, options,"
-                " status, next_deal_delay, created_at)"
-                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?"
+                " status, next_deal_delay, created_at, place)"
+                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?, ?"
                 " FROM tables WHERE guild_id = ?",
                 (guild_id, channel_id, host_id, preset, json.dumps(options), next_deal_delay,
-                 _now(), guild_id),
+                 _now(), place, guild_id),
             )
             row = await self._one(db, _TABLE_SELECT + " WHERE t.id = ?", (cursor.lastrowid,))
         return _table_row(row)
@@ -394,28 +674,70 @@ class Storage:
                 raise ValueError(f"no seat {seat} at table {table_id}")
 
     async def reset_ledger(self, guild_id: int, member_id: int | None) -> int:
-        """Bring every member's balance in the guild back to zero by appending
+        """Bring every balance in the guild back to zero — members' and AI seats'
+        (an AI seat's account is its ``(table_id, seat)``) — by appending
         offsetting ``reset`` rows (the ledger stays append-only), and audit it.
-        Returns the number of members whose balance was not zero."""
+
+        Points still in the pool or pots of an open table are not refunded: one
+        ``pot`` row leaves the guild's sum at minus those points, so when a pot
+        is later won or shared the sum is zero again (docs/RELIABILITY.md,
+        "Ledger"). Returns the number of members whose balance was not zero.
+        """
         async with self._write() as db:
-            rows = await self._all(
+            members = await self._all(
                 db,
                 "SELECT member_id, SUM(amount) AS balance FROM ledger WHERE guild_id = ?"
                 " AND member_id IS NOT NULL GROUP BY member_id HAVING SUM(amount) <> 0",
                 (guild_id,),
             )
-            now = _now()
-            await db.executemany(
-                "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
-                " reason, created_at) VALUES (?, NULL, NULL, NULL, ?, ?, 'reset', ?)",
-                [(guild_id, r["member_id"], -r["balance"], now) for r in rows],
+            seats = await self._all(
+                db,
+                "SELECT table_id, seat, SUM(amount) AS balance FROM ledger WHERE guild_id = ?"
+                " AND member_id IS NULL AND seat IS NOT NULL GROUP BY table_id, seat"
+                " HAVING SUM(amount) <> 0",
+                (guild_id,),
             )
+            now = _now()
+            insert = ("INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
+                      " reason, created_at) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)")
+            await db.executemany(
+                insert,
+                [(guild_id, None, None, r["member_id"], -r["balance"], "reset", now)
+                 for r in members]
+                + [(guild_id, r["table_id"], r["seat"], None, -r["balance"], "reset", now)
+                   for r in seats],
+            )
+            pots = await self._points_in_pots(db, guild_id)
+            total = await self._one(
+                db, "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ?", (guild_id,))
+            if int(total[0]) != -pots:
+                await db.execute(insert, (guild_id, None, None, None, -pots - int(total[0]),
+                                          "pot", now))
             await db.execute(
                 "INSERT INTO audit (guild_id, member_id, action, detail, created_at)"
                 " VALUES (?, ?, 'reset_ledger', ?, ?)",
-                (guild_id, member_id, f"{len(rows)} balances reset", now),
+                (guild_id, member_id, f"{len(members)} balances reset", now),
             )
-            return len(rows)
+            return len(members)
+
+    @staticmethod
+    async def _points_in_pots(db: aiosqlite.Connection, guild_id: int) -> int:
+        """Points staked into the pools and pots of the guild's open tables and not
+        yet paid out: minus the sum of those tables' game rows (resets excluded)."""
+        row = await Storage._one(
+            db,
+            "SELECT COALESCE(SUM(l.amount), 0) FROM ledger l JOIN tables t ON t.id = l.table_id"
+            " WHERE t.guild_id = ? AND t.status IN ('lobby', 'playing')"
+            " AND l.reason NOT IN ('reset', 'pot')",
+            (guild_id,),
+        )
+        return -int(row[0])
+
+    async def points_in_pots(self, guild_id: int) -> int:
+        """Points in the pools and pots of the guild's open tables (see
+        ``reset_ledger``); ``guild_ledger_sum`` equals minus this when consistent."""
+        async with self._read() as db:
+            return await self._points_in_pots(db, guild_id)
 
     async def set_messages(
         self, table_id: int, *, lobby_message_id: int | None = None,
@@ -698,7 +1020,9 @@ class Storage:
         return [(row["member_id"], row["balance"]) for row in rows], int(total[0])
 
     async def guild_ledger_sum(self, guild_id: int) -> int:
-        """Sum of every ledger amount in the guild, AI seats included (0 when consistent)."""
+        """Sum of every ledger amount in the guild, AI seats included: 0 when
+        consistent and no open table holds points in a pool or pot, else minus
+        ``points_in_pots``."""
         async with self._read() as db:
             row = await self._one(
                 db, "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ?", (guild_id,)

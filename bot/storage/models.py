@@ -40,6 +40,9 @@ class TableRow:
     created_at: str
     offer_key: str | None = None  # "deal:seq" of the pending offer whose ping is remembered
     offer_message_id: int | None = None
+    #: ``channel`` / ``thread`` the bot created for the table, ``here`` an existing
+    #: channel, ``None`` unknown (tables older than migration 0005)
+    place: str | None = None
 
 
 @dataclass(frozen=True)

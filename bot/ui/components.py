@@ -2,20 +2,35 @@
 carries the table, the deal and (for one-shot controls) the operation count, so
 they keep working after a restart and a stale or repeated click is refused.
 
-Callbacks only parse ids and hand over to the ``Play`` cog.
+Every control the bot sends is one of ``DYNAMIC_ITEMS`` in a ``timeout=None``
+view: none of them ever times out. The leaderboard pager and the reset-ledger
+question carry their guild, their owner and (the question) an expiry time.
+
+Before any callback runs, one check (``Placed.interaction_check``) makes sure
+the control acts only where it was posted — its table's guild and channel, or
+the guild in its id — and only for its owner; a refused click gets a short
+ephemeral answer and changes nothing. Callbacks only parse ids and hand over
+to a cog (``Play``, ``Commerce``, ``Admin``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from ..engine import Card, card_code, card_label
+from ..service import UserError
 
 if TYPE_CHECKING:
     from cogs.play import Play
+
+#: the answer to a control used outside the guild or channel it was posted in
+NOT_HERE = "That control does not belong here."
+#: seconds the reset-ledger question can be answered
+CONFIRM_SECONDS = 60
 
 
 def _play(interaction: discord.Interaction) -> Play:
@@ -24,7 +39,47 @@ def _play(interaction: discord.Interaction) -> Play:
     return cog  # type: ignore[no-any-return]
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:lobby:(?P<table>\d+):(?P<action>join|leave|ai|start)"):  # type: ignore[call-arg]  # noqa: E501
+def _cog(interaction: discord.Interaction, name: str) -> Any:
+    cog = interaction.client.get_cog(name)  # type: ignore[attr-defined]
+    assert cog is not None, name
+    return cog
+
+
+def table_refusal(interaction: discord.Interaction, table_id: int) -> str | None:
+    """Why a control of table ``table_id`` may not act on ``interaction`` (``None``:
+    it may): the table is not open, or it plays in another guild or channel."""
+    service = getattr(interaction.client, "service", None)
+    if service is None:
+        return NOT_HERE
+    try:
+        live = service.get(table_id)
+    except UserError as exc:  # closed, or being restored after a storage problem
+        return str(exc)
+    if (live.row.guild_id, live.row.channel_id) != (interaction.guild_id, interaction.channel_id):
+        return NOT_HERE
+    return None
+
+
+class Placed:
+    """Mixin of every control: the one place that refuses a click made outside
+    the control's guild or channel, or by someone it is not for. Subclasses
+    say why in ``refusal``; a refused click is answered ephemerally, and the
+    callback (so any change) never runs."""
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Why this control may not act on ``interaction``; ``None`` when it may."""
+        return table_refusal(interaction, self.table_id)  # type: ignore[attr-defined]
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:  # noqa: D102
+        text = self.refusal(interaction)
+        if text is None:
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(text, ephemeral=True)
+        return False
+
+
+class LobbyButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:lobby:(?P<table>\d+):(?P<action>join|leave|ai|start)"):  # type: ignore[call-arg]  # noqa: E501
     """Join / Leave / Add AI / Start on the lobby message."""
 
     STYLES = {
@@ -49,7 +104,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce
         await _play(interaction).on_lobby(interaction, self.table_id, self.action)
 
 
-class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock|back|swap|stand|take_widow|keep_hand|pounce|buy_horse|decline_horse|take_discard|draw|pass|offer)"):  # type: ignore[call-arg]  # noqa: E501
+class PlayButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock|back|swap|stand|take_widow|keep_hand|pounce|buy_horse|decline_horse|take_discard|draw|pass|offer)"):  # type: ignore[call-arg]  # noqa: E501
     """My hand / Trade / Barter / Knock on a deal's table message."""
 
     STYLES = {
@@ -86,7 +141,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:
         await _play(interaction).on_play(interaction, self.table_id, self.deal, self.action)
 
 
-class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>accept|refuse|decline)"):  # type: ignore[call-arg]  # noqa: E501
+class AnswerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>accept|refuse|decline)"):  # type: ignore[call-arg]  # noqa: E501
     """Accept / Refuse (knock) on a barter offer, Accept / Decline on a direct trade."""
 
     LABELS = {"accept": "Accept", "refuse": "Refuse (knock)", "decline": "Decline"}
@@ -109,7 +164,7 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerc
             interaction, self.table_id, self.deal, self.seq, self.action)
 
 
-class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)"):  # type: ignore[call-arg]  # noqa: E501
+class CardSelect(Placed, discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)"):  # type: ignore[call-arg]  # noqa: E501
     """An ephemeral select of the player's own cards; option values are card codes."""
 
     PLACEHOLDERS = {
@@ -150,7 +205,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:
             interaction, self.table_id, self.deal, self.seq, self.action, card)
 
 
-class NextDealButton(discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:next:(?P<table>\d+):(?P<deal>\d+)"):  # type: ignore[call-arg]  # noqa: E501
+class NextDealButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:next:(?P<table>\d+):(?P<deal>\d+)"):  # type: ignore[call-arg]  # noqa: E501
     """Next deal, on a showdown message."""
 
     def __init__(self, table_id: int, deal: int) -> None:
@@ -168,7 +223,72 @@ class NextDealButton(discord.ui.DynamicItem[discord.ui.Button], template=r"comme
         await _play(interaction).on_next(interaction, self.table_id, self.deal)
 
 
-DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, NextDealButton)
+class LeaderboardButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:board:(?P<guild>\d+):(?P<owner>\d+):(?P<page>\d+):(?P<way>prev|next)"):  # type: ignore[call-arg]  # noqa: E501
+    """Previous / Next under a leaderboard. The id carries the guild, the member
+    who asked and the 0-based page to show; each click queries that page afresh,
+    so the pager never expires and survives a restart."""
+
+    LABELS = {"prev": "Previous", "next": "Next"}
+
+    def __init__(self, guild_id: int, owner_id: int, page: int, way: str,
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=self.LABELS[way], style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"commerce:board:{guild_id}:{owner_id}:{page}:{way}"))
+        self.guild_id, self.owner_id, self.page, self.way = guild_id, owner_id, page, way
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+                             match: re.Match[str]) -> LeaderboardButton:
+        return cls(int(match["guild"]), int(match["owner"]), int(match["page"]), match["way"])
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:  # noqa: D102
+        if interaction.guild_id != self.guild_id:
+            return NOT_HERE
+        if interaction.user.id != self.owner_id:
+            return ("These pages are not for you. Only the member who asked can turn them: "
+                    "run /commerce leaderboard for your own.")
+        return None
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        await _cog(interaction, "Commerce").on_page(interaction, self.guild_id, self.page)
+
+
+class ResetLedgerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:reset:(?P<guild>\d+):(?P<owner>\d+):(?P<expires>\d+):(?P<answer>confirm|cancel)"):  # type: ignore[call-arg]  # noqa: E501
+    """Confirm / Cancel of ``/commerce-admin reset-ledger``. The id carries the
+    guild, the manager who asked and when the question expires (unix seconds);
+    a later click is told to run the command again."""
+
+    LABELS = {"confirm": ("Confirm", discord.ButtonStyle.danger),
+              "cancel": ("Cancel", discord.ButtonStyle.secondary)}
+
+    def __init__(self, guild_id: int, owner_id: int, expires: int, answer: str) -> None:
+        label, style = self.LABELS[answer]
+        super().__init__(discord.ui.Button(
+            label=label, style=style,
+            custom_id=f"commerce:reset:{guild_id}:{owner_id}:{expires}:{answer}"))
+        self.guild_id, self.owner_id, self.expires, self.answer = guild_id, owner_id, expires, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+                             match: re.Match[str]) -> ResetLedgerButton:
+        return cls(int(match["guild"]), int(match["owner"]), int(match["expires"]),
+                   match["answer"])
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:  # noqa: D102
+        if interaction.guild_id != self.guild_id:
+            return NOT_HERE
+        if interaction.user.id != self.owner_id:
+            return "This question is not for you."
+        return None
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        await _cog(interaction, "Admin").on_reset_answer(
+            interaction, self.expires, self.answer == "confirm")
+
+
+DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, NextDealButton,
+                 LeaderboardButton, ResetLedgerButton)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -218,62 +338,22 @@ def answer_buttons(table_id: int, deal: int, seq: int, refusal: bool,
             for a in (("accept", no) if refusal else ("accept",))]
 
 
-class Paginator(discord.ui.View):
-    """A small Previous/Next paginator over pre-rendered embeds, usable only by
-    the member who asked (``interaction_check``)."""
-
-    def __init__(self, owner_id: int, pages: list[discord.Embed]) -> None:
-        super().__init__(timeout=120)
-        self.owner_id, self.pages, self.index = owner_id, pages, 0
-        self._sync()
-
-    def _sync(self) -> None:
-        self.previous.disabled = self.index == 0
-        self.next.disabled = self.index >= len(self.pages) - 1
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # noqa: D102
-        if interaction.user.id != self.owner_id:
-            await interaction.response.send_message(
-                "Only the member who asked can turn these pages.", ephemeral=True)
-            return False
-        return True
-
-    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:  # noqa: D102
-        self.index -= 1
-        self._sync()
-        await interaction.response.edit_message(embed=self.pages[self.index], view=self)
-
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:  # noqa: D102
-        self.index += 1
-        self._sync()
-        await interaction.response.edit_message(embed=self.pages[self.index], view=self)
 
 
-class Confirm(discord.ui.View):
-    """A Confirm / Cancel question only its owner can answer; ``value`` is the
-    answer (``None`` when it timed out). Await ``wait()``."""
+def pager_view(guild_id: int, owner_id: int, page: int, pages: int) -> discord.ui.View | None:
+    """Previous / Next for page ``page`` (0-based) of ``pages``; ``None`` when
+    everything fits on one page."""
+    if pages <= 1:
+        return None
+    return view_of(LeaderboardButton(guild_id, owner_id, max(page - 1, 0), "prev",
+                                     disabled=page <= 0),
+                   LeaderboardButton(guild_id, owner_id, min(page + 1, pages - 1), "next",
+                                     disabled=page >= pages - 1))
 
-    def __init__(self, owner_id: int, timeout: float = 60) -> None:
-        super().__init__(timeout=timeout)
-        self.owner_id = owner_id
-        self.value: bool | None = None
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # noqa: D102
-        if interaction.user.id != self.owner_id:
-            await interaction.response.send_message("This question is not for you.", ephemeral=True)
-            return False
-        return True
-
-    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:  # noqa: D102
-        self.value = True
-        await interaction.response.edit_message(view=None)
-        self.stop()
-
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:  # noqa: D102
-        self.value = False
-        await interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
-        self.stop()
+def reset_ledger_view(guild_id: int, owner_id: int, now: float) -> discord.ui.View:
+    """Confirm / Cancel of a ledger reset asked at ``now`` (unix seconds),
+    answerable for ``CONFIRM_SECONDS``."""
+    expires = int(now) + CONFIRM_SECONDS
+    return view_of(*(ResetLedgerButton(guild_id, owner_id, expires, a)
+                     for a in ("confirm", "cancel")))

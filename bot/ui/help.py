@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import discord
+from discord import app_commands
 
+from ..engine import PRESETS
 from .render import GREEN
 
 HOW_TO_PLAY = (
@@ -133,3 +135,15 @@ def preset_embed(name: str, summary: str, source: str) -> discord.Embed:
     embed.add_field(name="Hands (unless changed above)", value=HANDS, inline=False)
     embed.set_footer(text=f"Source: {source} · start one with /commerce new rules:{name}")
     return embed
+
+
+async def preset_autocomplete(interaction: discord.Interaction, current: str,
+                              ) -> list[app_commands.Choice[str]]:
+    """Rules presets whose name contains what was typed, each with its one-line
+    summary (at most 25, Discord's limit)."""
+    out = []
+    for name, rules in PRESETS.items():
+        if current.lower() in name:
+            label = f"{name} — {rules.summary}"
+            out.append(app_commands.Choice(name=label[:100], value=name))
+    return out[:25]

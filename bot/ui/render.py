@@ -311,3 +311,15 @@ def final_embed(live: LiveTable) -> discord.Embed:
                           description=f"**{title}:** {names}\n\n" + "\n".join(lines))
     embed.set_footer(text="This channel is now read-only. Start another with /commerce new.")
     return embed
+
+
+def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int,
+                      per_page: int) -> discord.Embed:
+    """Page ``page`` (0-based) of the guild's ledger: ``rows`` are that page's
+    ``(member_id, balance)`` pairs, ``total`` the number of members ranked."""
+    lines = [f"{page * per_page + i + 1}. <@{member}>: {balance:+d}"
+             for i, (member, balance) in enumerate(rows)]
+    embed = discord.Embed(title="Commerce leaderboard", colour=GOLD, description="\n".join(lines))
+    pages = max(1, -(-total // per_page))
+    embed.set_footer(text=f"Page {page + 1} of {pages} · {total} players")
+    return embed

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 
 from bot.engine import replay
-from tests.cogs.helpers import open_table
+from tests.cogs.helpers import open_table, restart
 
 LOST_ANSWER = dict(status=404, code=10062, message="Unknown interaction", times=1)
 
@@ -38,7 +38,7 @@ async def chaos_game(env, bots, make_bot, rng: random.Random, report: ChaosRepor
             await actors[rng.randrange(3)].click(showdown, label="Next deal")
             continue
         if rng.random() < restart_p:
-            await env.restart_bot(make_bot(seed=seed))
+            await restart(env, make_bot(seed=seed))
             report.restarts += 1
             live = table.live
         actor = table.actor_to_act()
@@ -64,7 +64,7 @@ async def chaos_game(env, bots, make_bot, rng: random.Random, report: ChaosRepor
             env.errors  # noqa: B018 — the lost answer was handled
             report.lost_answers += 1
             assert len(table.live.deal.operations) == ops_before + 1  # committed anyway
-            await env.restart_bot(make_bot(seed=seed))  # crash before anything else happens
+            await restart(env, make_bot(seed=seed))  # crash before anything else happens
             report.restarts += 1
             if not table.live.game.complete:  # the lost answer is recoverable
                 res = await actor.slash(table.channel, "commerce hand")

@@ -31,6 +31,27 @@ def custom_ids(message) -> list[str]:
     return [c.custom_id for row in message.components for c in row.children]
 
 
+async def restart(env, new_bot, old_bot=None) -> None:
+    """Restart the bot as a crashed process would: the old one (``env.bot`` by
+    default) loses its timers and its database lock, then ``new_bot`` starts.
+
+    One process per database file: the old bot holds ``commerce.db.lock`` until
+    its storage closes, and ``env.restart_bot`` only detaches it, so the new
+    bot's ``Storage.open`` would be refused. A dead process has no timers and
+    its lock is released by the kernel: settle what is in flight, unload the
+    old bot's cogs (``cog_unload`` cancels the next-deal and turn timers, so
+    nothing of the old bot ever reaches the closed storage), close its storage,
+    then attach the new bot. Always pass a fresh bot object.
+    """
+    old_bot = env.bot if old_bot is None else old_bot
+    assert new_bot is not old_bot, "restart needs a fresh bot object"
+    await env.settle()
+    for name in list(old_bot.extensions):
+        await old_bot.unload_extension(name)
+    await old_bot.close_storage()
+    await env.restart_bot(new_bot)
+
+
 @dataclass
 class Table:
     env: object
@@ -140,6 +161,14 @@ def emit_component(env, actor, message, custom_id: str, values: list[str] | None
     env._notify_dispatch_observers(record)
     backend.emit("INTERACTION_CREATE", payload)
     return InteractionResult(env, record)
+
+
+def private(result) -> bool:
+    """The member's answer was ephemeral: the response, or the follow-up that came
+    after the bot deferred the interaction before a wait."""
+    if result.followups:
+        return result.followups[-1].ephemeral
+    return result.ephemeral
 
 
 def answer_text(result) -> str:

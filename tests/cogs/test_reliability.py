@@ -11,6 +11,8 @@ from tests.cogs.helpers import (
     emit_component,
     message_text,
     open_table,
+    private,
+    restart,
 )
 
 
@@ -183,7 +185,7 @@ async def test_racing_clicks_apply_one_action(simcord_env, bots):
     await env.settle()
     assert len(table.live.deal.operations) == ops + 1
     assert all(r.acknowledged for r in results)
-    refusals = [answer_text(r) for r in results if r.ephemeral and "knocked" not in answer_text(r)]
+    refusals = [answer_text(r) for r in results if private(r) and "knocked" not in answer_text(r)]
     assert len(refusals) == 2
 
 
@@ -207,7 +209,7 @@ async def test_racing_selects_of_one_trade(simcord_env, bots):
 async def test_spamming_member_gets_a_cooldown_and_others_are_served(simcord_env, bots,
                                                                      make_bot):
     env = simcord_env
-    await env.restart_bot(make_bot(cooldown=(3, 60.0)))
+    await restart(env, make_bot(cooldown=(3, 60.0)))
     guild, table, (ann, ben, cat) = await start(env, bots)
     answers = [answer_text(await ann.click(table.table_message(), label="My hand"))
                for _ in range(5)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine import card_label
-from tests.cogs.helpers import CARD_LABEL, message_text, open_table, select_values
+from tests.cogs.helpers import CARD_LABEL, message_text, open_table, restart, select_values
 
 
 async def start(env, bots, names=("ann", "ben", "cat")):
@@ -77,7 +77,7 @@ async def test_restart_mid_deal_keeps_state_and_buttons(simcord_env, bots, make_
     snapshot = ([list(h) for h in deal.hands], list(deal.stock), list(deal.waste), deal.to_act,
                 deal.pool, list(table.live.game.running_balances))
     old_message = table.table_message()
-    await env.restart_bot(make_bot(seed=99))
+    await restart(env, make_bot(seed=99))
     deal = table.live.deal
     assert ([list(h) for h in deal.hands], list(deal.stock), list(deal.waste), deal.to_act,
             deal.pool, list(table.live.game.running_balances)) == snapshot

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.cogs.helpers import custom_ids, message_text, open_table, select_values
+from tests.cogs.helpers import custom_ids, message_text, open_table, restart, select_values
 
 
 async def test_host_leaving_the_lobby_hands_it_to_the_next_player(simcord_env, bots):
@@ -91,7 +91,7 @@ async def test_restart_with_a_pending_barter_does_not_ping_twice(simcord_env, bo
     target = table.actor_to_act()
     offers = [m for m in table.channel.history() if "offers you a card" in m.content]
     assert len(offers) == 1
-    await env.restart_bot(make_bot())
+    await restart(env, make_bot())
     await env.settle()
     assert len([m for m in table.channel.history() if "offers you a card" in m.content]) == 1
     # the refreshed table message carries the answer buttons too

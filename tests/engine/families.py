@@ -16,7 +16,7 @@ from bot.engine.cards import Card, shuffled_deck
 from bot.engine.common import Decision
 from bot.engine.discard import DiscardDeal
 from bot.engine.game import AnyDeal, Game, replay
-from bot.engine.rules import Rules
+from bot.engine.rules import Rules, get_preset
 from bot.engine.seating import turn_order
 from bot.engine.widow import WidowDeal
 
@@ -238,3 +238,26 @@ def assert_observations_hide(deal: AnyDeal) -> None:
             pending = deal.pending
             assert obs.offered_card == (
                 pending.card if pending is not None and seat == pending.target else None)
+
+
+def reshuffled_game() -> tuple[Game, int]:
+    """A jaques game (3 seats, dealer 0, a seeded reshuffle) whose first deal
+    draws the stock empty, rebuilds it from the discard pile and goes on one
+    more draw; returns the game and the record index of the reshuffling draw."""
+    game = Game(get_preset("jaques"), 3, 0)
+    deal = game.start_deal(layout_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"], after="Qs"),
+                           rng=random.Random(1))
+    assert isinstance(deal, DiscardDeal)
+    index = 0
+    while deal.stock:
+        seat = deal.to_act
+        assert seat is not None
+        deal.draw(seat)
+        deal.draw_discard(seat)
+        index += 1
+    seat = deal.to_act
+    assert seat is not None
+    op = deal.draw(seat)
+    assert op.reshuffle is not None
+    deal.draw_discard(seat)
+    return game, index

@@ -274,6 +274,71 @@ def test_fixed_rounds_ties_split_with_the_remainder_to_the_earliest_seat():
     check_replay(game)
 
 
+#: three-stake hands by role: the pair wins the pair/high-card pot, the lowest
+#: pays 1 into the first pot; nobody holds a tricon, sequence or flush
+PAIR, LOW, MID = "Ac Ad 3h", "2c 5d 9h", "3c 6d Th"
+
+
+@pytest.mark.parametrize("direction", ["clockwise", "anticlockwise"])
+@pytest.mark.parametrize("dealer", [0, 1, 2])
+@pytest.mark.parametrize(
+    ("carried", "pots_at_end", "shares"),
+    [
+        ((0, 2, 0), (4, 5, 0), (3, 3, 3)),  # 9 chips over 3 tied seats: 3 each
+        ((1, 2, 0), (5, 5, 0), (4, 3, 3)),  # 10 chips: the odd one to the dealer's left
+        ((2, 3, 0), (6, 6, 0), (4, 4, 4)),
+        ((3, 2, 0), (7, 5, 0), (4, 4, 4)),
+        ((3, 3, 0), (7, 6, 0), (5, 4, 4)),  # 13 chips: one remainder of 1
+    ],
+    ids=["9 chips", "10 chips", "12 chips", "12 chips uneven pots", "13 chips"],
+)
+def test_three_stake_game_end_shares_the_total_of_the_pots(
+    direction, dealer, carried, pots_at_end, shares
+):
+    # seats 0, 1, 2 hold the pair, the lowest and the middle hand; their stacks
+    # are set so that all three have 5 chips after the deal (a three-way tie)
+    options = {"three_stake": True, "direction": direction}
+    deal = jaques([PAIR, LOW, MID], after="Qs", dealer=dealer, options=options, first=False,
+                  final=True, chips=[5, 9, 8], carried_pots=carried)
+    pass_round(deal)
+    sd = deal.showdown
+    assert sd is not None
+    assert sd.pot_winners == ((), (), (0,)) and sd.losers == (1,)
+    # the pots as they stood before the sweep, and every seat at 5 chips
+    swept = [m for m in deal.movements if m.reason == "sweep"]
+    assert tuple(sum(m.amount for m in swept if m.pot == p) for p in range(3)) == pots_at_end
+    assert [deal.chips(s) - sum(m.amount for m in swept if m.payee == s)
+            for s in range(3)] == [5, 5, 5]
+    # the takers from the dealer's left; the first of them gets the odd chips
+    step = 1 if direction == "clockwise" else -1
+    takers = [(dealer + step * k) % 3 for k in (1, 2, 3)]
+    assert sd.game_winners == tuple(takers) and deal.game_over
+    expected = [0, 0, 0]
+    for seat, share in zip(takers, shares, strict=True):
+        expected[seat] = 5 + share
+    assert [deal.chips(s) for s in range(3)] == expected
+    assert deal.pots == (0, 0, 0) and deal.conserved_total() == 0
+
+
+def test_three_stake_game_end_shares_the_pots_among_the_tied_leaders_only():
+    # four seats: seats 1 and 3 lead with 6 chips after the deal, the others trail
+    hands = [LOW, "4c 7d Jh", MID, PAIR]
+    deal = jaques(hands, after="Qs", dealer=3, options={"three_stake": True}, first=False,
+                  final=True, chips=[6, 9, 6, 5], carried_pots=[0, 3, 0])
+    pass_round(deal)
+    sd = deal.showdown
+    assert sd is not None and sd.pot_winners == ((), (), (3,)) and sd.losers == (0,)
+    # before the sweep: chips 2, 6, 3, 6; pots 5 + 7 + 0 = 12 chips for two leaders
+    assert sd.game_winners == (1, 3)  # seat 1 is nearer the dealer's (3) left than seat 3
+    assert [deal.chips(s) for s in range(4)] == [2, 12, 3, 12]
+    # 13 chips for the same two: the odd chip goes to seat 1
+    deal = jaques(hands, after="Qs", dealer=3, options={"three_stake": True}, first=False,
+                  final=True, chips=[6, 9, 6, 5], carried_pots=[1, 3, 0])
+    pass_round(deal)
+    assert [deal.chips(s) for s in range(4)] == [2, 13, 3, 12]
+    assert deal.pots == (0, 0, 0) and deal.conserved_total() == 0
+
+
 def test_direct_trading_on_your_turn():
     deal = jaques(NOTHING, options={"direct_trading": True})
     assert "offer" in deal.legal_actions(1) and deal.legal_actions(2) == []

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -13,7 +15,10 @@ import pytest
 import pytest_asyncio
 
 from bot.storage import (
+    MIN_FREE_BYTES,
     CorruptDatabase,
+    DatabaseInUse,
+    DatabaseNotWritable,
     GuildSettings,
     HandResult,
     LedgerEntry,
@@ -21,6 +26,7 @@ from bot.storage import (
     Storage,
 )
 from bot.storage import database as database_module
+from tests.storage.faults import read_only
 
 DECK = [rank + suit for suit in "cdhs" for rank in "23456789TJQKA"]
 GUILD, OTHER_GUILD = 1001, 2002
@@ -167,6 +173,174 @@ async def test_unusable_file_raises_and_is_never_modified(db_path: Path, make, m
         await Storage.open(db_path)
     assert db_path.read_bytes() == before
     assert not Path(f"{db_path}-wal").exists()
+    assert not is_locked(db_path)  # a refused open keeps no lock
+
+
+# ---------------------------------------------------------------- one writer per file
+
+
+def is_locked(path: Path) -> bool:
+    """Whether some open file description holds the database's flock (ours included)."""
+    fd = os.open(database_module.lock_path(path), os.O_RDONLY | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # also drops the lock if we just took it
+    return False
+
+
+async def test_a_second_storage_on_the_same_file_is_refused_until_close(
+    db_path: Path, tmp_path: Path,
+) -> None:
+    first = await Storage.open(db_path)
+    try:
+        lock = db_path.with_name("commerce.db.lock")
+        assert lock.read_text() == f"{os.getpid()}\n"
+        assert is_locked(db_path)
+        # the same file by another spelling of its path is the same file
+        for other in (db_path, tmp_path / "data" / ".." / "data" / "commerce.db"):
+            with pytest.raises(DatabaseInUse) as refused:
+                await Storage.open(other)
+            assert str(refused.value) == (
+                f"{other} is already open in this process (pid {os.getpid()}); close it first")
+        table = await new_table(first)  # the refusals left the first one working
+        assert is_locked(db_path)
+    finally:
+        await first.close()
+    assert not is_locked(db_path)
+    await first.close()  # idempotent, and never releases a lock it no longer holds
+    again = await Storage.open(db_path)
+    try:
+        assert await again.get_table(table.id) == table
+        # a backup is another file: copying and opening it do not need this lock
+        await again.backup(tmp_path / "backups" / "copy.db")
+        copy = await Storage.open(tmp_path / "backups" / "copy.db")
+        try:
+            assert await copy.get_table(table.id) == table
+        finally:
+            await copy.close()
+    finally:
+        await again.close()
+
+
+# ---------------------------------------------------------------- unwritable at start
+# Which failures are real here: the read-only file and the two read-only folders are
+# real (faults.read_only: ``chattr +i`` as root, which root cannot bypass; ``chmod``
+# otherwise); a full disk is real in tests/app/test_main.py (a small tmpfs in a
+# private mount namespace) and simulated here (shutil.disk_usage patched).
+
+
+async def _latest(path: Path) -> bytes:
+    """A closed, fully migrated database (no -wal, no -shm); returns its bytes."""
+    store = await Storage.open(path)
+    await new_table(store)
+    await store.close()
+    assert not Path(f"{path}-wal").exists()
+    return path.read_bytes()
+
+
+async def test_a_read_only_file_is_refused_at_open(db_path: Path) -> None:
+    before = await _latest(db_path)
+    with read_only(db_path):
+        # nothing is left to migrate: only the probe write finds out
+        with pytest.raises(DatabaseNotWritable) as refused:
+            await Storage.open(db_path)
+        assert db_path.read_bytes() == before
+    assert str(refused.value) == f"{db_path} cannot be written (read-only file): fix its permissions"
+    assert not is_locked(db_path)
+    store = await Storage.open(db_path)  # writable again: it opens
+    await store.close()
+    assert count(db_path, "SELECT COUNT(*) FROM tables") == 1
+
+
+@pytest.mark.parametrize("lock_file", [True, False], ids=["lock-file-kept", "no-lock-file"])
+async def test_a_read_only_folder_is_refused_at_open(db_path: Path, lock_file: bool) -> None:
+    before = await _latest(db_path)
+    if not lock_file:
+        database_module.lock_path(db_path).unlink()
+    with read_only(db_path.parent):
+        with pytest.raises(DatabaseNotWritable) as refused:
+            await Storage.open(db_path)
+        assert db_path.read_bytes() == before
+    cause = ("read-only folder: SQLite cannot create its -wal and -shm files" if lock_file
+             else "read-only folder: cannot create commerce.db.lock")
+    assert str(refused.value) == (
+        f"{db_path} cannot be written ({cause}): fix the permissions of {db_path.parent}")
+    assert sorted(p.name for p in db_path.parent.iterdir()) == (
+        ["commerce.db", "commerce.db.lock"] if lock_file else ["commerce.db"])
+
+
+@pytest.mark.parametrize("existing", [True, False], ids=["existing", "new"])
+async def test_too_little_free_space_is_refused_at_open(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool,
+) -> None:
+    before = await _latest(db_path) if existing else None
+    real = shutil.disk_usage
+    seen: list[Path] = []
+
+    def nearly_full(where):  # simulated: a real full disk is in tests/app/test_main.py
+        seen.append(Path(where))
+        return real(where)._replace(free=MIN_FREE_BYTES - 1)
+
+    monkeypatch.setattr(shutil, "disk_usage", nearly_full)
+    db_path.parent.mkdir(exist_ok=True)
+    with pytest.raises(DatabaseNotWritable) as refused:
+        await Storage.open(db_path)
+    assert seen == [db_path.parent]
+    assert str(refused.value) == (
+        f"{db_path} cannot be written (disk full: 1023 KiB free, at least 1024 KiB needed): "
+        "free some space on that disk")
+    if existing:
+        assert db_path.read_bytes() == before
+    else:
+        assert not db_path.exists()
+    assert not Path(f"{db_path}-wal").exists()
+    monkeypatch.setattr(shutil, "disk_usage", real)
+    store = await Storage.open(db_path)
+    await store.close()
+
+
+async def test_the_probe_write_really_writes(db_path: Path) -> None:
+    """``PRAGMA user_version`` set to its own value is a real write: another
+    connection sees ``data_version`` change, and the WAL gains a frame."""
+    await _latest(db_path)
+    with raw(db_path) as other:
+        version = other.execute("PRAGMA data_version").fetchone()[0]
+        store = await Storage.open(db_path)
+        try:
+            assert other.execute("PRAGMA data_version").fetchone()[0] != version
+            assert Path(f"{db_path}-wal").stat().st_size > 0
+            assert other.execute("PRAGMA user_version").fetchone()[0] == 0
+        finally:
+            await store.close()
+
+
+def test_sqlite_write_failures_name_their_cause(tmp_path: Path) -> None:
+    """Real SQLite errors (a full database through ``max_page_count``, a
+    read-only connection) become the one-line refusal; other errors do not."""
+    path = tmp_path / "x.db"
+    with raw(path) as conn:
+        conn.execute("CREATE TABLE t (x)")
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        with pytest.raises(sqlite3.OperationalError) as full:
+            conn.execute("INSERT INTO t VALUES (zeroblob(100000))")
+        with pytest.raises(sqlite3.OperationalError) as other:
+            conn.execute("SELECT * FROM no_such_table")
+    ro = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        with pytest.raises(sqlite3.OperationalError) as readonly:
+            ro.execute("INSERT INTO t VALUES (1)")
+    finally:
+        ro.close()
+    refusal = database_module._not_writable
+    assert str(refusal(path, full.value)) == (
+        f"{path} cannot be written (disk or database full): free some space on that disk")
+    assert str(refusal(path, readonly.value)) == (
+        f"{path} cannot be written (read-only file): fix its permissions")
+    assert refusal(path, other.value) is None
 
 
 # ---------------------------------------------------------------- settings and audit
