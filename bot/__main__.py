@@ -20,14 +20,35 @@ from .storage import CorruptDatabase, DatabaseUnavailable
 log = logging.getLogger("bot")
 
 
+#: the loggers ``LOG_LEVEL`` is for; every other one (discord.py, aiosqlite, …) stays
+#: at INFO or above
+OUR_LOGGERS = ("bot", "cogs")
+LIBRARY_FLOOR = logging.INFO
+
+
 def _setup_logging() -> None:
-    level = os.environ.get("LOG_LEVEL", "INFO").upper()
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger().setLevel(level)
-    # discord.py's HTTP debug lines carry request bodies, ephemeral hands included:
-    # hidden cards must never reach a log, so that logger stays at INFO or above.
-    http = logging.getLogger("discord.http")
-    http.setLevel(max(logging.INFO, http.getEffectiveLevel()))
+    """Log to standard error: our ``bot.*`` and ``cogs.*`` loggers at ``LOG_LEVEL``
+    (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``), every library
+    logger at INFO or above whatever ``LOG_LEVEL`` says. Below INFO, discord.py
+    logs whole gateway events (INTERACTION_CREATE) and HTTP bodies, and
+    aiosqlite every statement with its parameters (a deal's deck, its actions):
+    they hold hidden cards, and hidden cards must never reach a log."""
+    name = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
+    level = logging.getLevelName(name)
+    if not isinstance(level, int):
+        print(f"LOG_LEVEL={name} is not DEBUG, INFO, WARNING or ERROR: using INFO.",
+              file=sys.stderr)
+        level = logging.INFO
+    floor = max(LIBRARY_FLOOR, level)
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(floor)
+    for ours in OUR_LOGGERS:
+        logging.getLogger(ours).setLevel(level)
+    # a library logger given a level of its own below the floor is raised to it
+    for logger_name, logger in list(logging.Logger.manager.loggerDict.items()):
+        if (isinstance(logger, logging.Logger) and logger_name.split(".")[0] not in OUR_LOGGERS
+                and logging.NOTSET < logger.level < floor):
+            logger.setLevel(floor)
 
 
 async def _check_database(db_path: str) -> None:

@@ -16,7 +16,7 @@ from .ui.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.play", "cogs.commerce")
+EXTENSIONS = ("cogs.play", "cogs.commerce", "cogs.admin")
 
 
 class CommerceBot(commands.Bot):

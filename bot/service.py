@@ -304,7 +304,7 @@ class TableService:
         """
         self.check_rules(preset, options)
         async with self.lock(("guild", guild_id)):
-            self._check_free(guild_id, host_id)
+            self.check_free(guild_id, host_id)
             if self.in_channel(channel_id):
                 raise UserError("A table is already open in this channel.")
             place: str | None = None
@@ -326,7 +326,7 @@ class TableService:
             self.touch(row.id)
             return await self._reload(row.id)
 
-    def _check_free(self, guild_id: int, member_id: int, here: int | None = None) -> None:
+    def check_free(self, guild_id: int, member_id: int, here: int | None = None) -> None:
         """Raise ``UserError`` naming the way out if the member sits at another
         open table of the guild (``here``: the table they are joining)."""
         live = self.of_member(guild_id, member_id)
@@ -352,7 +352,7 @@ class TableService:
         guild_id = self.get(table_id).row.guild_id
         async with self.lock(("guild", guild_id)), self.lock(table_id):
             live = self._lobby(table_id)
-            self._check_free(guild_id, member_id, here=table_id)
+            self.check_free(guild_id, member_id, here=table_id)
             if len(live.seats) >= live.rules.max_players:
                 raise UserError(f"This table is full ({live.rules.max_players} seats).")
             async with self._unit(table_id):

@@ -12,15 +12,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import waiting
 from bot.app import CommerceBot
 from bot.engine import PRESETS
 from bot.service import LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import render
-from bot.ui.components import Confirm, Paginator, lobby_view
-from cogs.play import Play, guarded, reply, say
+from bot.ui.components import lobby_view, pager_view
+from cogs.play import Play, edit, guarded, reply, say
 
 log = logging.getLogger(__name__)
+
+#: leaderboard lines per page
+PER_PAGE = 10
 
 
 @app_commands.guild_only()
@@ -49,12 +53,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
     async def preset_autocomplete(self, interaction: discord.Interaction, current: str,
                                   ) -> list[app_commands.Choice[str]]:
         """Presets whose name matches what was typed, each with its one-line summary."""
-        out = []
-        for name, rules in PRESETS.items():
-            if current.lower() in name:
-                label = f"{name} — {rules.summary}"
-                out.append(app_commands.Choice(name=label[:100], value=name))
-        return out[:25]
+        return await help_text.preset_autocomplete(interaction, current)
 
     @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
     @app_commands.describe(
@@ -84,8 +83,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
         """Open a table: a channel under the Commerce category, a thread, or here."""
         async def work() -> None:
             assert interaction.guild is not None
-            if self.service.of_member(interaction.guild.id, interaction.user.id):
-                raise UserError("You are already seated at a table. Leave it first.")
+            self.service.check_free(interaction.guild.id, interaction.user.id)
             if self.service.in_channel(interaction.channel_id or 0):
                 raise UserError("A table is already open in this channel.")
             settings = await self.service.settings(interaction.guild.id)
@@ -100,7 +98,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
                      "dead_knock": dead_knock, "three_stake": three_stake, "pounce": pounce}
             options.update({k: v for k, v in extra.items() if v is not None})
             self.service.check_rules(preset, options)
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await waiting.acknowledge()  # defers, unless a wait did already
             opened: list[discord.TextChannel | discord.Thread] = []
 
             async def open_here(number: int) -> tuple[int, str]:
@@ -258,135 +256,36 @@ class Commerce(commands.GroupCog, group_name="commerce",
             await say(interaction, text)
         await guarded(interaction, None, work, public=True)
 
-    admin = app_commands.Group(
-        name="admin", description="Server settings for Commerce (Manage Server)",
-        default_permissions=discord.Permissions(manage_guild=True))
-
-    @staticmethod
-    def require_manager(interaction: discord.Interaction) -> discord.Member:
-        """The caller, if they have Manage Server (checked at run time).
-
-        Raises:
-            UserError: they do not.
-        """
-        member = interaction.user
-        if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
-            raise UserError("You need the **Manage Server** permission for that.")
-        return member
-
-    @admin.command(name="settings", description="Show or change the server's Commerce settings")
-    @app_commands.autocomplete(default_preset=preset_autocomplete)
-    @app_commands.describe(
-        tables_open_in="Where /commerce new opens a table",
-        next_deal_delay="Default seconds before the next deal starts by itself (0 = off)",
-        turn_timer="Seconds a player has for a move before the AI plays it (0 = off)",
-        default_preset="The rules /commerce new uses when none is given")
-    @app_commands.choices(tables_open_in=[
-        app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
-        app_commands.Choice(name="a thread in the current channel", value="thread"),
-        app_commands.Choice(name="the current channel", value="here"),
-    ])
-    async def settings(self, interaction: discord.Interaction,
-                       tables_open_in: app_commands.Choice[str] | None = None,
-                       next_deal_delay: app_commands.Range[int, 0, 600] | None = None,
-                       turn_timer: app_commands.Range[int, 0, 3600] | None = None,
-                       default_preset: str | None = None) -> None:
-        """Guild settings, checked at run time for Manage Server."""
-        async def work() -> None:
-            assert interaction.guild is not None
-            member = self.require_manager(interaction)
-            changes: dict[str, object] = {}
-            if turn_timer is not None:
-                changes["turn_timer"] = turn_timer
-            if default_preset is not None:
-                preset = default_preset.strip().lower()
-                self.service.check_rules(preset, {})
-                changes["default_preset"] = preset
-            if tables_open_in is not None:
-                changes["table_mode"] = tables_open_in.value
-            if next_deal_delay is not None:
-                changes["next_deal_delay"] = next_deal_delay
-            if changes:
-                s = await self.service.update_settings(interaction.guild.id, member.id, **changes)
-            else:
-                s = await self.service.settings(interaction.guild.id)
-            where = {"channel": "a new channel", "thread": "a thread",
-                     "here": "the current channel"}[s.table_mode]
-            timer = f"**{s.turn_timer} s** per move" if s.turn_timer else "**off**"
-            await reply(interaction, f"Tables open in **{where}**; the next deal starts "
-                                     f"**{s.next_deal_delay} s** after a showdown (0 = button only); "
-                                     f"turn timer {timer}; default rules **{s.default_preset}**.")
-        await guarded(interaction, None, work)
-
-    @admin.command(name="cancel", description="Close a stuck table; its unfinished deal is refunded")
-    @app_commands.describe(table="The table number (the n of commerce-n)")
-    async def cancel(self, interaction: discord.Interaction, table: int) -> None:  # noqa: D102
-        async def work() -> None:
-            assert interaction.guild is not None
-            member = self.require_manager(interaction)
-            live = next((t for t in self.service.tables.values()
-                         if t.row.guild_id == interaction.guild.id and t.row.number == table), None)
-            if live is None:
-                raise UserError(f"There is no open table number {table} on this server.")
-            live = await self.service.end(live.id, member.id, is_manager=True)
-            self.play.forget(live.id)
-            await reply(interaction, f"Table {table} is closed; any unfinished deal was refunded.")
-            await self.play.refresh_lobby(live)
-            if live.row.table_message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.play.channel(live).get_partial_message(
-                        live.row.table_message_id).edit(view=None)
-        await guarded(interaction, None, work)
-
-    @admin.command(name="backup", description="Write a consistent copy of the database")
-    async def backup(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        async def work() -> None:
-            assert interaction.guild is not None
-            member = self.require_manager(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            path = await self.service.backup(interaction.guild.id, member.id)
-            await interaction.followup.send(f"Backup written on the bot's host: `{path.name}`.",
-                                            ephemeral=True)
-        await guarded(interaction, None, work)
-
-    @admin.command(name="reset-ledger", description="Set every balance on this server back to zero")
-    async def reset_ledger(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        async def work() -> None:
-            assert interaction.guild is not None
-            member = self.require_manager(interaction)
-            view = Confirm(member.id)
-            await interaction.response.send_message(
-                "Reset every Commerce balance on this server to zero? The history is kept; "
-                "offsetting entries are added to the ledger.", view=view, ephemeral=True)
-            await view.wait()
-            if view.value:
-                count = await self.service.reset_ledger(interaction.guild.id, member.id)
-                await interaction.followup.send(f"Done: {count} balance(s) reset to zero.",
-                                                ephemeral=True)
-        await guarded(interaction, None, work)
-
     # ------------------------------------------------------------ ledger
     @app_commands.command(name="leaderboard", description="Who is ahead on this server's ledger")
     async def leaderboard(self, interaction: discord.Interaction) -> None:  # noqa: D102
         async def work() -> None:
             assert interaction.guild is not None
-            rows, total = await self.service.leaderboard(interaction.guild.id, 0, per_page=10_000)
+            guild_id = interaction.guild.id
+            rows, total = await self.service.leaderboard(guild_id, 0, per_page=PER_PAGE)
             if not rows:
                 await reply(interaction, "Nobody has finished a deal on this server yet.")
                 return
-            pages = []
-            for start in range(0, len(rows), 10):
-                lines = [f"{start + i + 1}. <@{member}>: {balance:+d}"
-                         for i, (member, balance) in enumerate(rows[start:start + 10])]
-                embed = discord.Embed(title="Commerce leaderboard", colour=render.GOLD,
-                                      description="\n".join(lines))
-                embed.set_footer(text=f"Page {start // 10 + 1} of {(len(rows) + 9) // 10} · "
-                                      f"{total} players")
-                pages.append(embed)
-            view = Paginator(interaction.user.id, pages) if len(pages) > 1 else discord.utils.MISSING
-            await say(interaction, embed=pages[0], view=view,
+            pages = -(-total // PER_PAGE)
+            view = pager_view(guild_id, interaction.user.id, 0, pages)
+            await say(interaction, embed=render.leaderboard_embed(rows, 0, total, PER_PAGE),
+                      view=view or discord.utils.MISSING,
                       allowed_mentions=discord.AllowedMentions.none())
         await guarded(interaction, None, work, public=True)
+
+    async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int) -> None:
+        """Previous / Next pressed under a leaderboard: show page ``page`` (0-based)
+        as the ledger stands now."""
+        async def work() -> None:
+            rows, total = await self.service.leaderboard(guild_id, page, per_page=PER_PAGE)
+            if not rows:
+                raise UserError(f"Page {page + 1} of the leaderboard is empty now: the ledger "
+                                "has changed. Run /commerce leaderboard again.")
+            pages = -(-total // PER_PAGE)
+            await edit(interaction, embed=render.leaderboard_embed(rows, page, total, PER_PAGE),
+                       view=pager_view(guild_id, interaction.user.id, page, pages),
+                       allowed_mentions=discord.AllowedMentions.none())
+        await guarded(interaction, None, work)
 
     @app_commands.command(name="stats", description="A player's Commerce record on this server")
     @app_commands.describe(member="Whose record to show (default: yours)")

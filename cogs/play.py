@@ -447,7 +447,9 @@ class Play(commands.Cog):
         """Send the member's current hand ephemerally (a fresh message every time);
         a Pounce button comes with it only for the player who can pounce."""
         live, obs = self.service.observation(table_id, interaction.user.id)
-        if "pounce" in obs.legal:
+        # a control acts only in its table's channel (components.Placed): /commerce hand
+        # run elsewhere shows the cards without the button
+        if "pounce" in obs.legal and interaction.channel_id == live.row.channel_id:
             await reply(interaction, render.hand_text(live, obs), view=dynamic_view(
                 PlayButton(table_id, live.deal_number, "pounce")))
         else:

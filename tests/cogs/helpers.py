@@ -163,6 +163,31 @@ def emit_component(env, actor, message, custom_id: str, values: list[str] | None
     return InteractionResult(env, record)
 
 
+def emit_slash(env, actor, channel, name: str, **options):
+    """Emit a slash command's INTERACTION_CREATE without settling (for races)."""
+    from simcord import InteractionResult
+    from simcord import actors as _actors
+    from simcord import interactions as _interactions
+    from simcord.enums import AppCommandType
+
+    parts = name.split()
+    root = _actors._resolve_visible_command(actor, channel.id, parts[0],
+                                           AppCommandType.CHAT_INPUT)
+    leaf, nesting = _interactions.walk_to_subcommand(root, parts[1:])
+    leaf_options, resolved = _interactions.build_options(actor, name, leaf, options,
+                                                         channel_id=channel.id)
+    data = {"id": root["id"], "name": root["name"], "type": AppCommandType.CHAT_INPUT,
+            "options": _interactions.nest_options(root, nesting, leaf_options)}
+    if resolved:
+        data["resolved"] = resolved
+    record, payload = _interactions.base_payload(
+        env.backend, type=2, channel_id=channel.id, guild_id=actor.guild.id,
+        user_id=actor.id, data=data)
+    env._notify_dispatch_observers(record)
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return InteractionResult(env, record)
+
+
 def private(result) -> bool:
     """The member's answer was ephemeral: the response, or the follow-up that came
     after the bot deferred the interaction before a wait."""

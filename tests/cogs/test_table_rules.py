@@ -191,7 +191,7 @@ async def test_admin_settings_need_manage_server_and_choose_where_tables_open(si
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
     ann = guild.add_member(env.create_user("ann"))
-    res = await mod.slash(general, "commerce admin settings", tables_open_in="here",
+    res = await mod.slash(general, "commerce-admin settings", tables_open_in="here",
                           next_deal_delay=5)
     assert res.ephemeral and "current channel" in res.response.content
     assert "5 s" in res.response.content
@@ -238,9 +238,9 @@ async def test_admin_default_preset_is_used_by_new_tables(simcord_env, bots):
     general = guild.create_text_channel("general")
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
-    res = await mod.slash(general, "commerce admin settings", default_preset="nonsense")
+    res = await mod.slash(general, "commerce-admin settings", default_preset="nonsense")
     assert "unknown rules preset" in res.response.content.lower()
-    res = await mod.slash(general, "commerce admin settings", default_preset="widow")
+    res = await mod.slash(general, "commerce-admin settings", default_preset="widow")
     assert "default rules **widow**" in res.response.content
     await mod.slash(general, "commerce new")
     lobby = guild.channels["commerce-1"].history()[0]

@@ -180,3 +180,21 @@ def test_every_family_replays_from_the_command_line(preset, options, top, tmp_pa
     assert code == 2
     error = _error(out)
     assert (error["deal"], error["action"]) == (len(record["deals"]) - 1, 0)
+
+
+def test_a_record_without_its_reshuffle_exits_2_and_always_says_the_same(tmp_path):
+    from .families import reshuffled_game
+
+    game, index = reshuffled_game()
+    record = game.to_record(["a", "b", "c"])
+    del record["deals"][0]["actions"][index]["reshuffle"]
+    path = tmp_path / "gap.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    first = run_replay(str(path))
+    second = run_replay("-", json.dumps(record).encode("utf-8"))
+    assert first == second  # the same record, the same output: no fresh shuffle
+    code, out, stderr = first
+    assert code == 2 and stderr == ""
+    error = _error(out)
+    assert (error["deal"], error["action"]) == (0, index)
+    assert "reshuffle" in error["reason"]

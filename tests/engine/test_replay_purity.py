@@ -270,14 +270,16 @@ def places(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-def damage(record: dict[str, Any], data: st.DataObject) -> None:
+def damage(record: dict[str, Any], data: st.DataObject) -> list[tuple[str, tuple[Any, ...]]]:
     """Remove a key, drop a list item, truncate a list or null a value — one to
     three times, at places hypothesis chooses (reshuffles, named fields and the
-    tails of the deals and actions more often than their share)."""
+    tails of the deals and actions more often than their share). Returns what
+    was done: ``(remove | null | truncate, path)`` each time."""
+    done: list[tuple[str, tuple[Any, ...]]] = []
     for _ in range(data.draw(st.integers(1, 3), label="damages")):
         every = places(record)
         if not every:
-            return
+            break
         focus = data.draw(st.sampled_from(["reshuffle", "field", "tail", "any"]), label="focus")
         chosen = {
             "reshuffle": [p for p in every if p[-1] == "reshuffle"],
@@ -293,13 +295,31 @@ def damage(record: dict[str, Any], data: st.DataObject) -> None:
         value = parent[path[-1]]
         how = "truncate" if focus == "tail" else data.draw(
             st.sampled_from(["remove", "null", "truncate"]), label="how")
-        event(f"damage: {how} {path[-1] if isinstance(path[-1], str) else 'a list item'}")
         if how == "truncate" and isinstance(value, list) and value:
             del value[data.draw(st.integers(0, len(value) - 1), label="keep"):]
         elif how == "null":
             parent[path[-1]] = None
         else:
+            how = "remove"
             del parent[path[-1]]
+        event(f"damage: {how} {path[-1] if isinstance(path[-1], str) else 'a list item'}")
+        done.append((how, path))
+    return done
+
+
+#: what an action object cannot do without (where it has it)
+ACTION_NEEDS = {"seat", "action", "card", "target", "give", "take", "reshuffle"}
+
+
+def needed(path: tuple[Any, ...]) -> bool:
+    """``path`` names something the replay cannot do without: a record key, a
+    deal's deck or actions, or what an action needs (an options key, ``knock``,
+    a pending ``response`` or ``discard`` may be absent by the format)."""
+    if len(path) == 1:
+        return path[0] in ("rules", "options", "players", "first_dealer", "deals")
+    if len(path) == 3 and path[0] == "deals":
+        return path[2] in ("deck", "actions")
+    return len(path) == 5 and path[0] == "deals" and path[4] in ACTION_NEEDS
 
 
 DEAL_KEYS = {"dealer", "hands", "categories", "winner", "ended_by", "knocker", "ledger_delta"}
@@ -317,11 +337,14 @@ def test_a_damaged_record_replays_the_same_way_every_time(preset, data):
     game = play(rules, n, first, rng, choose=patient_move, max_deals=2)
     record = json.loads(json.dumps(game.to_record([f"p{i}" for i in range(n)])))
     assert json.loads(outcome(record)) == json.loads(json.dumps(game.summary()))
-    damage(record, data)
+    done = damage(record, data)
     first_out = outcome(record)
     assert outcome(record) == first_out  # the same record, the same output
     out = json.loads(first_out)
     event("outcome: error" if "error" in out else "outcome: a game")
+    if len(done) == 1 and done[0][0] != "truncate" and needed(done[0][1]):
+        event(f"needed: {done[0]}")
+        assert "error" in out, f"{done[0]} replays without it, by default"
     if "error" in out:
         assert set(out) == {"error"}
         error = out["error"]

@@ -1,0 +1,168 @@
+"""``/commerce-admin``: server settings, stuck tables, backups and the ledger reset.
+
+A top-level group of its own so that Discord hides it from members without
+**Manage Server** (default member permissions apply to top-level commands
+only); every command still checks the permission when it runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import CommerceBot
+from bot.service import UserError
+from bot.ui import help as help_text
+from bot.ui.components import reset_ledger_view
+from cogs.play import edit, guarded, reply
+
+log = logging.getLogger(__name__)
+
+
+def require_manager(interaction: discord.Interaction) -> discord.Member:
+    """The caller, if they have Manage Server (checked at run time).
+
+    Raises:
+        UserError: they do not.
+    """
+    member = interaction.user
+    if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
+        raise UserError("You need the **Manage Server** permission for that.")
+    return member
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class Admin(commands.GroupCog, group_name="commerce-admin",
+            group_description="Commerce server settings and upkeep (Manage Server)"):
+    """Commands for members with Manage Server."""
+
+    def __init__(self, bot: CommerceBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        super().__init__()
+
+    @property
+    def play(self) -> Any:
+        """The ``Play`` cog (lobby and table messages, timers)."""
+        cog = self.bot.get_cog("Play")
+        assert cog is not None
+        return cog
+
+    @app_commands.command(name="settings", description="Show or change the server's Commerce settings")
+    @app_commands.autocomplete(default_preset=help_text.preset_autocomplete)
+    @app_commands.describe(
+        tables_open_in="Where /commerce new opens a table",
+        next_deal_delay="Default seconds before the next deal starts by itself (0 = off)",
+        turn_timer="Seconds a player has for a move before the AI plays it (0 = off)",
+        default_preset="The rules /commerce new uses when none is given")
+    @app_commands.choices(tables_open_in=[
+        app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
+        app_commands.Choice(name="a thread in the current channel", value="thread"),
+        app_commands.Choice(name="the current channel", value="here"),
+    ])
+    async def settings(self, interaction: discord.Interaction,
+                       tables_open_in: app_commands.Choice[str] | None = None,
+                       next_deal_delay: app_commands.Range[int, 0, 600] | None = None,
+                       turn_timer: app_commands.Range[int, 0, 3600] | None = None,
+                       default_preset: str | None = None) -> None:
+        """Guild settings, checked at run time for Manage Server."""
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = require_manager(interaction)
+            changes: dict[str, object] = {}
+            if turn_timer is not None:
+                changes["turn_timer"] = turn_timer
+            if default_preset is not None:
+                preset = default_preset.strip().lower()
+                self.service.check_rules(preset, {})
+                changes["default_preset"] = preset
+            if tables_open_in is not None:
+                changes["table_mode"] = tables_open_in.value
+            if next_deal_delay is not None:
+                changes["next_deal_delay"] = next_deal_delay
+            if changes:
+                s = await self.service.update_settings(interaction.guild.id, member.id, **changes)
+            else:
+                s = await self.service.settings(interaction.guild.id)
+            where = {"channel": "a new channel", "thread": "a thread",
+                     "here": "the current channel"}[s.table_mode]
+            timer = f"**{s.turn_timer} s** per move" if s.turn_timer else "**off**"
+            await reply(interaction, f"Tables open in **{where}**; the next deal starts "
+                                     f"**{s.next_deal_delay} s** after a showdown (0 = button only); "
+                                     f"turn timer {timer}; default rules **{s.default_preset}**.")
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="cancel", description="Close a stuck table; its unfinished deal is refunded")
+    @app_commands.describe(table="The table number (the n of commerce-n)")
+    async def cancel(self, interaction: discord.Interaction, table: int) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = require_manager(interaction)
+            live = next((t for t in self.service.tables.values()
+                         if t.row.guild_id == interaction.guild.id and t.row.number == table), None)
+            if live is None:
+                raise UserError(f"There is no open table number {table} on this server.")
+            live = await self.service.end(live.id, member.id, is_manager=True)
+            play = self.play
+            play.forget(live.id)
+            await reply(interaction, f"Table {table} is closed; any unfinished deal was refunded.")
+            await play.refresh_lobby(live)
+            if live.row.table_message_id is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await play.channel(live).get_partial_message(
+                        live.row.table_message_id).edit(view=None)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="backup", description="Write a consistent copy of the database")
+    async def backup(self, interaction: discord.Interaction) -> None:  # noqa: D102
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = require_manager(interaction)
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            path = await self.service.backup(interaction.guild.id, member.id)
+            await reply(interaction, f"Backup written on the bot's host: `{path.name}`.")
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="reset-ledger", description="Set every balance on this server back to zero")
+    async def reset_ledger(self, interaction: discord.Interaction) -> None:
+        """Ask to confirm (Confirm / Cancel, answerable for a minute, even across a
+        restart); the reset itself happens in ``on_reset_answer``."""
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = require_manager(interaction)
+            now = discord.utils.utcnow().timestamp()
+            await reply(interaction,
+                        "Reset every Commerce balance on this server to zero? The history is kept; "
+                        "offsetting entries are added to the ledger.",
+                        view=reset_ledger_view(interaction.guild.id, member.id, now))
+        await guarded(interaction, None, work)
+
+    async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
+                              confirmed: bool) -> None:
+        """Confirm or Cancel pressed under the reset question (by the member who
+        asked, in the guild it was asked in: ``components.Placed`` checked that).
+        After ``expires`` (unix seconds) nothing happens and the buttons go."""
+        async def work() -> None:
+            assert interaction.guild is not None
+            if discord.utils.utcnow().timestamp() > expires:
+                await edit(interaction, content="This confirmation expired: run the command again.",
+                           view=None)
+                return
+            if not confirmed:
+                await edit(interaction, content="Cancelled: nothing changed.", view=None)
+                return
+            member = require_manager(interaction)  # they may have lost it meanwhile
+            count = await self.service.reset_ledger(interaction.guild.id, member.id)
+            await edit(interaction, content=f"Done: {count} balance(s) reset to zero.", view=None)
+        await guarded(interaction, None, work)
+
+
+async def setup(bot: CommerceBot) -> None:  # noqa: D103
+    await bot.add_cog(Admin(bot))

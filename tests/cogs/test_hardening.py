@@ -1,0 +1,370 @@
+"""Issue 7: failed writes never strand a table, every interaction is answered
+before a wait on the database, lobbies are never held by someone gone, and names
+made from counters stay unique under concurrency."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.storage import database
+from cogs.play import LOBBY_IDLE, WATCH_EVERY
+from tests.cogs.faults import Injector, memory_matches_storage
+from tests.cogs.helpers import (
+    Table,
+    answer_text,
+    emit_slash,
+    private,
+    restart,
+    select_values,
+)
+
+NOTHING_CHANGED = "nothing changed"
+
+
+async def solo(env, bots, rules="foster", start=True):
+    """ann at a table with two AI seats (started unless ``start`` is False)."""
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await ann.slash(general, "commerce new", rules=rules)
+    channel = guild.channels["commerce-1"]
+    lobby = channel.history()[0]
+    await ann.click(lobby, label="Add AI")
+    await ann.click(lobby, label="Add AI")
+    table = Table(env, bots, channel, {ann.id: ann})
+    if start:
+        await ann.click(lobby, label="Start")
+    return guild, table, ann, lobby
+
+
+async def until_ann_acts(env, table):
+    """Next deals until ann is to act in an unfinished deal."""
+    ann = next(iter(table.members))
+    for _ in range(20):
+        live = table.live
+        deal = live.deal
+        if (not deal.finished and deal.to_act == live.seat_of(ann) and deal.pending is None
+                and deal.stock):
+            return live
+        if live.game.complete:
+            break
+        await env.advance_time(live.row.next_deal_delay + 1)
+    raise AssertionError("ann never got a turn")
+
+
+def fail_next_commit(bot) -> Injector:
+    faults = Injector(None)
+    faults.install(bot.storage)
+    faults.fail_at = faults.commits + 1
+    return faults
+
+
+async def trade(env, table, ann):
+    res = await ann.click(table.table_message(), label="Trade")
+    assert private(res)
+    return await ann.select(res.response, [select_values(res)[0]])
+
+
+async def test_a_failed_ai_commit_rolls_back_the_whole_move(simcord_env, bots):
+    """The person trades and the commit that holds the AI seats' answers fails:
+    the person is told nothing changed, memory equals storage, and the same
+    trade then goes through with the AI seats answering."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    seat = live.seat_of(ann.id)
+    ops, hand = len(live.deal.operations), list(live.deal.hands[seat])
+    faults = fail_next_commit(table.bot)
+    res = await trade(env, table, ann)
+    assert faults.fired
+    assert NOTHING_CHANGED in answer_text(res) and private(res)
+    env.errors  # noqa: B018 — logged on purpose
+    live = table.live
+    assert len(live.deal.operations) == ops and live.deal.hands[seat] == hand
+    assert live.deal.to_act == seat
+    assert await memory_matches_storage(table.bot, live.id) is None
+    res = await trade(env, table, ann)
+    assert "You traded" in answer_text(res)
+    live = table.live
+    assert len(live.deal.operations) > ops + 1 or live.deal.finished  # the AI seats answered
+    assert live.deal.finished or live.deal.to_act == seat
+    assert await memory_matches_storage(table.bot, live.id) is None
+
+
+async def test_a_real_full_disk_then_space_freed(simcord_env, bots):
+    """PRAGMA max_page_count at the current size: a move that needs a new page is
+    refused with nothing changed; once space is freed play resumes."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    db = table.bot.storage._db
+    async with db.execute("PRAGMA page_count") as cur:
+        (pages,) = await cur.fetchone()
+    await db.execute(f"PRAGMA max_page_count = {pages}")
+    told = None
+    for _ in range(120):
+        live = await until_ann_acts(env, table)
+        ops = len(live.deal.operations)
+        res = await trade(env, table, ann)
+        env.errors  # noqa: B018
+        if NOTHING_CHANGED in answer_text(res):
+            told = (table.live, ops)
+            break
+    assert told is not None, "the full database never refused a write"
+    live, ops = told
+    assert len(live.deal.operations) == ops
+    assert await memory_matches_storage(table.bot, live.id) is None
+    await db.execute("PRAGMA max_page_count = 1073741823")
+    res = await trade(env, table, ann)
+    assert NOTHING_CHANGED not in answer_text(res)
+    assert len(table.live.deal.operations) > ops or table.live.deal.finished
+
+
+@pytest.mark.parametrize("restart_after", [False, True])
+async def test_a_failed_start_leaves_the_lobby_startable(simcord_env, bots, make_bot,
+                                                         restart_after):
+    env = simcord_env
+    guild, table, ann, lobby = await solo(env, bots, start=False)
+    fail_next_commit(table.bot)
+    res = await ann.click(lobby, label="Start")
+    assert NOTHING_CHANGED in answer_text(res)
+    env.errors  # noqa: B018
+    live = table.live
+    assert live.row.status == "lobby" and live.game is None
+    assert await memory_matches_storage(table.bot, live.id) is None
+    if restart_after:
+        await restart(env, make_bot())
+        assert table.live.row.status == "lobby"
+    lobby = table.channel.history()[0]
+    await ann.click(lobby, label="Start")
+    assert table.live.row.status == "playing" and table.live.deal is not None
+    res = await ann.click(table.table_message(), label="My hand")
+    assert "Your hand" in answer_text(res)
+
+
+async def test_start_up_resumes_a_table_owed_to_the_ai(simcord_env, bots, make_bot):
+    """A table whose next move belongs to an AI seat when the bot starts (here:
+    the member to act left while the bot was down) is played on by itself."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    table_id, ops = live.id, len(live.deal.operations)
+    old = table.bot
+    new = make_bot()
+    await env.settle()
+    for name in list(old.extensions):
+        await old.unload_extension(name)
+    await old.close_storage()
+    with sqlite3.connect(old.db_path) as conn:  # the member is gone while the bot is down
+        conn.execute("UPDATE seats SET gone = 1 WHERE table_id = ? AND member_id = ?",
+                     (table_id, ann.id))
+    await env.restart_bot(new)
+    await env.advance_time(WATCH_EVERY + 1)
+    live = table.bot.service.tables.get(table_id) or table.live
+    assert len(live.deal.operations) > ops or live.deal_number > 1 or live.game.complete
+
+
+async def test_a_failed_timer_move_is_tried_again(simcord_env, bots):
+    """The turn timer's AI move cannot be stored: the timer is armed again by the
+    watch and the move is made later."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    ops = len(live.deal.operations)
+    faults = Injector(None)
+    faults.install(table.bot.storage)
+    faults.fail_at = faults.commits + 1
+    settings = await table.bot.service.settings(guild.id)
+    await env.advance_time(settings.turn_timer + 1)
+    assert faults.fired
+    env.errors  # noqa: B018
+    assert len(table.live.deal.operations) == ops
+    await env.advance_time(WATCH_EVERY + settings.turn_timer + 2)
+    live = table.live
+    assert len(live.deal.operations) > ops or live.deal_number > 1
+
+
+# ------------------------------------------------------------------ held write lock
+class HeldLock:
+    """Another connection holding SQLite's write lock (TESTING.md)."""
+
+    def __init__(self, path) -> None:
+        self.conn = sqlite3.connect(path, timeout=0, isolation_level=None)
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def release(self) -> None:
+        self.conn.execute("ROLLBACK")
+        self.conn.close()
+
+
+async def locked(env, bot, act, *, release: bool = True):
+    """Run ``act`` while the write lock is held: the interaction must be
+    acknowledged before the bot waits; then the lock is released (or held past
+    the bot's patience) and virtual time moves on."""
+    held = HeldLock(bot.db_path)
+    try:
+        res = await act()
+        assert res.acknowledged, "answered (deferred) before waiting on the database"
+        assert res.deferred
+        if release:
+            held.release()
+            held = None
+        await env.advance_time(database.BUSY_WAIT + 1 if not release else 1)
+    finally:
+        if held is not None:
+            held.release()
+    return res
+
+
+async def test_every_state_change_is_acknowledged_before_a_held_lock(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    await ann.slash(general, "commerce new")  # defers at once by itself
+    channel = guild.channels["commerce-1"]
+    table = Table(env, bots, channel, {ann.id: ann, ben.id: ben})
+    lobby = channel.history()[0]
+    bot = table.bot
+    await locked(env, bot, lambda: ben.click(lobby, label="Join"))
+    assert table.live.seat_of(ben.id) is not None
+    await locked(env, bot, lambda: ben.slash(channel, "commerce leave"))
+    assert table.live.seat_of(ben.id) is None
+    await locked(env, bot, lambda: ben.slash(channel, "commerce join"))
+    await locked(env, bot, lambda: ann.click(lobby, label="Add AI"))
+    await locked(env, bot, lambda: ann.slash(channel, "commerce addbot"))
+    assert len(table.live.seats) == 4
+    await locked(env, bot, lambda: ann.click(lobby, label="Start"))
+    assert table.live.deal is not None
+    res = await locked(env, bot, lambda: ann.slash(channel, "commerce delay", seconds=0))
+    assert "waits for the Next deal button" in answer_text(res) and not private(res)
+    for _ in range(40):  # play on, every move under a held lock
+        live = table.live
+        if live.deal.finished:
+            number = live.deal_number
+            showdown = next(m for m in reversed(channel.history()) if m.components
+                            and (m.embeds[0].title or "").startswith("Showdown"))
+            await locked(env, bot, lambda s=showdown: ann.click(s, label="Next deal"))
+            assert table.live.deal_number == number + 1
+            break
+        actor = table.actor_to_act()
+        ops = len(live.deal.operations)
+        if live.deal.pending is not None:
+            offer = table.offer_message(actor)
+            res = await actor.click(offer, label="Accept")
+            await locked(env, bot, lambda r=res, a=actor: a.select(
+                r.response, [select_values(r)[0]]))
+        elif ops % 2 == 0:
+            res = await actor.click(table.table_message(), label="Trade")
+            await locked(env, bot, lambda r=res, a=actor: a.select(
+                r.response, [select_values(r)[0]]))
+        else:
+            await locked(env, bot, lambda a=actor: a.click(table.table_message(), label="Knock"))
+        assert len(table.live.deal.operations) > ops
+    res = await locked(env, bot, lambda: ann.slash(channel, "commerce end"))
+    assert "closed" in answer_text(res)
+    assert table.bot.service.in_channel(channel.id) is None
+
+
+async def test_a_lock_held_too_long_is_a_clear_failure(simcord_env, bots):
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    ops = len(live.deal.operations)
+    res = await locked(env, table.bot, lambda: table.knock(ann), release=False)
+    env.errors  # noqa: B018
+    assert NOTHING_CHANGED in answer_text(res) and private(res)
+    assert len(table.live.deal.operations) == ops
+    res = await table.knock(ann)
+    assert "You knocked" in answer_text(res)
+
+
+# ------------------------------------------------------------------ lobbies and names
+async def test_an_idle_lobby_closes(simcord_env, bots):
+    env = simcord_env
+    guild, table, ann, lobby = await solo(env, bots, start=False)
+    table_id = table.live.id
+    await env.advance_time(LOBBY_IDLE - 60)
+    assert table_id in table.bot.service.tables
+    await env.advance_time(120)
+    assert table_id not in table.bot.service.tables
+    assert (await table.bot.storage.get_table(table_id)).status == "closed"
+    assert "this lobby is closed" in table.channel.history()[0].content
+    res = await ann.slash(guild.channels["general"], "commerce new")
+    assert "ready" in answer_text(res)  # ann is free again
+
+
+async def test_a_lobby_whose_host_left_passes_on(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
+    await ann.slash(general, "commerce new")
+    channel = guild.channels["commerce-1"]
+    lobby = channel.history()[0]
+    await ben.click(lobby, label="Join")
+    await cat.click(lobby, label="Join")
+    guild.remove_member(ann)  # no members intent: the bot is not told
+    res = await ben.click(lobby, label="Start")
+    table = Table(env, bots, channel, {ben.id: ben, cat.id: cat})
+    live = table.live
+    assert live.row.host_id == ben.id and live.seat_of(ann.id) is None
+    assert live.row.status == "lobby"  # two seats left: too few to start
+    assert "at least" in answer_text(res)
+    await ben.click(channel.history()[0], label="Add AI")
+    await ben.click(channel.history()[0], label="Start")
+    assert table.live.row.status == "playing"
+
+
+async def test_end_by_a_player_when_the_host_left(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    await ann.slash(general, "commerce new")
+    channel = guild.channels["commerce-1"]
+    lobby = channel.history()[0]
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Add AI")
+    await ann.click(lobby, label="Start")
+    guild.remove_member(ann)
+    res = await ben.slash(channel, "commerce end")
+    assert "closed" in answer_text(res)
+
+
+async def test_already_seated_names_the_way_out(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await ann.slash(general, "commerce new")
+    res = await ann.slash(general, "commerce new")
+    text = answer_text(res)
+    assert "table 1" in text and "/commerce leave" in text
+
+
+async def test_tables_created_together_get_distinct_numbers_and_channels(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat")]
+    results = [emit_slash(env, m, general, "commerce new") for m in members]
+    await env.settle()
+    assert all("ready" in answer_text(r) for r in results)
+    service = bots[-1].service
+    rows = sorted((t.row.number, t.row.channel_id) for t in service.tables.values())
+    assert [n for n, _ in rows] == [1, 2, 3]
+    for number, channel_id in rows:
+        assert guild.channels[f"commerce-{number}"].id == channel_id
+
+
+async def test_a_renamed_table_channel_is_still_made_read_only(simcord_env, bots):
+    """The bot finds its own channel by id: a moderator renaming it changes nothing."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    channel = table.channel
+    await table.bot.get_channel(channel.id).edit(name="our-game")
+    await ann.slash(channel, "commerce end")
+    perms = table.bot.get_channel(channel.id).overwrites_for(guild.default_role)
+    assert perms.send_messages is False
