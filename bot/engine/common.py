@@ -35,8 +35,9 @@ class IllegalAction(ValueError):
 class Movement:
     """Points or chips moved: ``payer`` to ``payee`` (``None`` is the pool, or pot
     number ``pot`` when there are three). ``reason`` is one of ``ante``, ``stake``,
-    ``fee``, ``pool``, ``penalty`` (trade family), ``horse``, ``sweep`` (oldway),
-    ``knock``, ``lowest``, ``dead_knock``, ``pot`` (jaques)."""
+    ``fee``, ``pool``, ``penalty`` (trade family), ``horse``, ``sweep`` (oldway; jaques:
+    the pots taken at the game's end), ``knock``, ``lowest``, ``dead_knock``, ``pot``
+    (jaques)."""
 
     payer: int | None
     payee: int | None

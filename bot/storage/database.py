@@ -712,7 +712,7 @@ class Storage:
                 db, "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ?", (guild_id,))
             if int(total[0]) != -pots:
                 await db.execute(insert, (guild_id, None, None, None, -pots - int(total[0]),
-                                          "pot", now))
+                                          "reset-pot", now))
             await db.execute(
                 "INSERT INTO audit (guild_id, member_id, action, detail, created_at)"
                 " VALUES (?, ?, 'reset_ledger', ?, ?)",
@@ -728,7 +728,7 @@ class Storage:
             db,
             "SELECT COALESCE(SUM(l.amount), 0) FROM ledger l JOIN tables t ON t.id = l.table_id"
             " WHERE t.guild_id = ? AND t.status IN ('lobby', 'playing')"
-            " AND l.reason NOT IN ('reset', 'pot')",
+            " AND l.reason NOT IN ('reset', 'reset-pot')",
             (guild_id,),
         )
         return -int(row[0])

@@ -52,7 +52,8 @@ def hidden_now(bot) -> set[int]:
     """Cards nobody may see right now: every open deal's hands (until its showdown),
     stock and waste, less the waste cards shown face up."""
     hidden: set[int] = set()
-    for live in list(bot.service.tables.values()):
+    service = getattr(bot, "service", None)  # None until the bot's setup_hook
+    for live in list(service.tables.values()) if service is not None else []:
         deal = live.deal
         if deal is None:
             continue
@@ -71,17 +72,19 @@ class Audit(logging.Handler):
         self.bots: list = []
         self.records = 0
         self.leaks: list[str] = []
+        self.hidden: set[int] = set()
         self.guard = threading.Lock()
 
     def emit(self, record: logging.LogRecord) -> None:
         text = record.getMessage()
         if record.exc_info:
             text += logging.Formatter().formatException(record.exc_info)
+        hidden = self.hidden  # the last set seen, should every read below be torn
         for _ in range(5):  # aiosqlite logs from its own thread: retry a torn read
             try:
-                hidden = hidden_now(self.bots[-1]) if self.bots else set()
+                hidden = self.hidden = hidden_now(self.bots[-1]) if self.bots else set()
                 break
-            except (RuntimeError, AttributeError):
+            except RuntimeError:
                 continue
         leaked = cards_named(text) & hidden
         with self.guard:
@@ -201,3 +204,13 @@ def test_the_audit_sees_codes_in_payloads_but_not_in_words():
     assert cards_named("(1, 2, 'Kh 2c 9d', '2026')") == {CARDS_BY_NAME[c] for c in ("Kh", "2c", "9d")}
     assert cards_named("Your hand: K♥ 10♦") == {CARDS_BY_NAME["K♥"], CARDS_BY_NAME["10♦"]}
     assert cards_named("As the table closed, 'Ace' and \"The rest\" (Kh)") == set()
+
+
+def test_an_unknown_log_level_falls_back_to_info_in_one_line(monkeypatch, restore_logging,
+                                                            capsys):
+    monkeypatch.setenv("LOG_LEVEL", "verbose")
+    _setup_logging()
+    err = capsys.readouterr().err
+    assert err.strip() == "LOG_LEVEL=VERBOSE is not DEBUG, INFO, WARNING or ERROR: using INFO."
+    assert logging.getLogger("bot").getEffectiveLevel() == logging.INFO
+    assert not logging.getLogger("discord.gateway").isEnabledFor(logging.DEBUG)

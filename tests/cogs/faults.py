@@ -255,7 +255,7 @@ async def differs_from_replay(live, record, storage, guild_id: int) -> str | Non
     with sqlite3.connect(storage.path) as db:
         rows = dict(db.execute(
             "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ?"
-            " AND reason NOT IN ('reset', 'pot') GROUP BY seat", (live.id,)).fetchall())
+            " AND reason NOT IN ('reset', 'reset-pot') GROUP BY seat", (live.id,)).fetchall())
     if [rows.get(s, 0) for s in range(len(live.seats))] != list(replayed.ledger):
         return f"stored ledger {rows} differs from the replayed {replayed.ledger}"
     total = await storage.guild_ledger_sum(guild_id)

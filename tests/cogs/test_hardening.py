@@ -368,3 +368,16 @@ async def test_a_renamed_table_channel_is_still_made_read_only(simcord_env, bots
     await ann.slash(channel, "commerce end")
     perms = table.bot.get_channel(channel.id).overwrites_for(guild.default_role)
     assert perms.send_messages is False
+
+
+async def test_a_table_closed_in_storage_is_not_served_from_memory(simcord_env, bots):
+    """Another writer (an admin's sqlite3 shell) closed the table: the next move is
+    refused as closed and the table leaves memory."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    with sqlite3.connect(table.bot.db_path) as conn:
+        conn.execute("UPDATE tables SET status = 'closed' WHERE id = ?", (live.id,))
+    res = await table.knock(ann)
+    assert "This table is closed." in answer_text(res)
+    assert live.id not in table.bot.service.tables

@@ -228,7 +228,7 @@ def test_a_record_missing_what_the_replay_needs_is_an_error(build, change, deal,
 TABLES: dict[str, list[dict[str, Any]]] = {
     "foster": [{}, {"direction": "anticlockwise", "deals": 2}],
     "hoyle": [{"deals": 2}],
-    "parlett": [{"deals_per_player": 1}],
+    "parlett": [{"direction": "clockwise"}],
     "foster-more": [{}],
     "widow": [{"deals": 2}],
     "oldway": [{"pounce": True}, {}],
@@ -262,8 +262,12 @@ def patient_move(deal: AnyDeal, rng: random.Random) -> Move:
 def places(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """The path of every value inside a JSON tree."""
     out: list[tuple[Any, ...]] = []
-    items = node.items() if isinstance(node, dict) else enumerate(node) \
-        if isinstance(node, list) else ()
+    if isinstance(node, dict):
+        items: list[tuple[Any, Any]] = list(node.items())
+    elif isinstance(node, list):
+        items = list(enumerate(node))
+    else:
+        items = []
     for key, value in items:
         out.append((*path, key))
         out += places(value, (*path, key))
