@@ -20,8 +20,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import PRESETS, card_code, replay
 from bot.engine import ai as engine_ai
+from bot.engine import card_code, replay
 from bot.service import TableService, UserError
 from bot.storage import Storage
 
