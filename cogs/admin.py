@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import waiting
 from bot.app import CommerceBot
 from bot.service import UserError
 from bot.ui import help as help_text
@@ -125,7 +126,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             assert interaction.guild is not None
             member = require_manager(interaction)
             if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await waiting.acknowledge()  # defers, unless a wait did already
             path = await self.service.backup(interaction.guild.id, member.id)
             await reply(interaction, f"Backup written on the bot's host: `{path.name}`.")
         await guarded(interaction, None, work)
