@@ -477,22 +477,9 @@ class Storage:
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        if self._inside():  # part of the enclosing atomic() transaction
+        """One write transaction (or a part of the enclosing ``atomic()`` one)."""
+        async with self.atomic():
             yield self._conn()
-            return
-        await self._acquire()
-        try:
-            db = self._conn()
-            await self._begin(db)
-            try:
-                yield db
-                await self._commit(db)
-            except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
-        finally:
-            self._lock.release()
 
     @asynccontextmanager
     async def atomic(self) -> AsyncIterator[None]:
