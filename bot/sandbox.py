@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import tempfile
 from pathlib import Path
 
@@ -14,7 +15,9 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     """Serve the sandbox until interrupted (or for ``seconds`` of real time).
 
     Returns the exit code. Virtual time advances one second per real second so
-    the automatic next deal fires.
+    the automatic next deal fires, and the page is refreshed whenever the bot
+    posted or changed something on its own. The member "you" owns the server,
+    so ``/commerce-admin`` can be tried too. SIGTERM stops it like Ctrl+C.
     """
     try:
         import simcord
@@ -27,20 +30,32 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     if db_path is None:
         tmp = tempfile.TemporaryDirectory(prefix="commerce-sandbox-")
         db_path = str(Path(tmp.name) / "sandbox.db")
+    task = asyncio.current_task()
+    if task is not None:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     bot = create_bot(db_path)
     try:
         async with simcord.run(bot) as env:
-            guild = env.create_guild(name="Commerce sandbox")
+            user = env.create_user("you")
+            guild = env.create_guild(name="Commerce sandbox", owner=user)
             channel = guild.create_text_channel("commerce")
-            you = guild.add_member(env.create_user("you"))
+            you = guild.add_member(user)
             await bot.service.update_settings(guild.id, you.id, table_mode="here",
                                               next_deal_delay=10)
-            async with env.preview(channel, viewers=[you], layout="channel",
-                                   port=port) as preview:
+            try:
+                preview_cm = env.preview(channel, viewers=[you], layout="channel", port=port)
+                preview = await preview_cm.__aenter__()
+            except simcord.SetupError as exc:
+                print(f"The sandbox could not start its page on port {port} ({exc}); "
+                      "try another with --port.")
+                return 1
+            try:
                 print("Commerce sandbox is running. Open this address in a browser:")
                 print(f"  {preview.url}")
                 print("Type /commerce new, press Add AI twice, then Start. Ctrl+C stops.")
                 elapsed = 0.0
+                seen = _fingerprint(channel)
                 while seconds is None or elapsed < seconds:
                     await asyncio.sleep(1)
                     elapsed += 1
@@ -48,8 +63,23 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
                         await env.advance_time(1)
                     if preview._closed:  # the page server stopped
                         break
+                    now = _fingerprint(channel)
+                    if now != seen:  # the bot posted or edited on its own: show it
+                        seen = now
+                        with contextlib.suppress(Exception):
+                            await preview.refresh()
+            finally:
+                await preview_cm.__aexit__(None, None, None)
+    except asyncio.CancelledError:
+        pass
     finally:
         await bot.close_storage()
         if tmp is not None:
             tmp.cleanup()
     return 0
+
+
+def _fingerprint(channel: object) -> tuple[tuple[int, object], ...]:
+    """What the channel shows: each message's id and last edit (for refreshes)."""
+    history = getattr(channel, "history", lambda: [])()
+    return tuple((m.id, getattr(m, "edited_at", None)) for m in history[-30:])
