@@ -1,4 +1,4 @@
-"""A keyed asyncio lock: one lock per table id (STYLE.md, python-discord's keyed lock)."""
+"""A keyed asyncio lock: one lock per table id (python-discord's keyed lock)."""
 
 from __future__ import annotations
 

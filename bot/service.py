@@ -23,8 +23,6 @@ from typing import Any
 
 from .engine import (
     AnyDeal,
-    Card,
-    Deal,
     Decision,
     Game,
     IllegalAction,
@@ -35,6 +33,7 @@ from .engine import (
     card_code,
     describe,
     get_preset,
+    implied_options,
     operation_from_dict,
     operation_to_dict,
     parse_card,
@@ -57,10 +56,6 @@ log = logging.getLogger(__name__)
 
 AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss",
             "Hypatia", "Jacobi", "Kepler", "Leibniz")
-
-
-#: rule families the tables can play (the others exist in the engine and in replay)
-PLAYABLE_FAMILIES = frozenset({"trade", "widow", "discard"})
 
 
 class UserError(Exception):
@@ -262,22 +257,16 @@ class TableService:
 
     @staticmethod
     def check_rules(preset: str, options: dict[str, Any] | None) -> Rules:
-        """The rules a table would play.
+        """The rules a table would play (``options`` is not changed; what they
+        imply is the rules' to apply: ``get_preset``).
 
         Raises:
-            UserError: unknown preset, bad option, or a family the tables cannot
-                play yet, said plainly.
+            UserError: unknown preset or bad option, said plainly.
         """
         if len(preset) > 40:
             raise UserError("That is not a preset name. See /commerce rules.")
-        if options and options.get("open_trading") and "direct_trading" not in options:
-            options["direct_trading"] = True  # open trading is a kind of direct trading
         try:
-            rules = get_preset(preset, options)
-            if getattr(rules, "family", "trade") not in PLAYABLE_FAMILIES:
-                raise UserError(f"Tables cannot play {preset} yet; try foster, hoyle, "
-                                "parlett or foster-more.")
-            return rules
+            return get_preset(preset, options)
         except RulesError as exc:
             text = str(exc)
             raise UserError(text[:1].upper() + text[1:200] + ".") from None
@@ -317,8 +306,8 @@ class TableService:
                 channel_id, place = await open_place(number)
             async with self._unit(None):
                 row = await self.storage.create_table(
-                    guild_id, channel_id, host_id, preset, options or {}, next_deal_delay,
-                    place)
+                    guild_id, channel_id, host_id, preset, implied_options(options),
+                    next_deal_delay, place)
                 await self.storage.add_seat(row.id, host_id, host_name)
             if number is not None and row.number != number:  # another writer: never here
                 log.warning("table %s got number %s, its channel says %s", row.id, row.number,
@@ -472,20 +461,15 @@ class TableService:
                 await self._deal(live)
             return live
 
-    async def act(
-        self, table_id: int, member_id: int, deal_number: int, kind: str,
-        card: str | None = None, seq: int | None = None, *,
-        give: tuple[str, ...] = (), take: tuple[str, ...] = (), target: int | None = None,
-    ) -> tuple[LiveTable, Operation]:
-        """Apply a player's action and let AI seats answer.
+    async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,
+                  seq: int | None = None) -> tuple[LiveTable, Operation]:
+        """Apply a player's decision and let AI seats answer (docs/RULES.md §2:
+        ``deal.act`` of the table's family).
 
         Args:
             deal_number: the deal the control belongs to (stale controls are refused).
-            kind: ``trade``, ``barter``, ``knock``, ``accept`` or ``refuse``.
-            card: card code for trade, barter, accept, take_discard, draw_keep and
-                offer; a trailing ``!`` asks to knock at the end of the same turn
-                (presets that allow it).
-            give, take: card codes of a widow swap; target: the seat an offer goes to.
+            decision: what the player chose (``bot.engine.choices.decide`` turns a
+                control and its select value into one).
             seq: the number of operations the control was issued after, when it
                 carries one (card selects): a used or outdated select is refused.
 
@@ -493,28 +477,15 @@ class TableService:
             the table and the player's own operation.
 
         Raises:
-            UserError: not seated, stale control, not your turn, bad card...
+            UserError: not seated, stale control, not your turn, a card not held,
+                anything the rules do not allow now.
+            StorageFailure: nothing changed.
         """
         async with self.lock(table_id):
             live, seat, deal = self._control(table_id, member_id, deal_number, seq)
-            parsed: Card | None = None
-            knock = False
-            if card is not None:
-                knock = card.endswith("!")  # "Kd!": trade or barter, then knock (hoyle)
-                card = card.rstrip("!")
-                try:
-                    parsed = parse_card(card)
-                except ValueError:
-                    raise UserError("That is not a card.") from None
-            try:
-                cards_given = tuple(parse_card(c) for c in give)
-                cards_taken = tuple(parse_card(c) for c in take)
-            except ValueError:
-                raise UserError("That is not a card.") from None
-            decision = Decision(kind, parsed, cards_given, cards_taken, target)
             async with self._unit(table_id):
                 try:
-                    op = self._step(deal, seat, decision, knock)
+                    op = deal.act(seat, decision)
                 except IllegalAction as exc:  # checked before anything changes
                     raise UserError(str(exc)) from None
                 await self._persist(live, op, member_id)
@@ -543,17 +514,6 @@ class TableService:
             raise UserError("That choice is out of date: press My hand to see where things stand.")
         return live, seat, deal
 
-    @staticmethod
-    def _step(deal: AnyDeal, seat: int, decision: Decision, knock: bool = False) -> Operation:
-        """Apply ``decision`` for ``seat``; ``knock`` ends a trade or barter with a
-        knock (presets that allow it)."""
-        if knock and isinstance(deal, Deal) and decision.kind in ("trade", "barter"):
-            card = decision.need_card()
-            if decision.kind == "trade":
-                return deal.trade(seat, card, True)
-            return deal.barter(seat, card, True)
-        return deal.act(seat, decision)
-
     def verify(self, table_id: int, member_id: int, deal_number: int, kind: str,
                seq: int | None = None) -> LiveTable:
         """Check, without changing anything, that ``member_id`` may start ``kind``
@@ -568,7 +528,7 @@ class TableService:
         if deal.finished:
             raise UserError("This deal is already over.")
         if deal.to_act != seat:
-            if deal.to_act is not None and live.deal is deal and getattr(deal, "pending", None):
+            if deal.to_act is not None and live.deal is deal and deal.pending is not None:
                 raise UserError("Wait: an offer is waiting for an answer.")
             raise UserError("It is not your turn.")
         raise UserError("You cannot do that now.")
@@ -649,19 +609,20 @@ class TableService:
             assert seat is not None
             if live.is_ai(seat):
                 return None
-            own_turn = seat == deal.turn and getattr(deal, "pending", None) is None
+            own_turn = seat == deal.turn and deal.pending is None
             async with self._unit(table_id):
                 # the AI finishes the whole move (a jaques draw is followed by keep or
                 # throw), but never spends the absent player's points on a horse
                 for _ in range(3):
                     decision = engine_ai.choose(deal.observation(seat))
-                    if decision.kind == "refuse" and isinstance(deal, Deal):  # a barter: accept
+                    if decision.kind == "refuse" and "refuse" in deal.controls(seat).answers:
+                        # refusing would knock and end the deal for them: accept instead
                         decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
                     if decision.kind == "buy_horse":
                         decision = Decision("decline_horse")
                     op = deal.act(seat, decision)
                     await self._persist(live, op, None)
-                    if deal.finished or deal.to_act != seat or getattr(deal, "drawn", None) is None:
+                    if deal.finished or deal.to_act != seat or deal.drawn is None:
                         break
                 if own_turn:  # answering someone else's offer never marks a seat away
                     timeouts = live.seats[seat].timeouts + 1
@@ -950,7 +911,7 @@ class TableService:
         return settings
 
     async def record(self, table_id: int) -> dict[str, Any]:
-        """The table's game as a RULES.md §3 record, read from storage (not memory).
+        """The table's game as a docs/RULES.md §3 record, read from storage (not memory).
 
         Raises:
             UserError: no such table, or it never started.

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import waiting
 from bot.app import CommerceBot
-from bot.engine import PRESETS
+from bot.engine import OPTIONS, PRESETS
 from bot.service import LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import render
@@ -25,6 +25,15 @@ log = logging.getLogger(__name__)
 
 #: leaderboard lines per page
 PER_PAGE = 10
+
+#: the table options ``/commerce new`` offers, in its order; their bounds and
+#: descriptions come from the rules' own table (``OPTIONS``, docs/RULES.md §2.8)
+NEW_OPTIONS = ("deals_per_player", "direction", "chips", "fixed_rounds", "direct_trading",
+               "open_trading", "dead_knock", "three_stake", "pounce")
+DealsPerPlayer = app_commands.Range[
+    int, OPTIONS["deals_per_player"].low, OPTIONS["deals_per_player"].high]
+Chips = app_commands.Range[int, OPTIONS["chips"].low, OPTIONS["chips"].high]
+FixedRounds = app_commands.Range[int, OPTIONS["fixed_rounds"].low, OPTIONS["fixed_rounds"].high]
 
 
 @app_commands.guild_only()
@@ -56,27 +65,16 @@ class Commerce(commands.GroupCog, group_name="commerce",
         return await help_text.preset_autocomplete(interaction, current)
 
     @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
-    @app_commands.describe(
-        rules="Which Commerce (default: the server's, normally foster)",
-        deals_per_player="Deals in the game for each player (1-5)",
-        direction="Which way play, the deal and barters go",
-        chips="jaques: each player's starting chip stack",
-        fixed_rounds="jaques: play this many deals, then the most chips wins",
-        direct_trading="jaques: on your turn you may offer a card to another player",
-        open_trading="jaques: such offers also outside your turn",
-        dead_knock="jaques: a knocker without the best hand pays 2",
-        three_stake="jaques: three pots (tricon, sequence/flush, pair/high card)",
-        pounce="oldway: a tricon may grab the fourth card of its rank from the middle")
+    @app_commands.describe(rules="Which Commerce (default: the server's, normally foster)",
+                           **{name: OPTIONS[name].description for name in NEW_OPTIONS})
     @app_commands.autocomplete(rules=preset_autocomplete)
-    @app_commands.choices(direction=[
-        app_commands.Choice(name="clockwise (to the left)", value="clockwise"),
-        app_commands.Choice(name="anticlockwise (to the right)", value="anticlockwise"),
-    ])
+    @app_commands.choices(direction=[app_commands.Choice(name=label, value=value)
+                                     for value, label in OPTIONS["direction"].values])
     async def new(self, interaction: discord.Interaction, rules: str | None = None,
-                  deals_per_player: app_commands.Range[int, 1, 5] | None = None,
+                  deals_per_player: DealsPerPlayer | None = None,
                   direction: app_commands.Choice[str] | None = None,
-                  chips: app_commands.Range[int, 2, 100] | None = None,
-                  fixed_rounds: app_commands.Range[int, 1, 50] | None = None,
+                  chips: Chips | None = None,
+                  fixed_rounds: FixedRounds | None = None,
                   direct_trading: bool | None = None, open_trading: bool | None = None,
                   dead_knock: bool | None = None, three_stake: bool | None = None,
                   pounce: bool | None = None) -> None:
@@ -314,7 +312,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 embeds = help_text.rules_embeds()
             elif name in PRESETS:
                 r = PRESETS[name]
-                embeds = [help_text.preset_embed(name, r.summary, r.source)]
+                embeds = [help_text.preset_embed(name, r.summary)]
             else:
                 raise UserError(f"There is no preset called {name!r}. Try: {', '.join(PRESETS)}.")
             await say(interaction, embeds=embeds, ephemeral=True)

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from itertools import combinations
 from typing import Any
 
 import discord
@@ -20,7 +19,7 @@ from discord.ext import commands, tasks
 
 from bot import waiting
 from bot.app import CommerceBot
-from bot.engine import card_code, card_label, parse_card
+from bot.engine import Decision, Observation, card_label, choices, hand_label
 from bot.service import LiveTable, StorageFailure, UserError
 from bot.ui import render
 from bot.ui.components import (
@@ -156,96 +155,25 @@ PROMPTS = {
 }
 
 
-def family_actions(live: LiveTable) -> tuple[str, ...]:
-    """The move buttons of the table message for the table's rule family and phase."""
-    deal = live.deal
-    rules = live.rules
-    if rules.family == "trade" or deal is None:
-        return ("trade", "barter", "knock")
-    if rules.family == "widow":
-        phase = deal.observation(None).phase
-        if phase == "choice":
-            return ("take_widow", "keep_hand")
-        if phase == "horse":
-            return ("buy_horse", "decline_horse")
-        return ("swap", "knock" if rules.widow_end == "two_knocks" else "stand")
-    return ("take_discard", "draw", "pass", "knock") + (("offer",) if rules.direct_trading else ())
+def seat_names(live: LiveTable) -> Callable[[int], str]:
+    """A seat as menu labels name it (never a mention)."""
+    return lambda seat: render.seat_name(live, seat, mention=False)
 
 
-def no_answer(live: LiveTable) -> str:
-    """How a player says no to an offer: refuse a barter by knocking, or decline a
-    direct trade."""
-    return "refuse" if live.rules.family == "trade" else "decline"
-
-
-def _codes(cards: tuple[int, ...]) -> str:
-    return "".join(card_code(c) for c in cards)
-
-
-def card_choices(live: LiveTable, obs: Any, action: str) -> list[tuple[str, str]] | None:
-    """``(label, value)`` options of a card select; ``None`` for one per hand card."""
-    hand = tuple(obs.hand or ())
-    deal = live.deal
-    assert deal is not None
-    if action == "swap":
-        out = []
-        for k in range(1, 4):
-            for give in combinations(hand, k):
-                for take in combinations(obs.widow, k):
-                    if deal.can_swap(obs.seat, give, take):
-                        label = f"give {render.hand_label(give)} · take {render.hand_label(take)}"
-                        out.append((label, f"{_codes(give)}-{_codes(take)}"))
-        return out
-    if action == "take_discard" and obs.discard_top is not None:
-        top = card_label(obs.discard_top)
-        return [(f"lay {card_label(c)}, take {top}", card_code(c)) for c in hand]
-    if action == "draw_keep" and obs.drawn is not None:
-        drawn = card_label(obs.drawn)
-        return [(f"keep {drawn}, lay {card_label(c)}", card_code(c)) for c in hand] + [
-            (f"throw {drawn} away", "drawn")]
-    if action == "offer":
-        targets = deal.offer_targets(obs.seat)
-        if len(targets) * len(hand) > 25:  # too many pairs for one select: card first
-            return [(f"offer {card_label(c)}…", f"{card_code(c)}?") for c in hand]
-        return [(f"{card_label(c)} to {render.seat_name(live, t, mention=False)}",
-                 f"{card_code(c)}@{t}")
-                for t in targets for c in hand]
-    return None
-
-
-def target_choices(live: LiveTable, seat: int, code: str) -> list[tuple[str, str]]:
-    """Second step of a direct-trade offer at a large table: whom to offer ``code`` to."""
-    deal = live.deal
-    assert deal is not None
-    label = card_label(parse_card(code))
-    return [(f"{label} to {render.seat_name(live, t, mention=False)}", f"{code}@{t}")
-            for t in deal.offer_targets(seat)][:25]
-
-
-def parse_choice(action: str, value: str) -> tuple[str, dict[str, Any]]:
-    """The service action and its arguments for a select ``value``.
+def decide(action: str, value: str | None = None) -> Decision:
+    """The decision a control makes (``choices.decide``).
 
     Raises:
-        UserError: a value no select of ours produces.
+        UserError: a value no menu of ours produces ("That choice is not valid.").
     """
     try:
-        if action == "swap":
-            give, take = value.split("-")
-            return "swap", {"give": _split(give), "take": _split(take)}
-        if action == "draw_keep":
-            return ("draw_discard", {}) if value == "drawn" else ("draw_keep", {"card": value})
-        if action == "offer":
-            card, target = value.split("@")
-            return "offer", {"card": card, "target": int(target)}
-    except ValueError:
-        raise UserError("That choice is not valid.") from None
-    return action, {"card": value}
+        return choices.decide(action, value)
+    except choices.ChoiceError as exc:
+        raise UserError(str(exc)) from None
 
 
-def _split(codes: str) -> tuple[str, ...]:
-    if not codes or len(codes) % 2:
-        raise ValueError(codes)
-    return tuple(codes[i:i + 2] for i in range(0, len(codes), 2))
+#: the operations of an exchange whose public line hides what the player got
+CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
 
 
 class Play(commands.Cog):
@@ -266,7 +194,7 @@ class Play(commands.Cog):
             if live.game is None:
                 continue
             deal = live.deal
-            if deal is not None and getattr(deal, "pending", None) is not None:
+            if deal is not None and deal.pending is not None:
                 # announced before the restart, or not: the table message carries the
                 # Accept / Refuse buttons either way, so never ping twice
                 key = (live.id, live.deal_number, len(deal.operations))
@@ -407,7 +335,7 @@ class Play(commands.Cog):
                 await self.refresh(live)
                 return
             if action in SIMPLE_MOVES:
-                live, _ = await self.service.act(table_id, user.id, deal, action)
+                live, _ = await self.service.act(table_id, user.id, deal, decide(action))
                 try:
                     await reply(interaction, SIMPLE_MOVES[action])
                 finally:  # the table hears of the committed move even if the answer fails
@@ -418,13 +346,11 @@ class Play(commands.Cog):
                 return
             live = self.service.verify(table_id, user.id, deal, action)
             _, obs = self.service.observation(table_id, user.id)
-            assert obs.hand is not None and live.deal is not None
+            assert obs.seat is not None and live.deal is not None
             seq = len(live.deal.operations)
-            choices = card_choices(live, obs, action)
+            options = choices.options(live.deal, obs.seat, action, seat_names(live))
             await reply(interaction, f"{render.hand_text(live, obs)}\n\n{PROMPTS[action]}",
-                        view=dynamic_view(CardSelect(table_id, deal, seq, action, obs.hand,
-                                                     knock_option=live.rules.knock_after_exchange,
-                                                     choices=choices)))
+                        view=dynamic_view(CardSelect(table_id, deal, seq, action, options)))
         await guarded(interaction, table_id, work)
 
     async def on_draw(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
@@ -434,34 +360,38 @@ class Play(commands.Cog):
         _, obs = self.service.observation(table_id, user.id)
         live = self.service.get(table_id)
         if obs.drawn is None:
-            live, _ = await self.service.act(table_id, user.id, deal, "draw")
+            live, _ = await self.service.act(table_id, user.id, deal, decide("draw"))
             _, obs = self.service.observation(table_id, user.id)
             await self.refresh(live)
-        assert live.deal is not None and obs.hand is not None and obs.drawn is not None
+        assert live.deal is not None and obs.seat is not None and obs.drawn is not None
         seq = len(live.deal.operations)
+        options = choices.options(live.deal, obs.seat, "draw_keep", seat_names(live))
         await reply(interaction, f"{render.hand_text(live, obs)}\n\n{PROMPTS['draw_keep']}",
-                    view=dynamic_view(CardSelect(table_id, deal, seq, "draw_keep",
-                                                 choices=card_choices(live, obs, "draw_keep"))))
+                    view=dynamic_view(CardSelect(table_id, deal, seq, "draw_keep", options)))
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        """Send the member's current hand ephemerally (a fresh message every time);
-        a Pounce button comes with it only for the player who can pounce."""
+        """Send the member's current hand ephemerally (a fresh message every time),
+        with the buttons only this player is shown now (``Controls.private``: a
+        Pounce button only for the player who can pounce)."""
         live, obs = self.service.observation(table_id, interaction.user.id)
+        assert live.deal is not None and obs.seat is not None
+        private = live.deal.controls(obs.seat).private
         # a control acts only in its table's channel (components.Placed): /commerce hand
         # run elsewhere shows the cards without the button
-        if "pounce" in obs.legal and interaction.channel_id == live.row.channel_id:
+        if private and interaction.channel_id == live.row.channel_id:
             await reply(interaction, render.hand_text(live, obs), view=dynamic_view(
-                PlayButton(table_id, live.deal_number, "pounce")))
+                *(PlayButton(table_id, live.deal_number, a) for a in private)))
         else:
             await reply(interaction, render.hand_text(live, obs))
 
     async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
                         seq: int, action: str) -> None:
-        """Accept / Refuse (knock) pressed on a barter offer."""
+        """Accept / Refuse (knock) pressed on a barter offer, Accept / Decline on a
+        direct trade."""
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
-                live, _ = await self.service.act(table_id, user.id, deal, "refuse", seq=seq)
+                live, _ = await self.service.act(table_id, user.id, deal, decide(action), seq=seq)
                 who = render.seat_name(live, live.seat_of(user.id) or 0)
                 text = (f"{who} refused the barter by knocking." if action == "refuse"
                         else f"{who} declined the trade.")
@@ -473,35 +403,38 @@ class Play(commands.Cog):
                 return
             live = self.service.verify(table_id, user.id, deal, "accept", seq=seq)
             _, obs = self.service.observation(table_id, user.id)
-            assert obs.hand is not None
+            assert obs.seat is not None and live.deal is not None
+            options = choices.options(live.deal, obs.seat, "accept", seat_names(live))
             await reply(
                 interaction,
                 f"{render.hand_text(live, obs)}\n\nPick the card you give back. "
                 "You see the offered card once the swap is made.",
-                view=dynamic_view(CardSelect(table_id, deal, seq, "accept", obs.hand)))
+                view=dynamic_view(CardSelect(table_id, deal, seq, "accept", options)))
         await guarded(interaction, table_id, work)
 
     async def on_card(self, interaction: discord.Interaction, table_id: int, deal: int,
-                      seq: int, action: str, card: str | None) -> None:
-        """A card chosen in an ephemeral select (trade, barter offer, barter answer)."""
+                      seq: int, action: str, value: str | None) -> None:
+        """An option chosen in an ephemeral select: its ``value`` (``choices``)
+        is the decision; an offer at a large table asks for the player next."""
         async def work() -> None:
             user = interaction.user
-            if card is None:
+            if value is None:
                 raise UserError("Choose a card first.")
             _, before = self.service.observation(table_id, user.id)
-            if action == "offer" and card.endswith("?"):  # chose the card; now the player
+            decision = decide(action, value)
+            if decision.kind == "offer" and decision.target is None:  # now the player
                 live = self.service.verify(table_id, user.id, deal, "offer", seq=seq)
-                assert before.seat is not None
+                assert before.seat is not None and live.deal is not None
+                assert decision.card is not None
+                options = choices.target_options(live.deal, before.seat, decision.card,
+                                                 seat_names(live))
                 await edit(interaction, content="Whom do you offer it to?",
-                           view=dynamic_view(CardSelect(
-                               table_id, deal, seq, "offer",
-                               choices=target_choices(live, before.seat, card[:-1]))))
+                           view=dynamic_view(CardSelect(table_id, deal, seq, "offer", options)))
                 return
-            kind, kwargs = parse_choice(action, card)
-            live, _ = await self.service.act(table_id, user.id, deal, kind, seq=seq, **kwargs)
+            live, op = await self.service.act(table_id, user.id, deal, decision, seq=seq)
             try:
-                if live.rules.family == "trade":
-                    await self.answer_card(interaction, live, before, deal, seq, action, card)
+                if op.kind in CONCEALED:
+                    await self.answer_card(interaction, live, before, deal, seq, decision)
                 else:
                     await self.answer_move(interaction, live, deal, seq, action)
             finally:
@@ -510,7 +443,7 @@ class Play(commands.Cog):
 
     async def answer_move(self, interaction: discord.Interaction, live: LiveTable, deal: int,
                           seq: int, action: str) -> None:
-        """Tell the player what their move did (widow and discard families)."""
+        """Tell the player what their move did, by its public line and their hand."""
         seat = live.seat_of(interaction.user.id)
         assert seat is not None
         text = "Done."
@@ -524,24 +457,27 @@ class Play(commands.Cog):
                                                     "accepted the trade.")
 
     async def answer_card(self, interaction: discord.Interaction, live: LiveTable,
-                          before: Any, deal: int, seq: int, action: str, card: str) -> None:
-        """Tell the player what their card choice did (ephemeral edit)."""
+                          before: Observation, deal: int, seq: int, decision: Decision) -> None:
+        """Tell the player what their concealed exchange did (a trade, a barter
+        offer or answer: the public line does not say what they got)."""
         user = interaction.user
         seat = live.seat_of(user.id)
+        action = decision.kind
         assert seat is not None and live.deal is not None and before.hand is not None
+        assert decision.card is not None
         after = live.deal.hands[seat] if live.deal_number == deal else []
         new = [c for c in after if c not in before.hand]
-        knocked = card.endswith("!")
-        given = card_label(parse_card(card.rstrip("!")))
+        knocked = decision.knock
+        given = card_label(decision.card)
         if action == "trade":
-            text = f"You traded {given} and drew {render.hand_label(new)}."
-        elif action == "barter" and live.deal_number == deal and live.deal.pending:
+            text = f"You traded {given} and drew {hand_label(new)}."
+        elif action == "barter" and live.deal_number == deal and live.deal.pending is not None:
             text = f"You offered {given}. Waiting for your neighbour's answer."
         elif action == "barter":
             text = (f"You offered {given}; your neighbour answered at once"
-                    + (f" and gave you {render.hand_label(new)}." if new else " by knocking."))
+                    + (f" and gave you {hand_label(new)}." if new else " by knocking."))
         else:
-            text = f"You gave {given} and received {render.hand_label(new)}."
+            text = f"You gave {given} and received {hand_label(new)}."
         if knocked:
             text += " You knocked at the end of your turn."
         if live.deal_number == deal:
@@ -571,12 +507,8 @@ class Play(commands.Cog):
         deal = live.deal
         if deal is None or deal.finished:
             return None
-        pending = getattr(deal, "pending", None)
-        seq = len(deal.operations) if pending is not None else None
-        refusal = live.rules.barter_refusal or live.rules.family != "trade"
-        return table_view(live.id, live.deal_number, away=any(s.away for s in live.seats),
-                          barter_seq=seq, refusal=refusal, no=no_answer(live),
-                          actions=family_actions(live))
+        return table_view(live.id, live.deal_number, deal.controls(),
+                          seq=len(deal.operations), away=any(s.away for s in live.seats))
 
     async def post_deal(self, live: LiveTable) -> None:
         """Post the new deal's table message, then anything the AI already did;
@@ -680,7 +612,7 @@ class Play(commands.Cog):
             else:
                 self.schedule_next(live)
             return
-        pending = getattr(deal, "pending", None)
+        pending = deal.pending
         if pending is not None:
             target = deal.to_act
             assert target is not None
@@ -688,11 +620,11 @@ class Play(commands.Cog):
             key = (live.id, live.deal_number, seq)
             if not live.is_ai(target) and key not in self.offers:
                 offerer = render.seat_name(live, pending.seat)
-                refusal = live.rules.barter_refusal or live.rules.family != "trade"
-                if live.rules.family != "trade":
+                answers = deal.controls().answers
+                if "decline" in answers:  # a direct trade: the card is shown to the target
                     how = ("Press My hand to see the card; Accept (then pick the card you give "
                            "back) or Decline.")
-                elif refusal:
+                elif "refuse" in answers:  # a barter, refused by knocking
                     how = ("Choose the card you give back before you see theirs, or refuse by "
                            "knocking.")
                 else:
@@ -700,8 +632,7 @@ class Play(commands.Cog):
                 self.offers[key] = None  # posted at most once, even if the send fails
                 msg = await channel.send(
                     f"{render.seat_name(live, target)}, {offerer} offers you a card face down. {how}",
-                    view=view_of(*answer_buttons(live.id, live.deal_number, seq, refusal,
-                                                 no_answer(live))))
+                    view=view_of(*answer_buttons(live.id, live.deal_number, seq, answers)))
                 self.offers[key] = msg.id
                 await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
 

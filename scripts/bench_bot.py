@@ -48,7 +48,7 @@ SimCord settings and why:
 - select views: discord.py gives a ``timeout=None`` view sent in an
   ephemeral response a 15-minute timeout, so every Trade/Barter/Accept select
   stays a live timed view for 15 minutes, and SimCord rescans each live timed
-  view at every settle step (TESTING.md's performance trap). The measured
+  view at every settle step (a known SimCord performance trap). The measured
   rounds move virtual time 15 minutes after each table's turn so they expire;
   the first round shows the cost when they do not.
 - ``create_bot(cooldown=None)``: the per-member limit (12 clicks per 10 real

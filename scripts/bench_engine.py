@@ -8,7 +8,7 @@ Prints figures only (no assertions; the tests never time anything):
 * complete deals per second through the public action API (``trade``,
   ``barter``, ``answer``, ``knock``), played by random legal actions and by the
   AI (``ai.choose(deal.observation(seat))``), each against the baseline of
-  dealing only (``Deal(...)`` with no action).
+  dealing only (``TradeDeal(...)`` with no action).
 
 Every figure is the best of ``--repeat`` runs on one core.
 
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import ai  # noqa: E402
 from bot.engine.cards import Card, shuffled_deck  # noqa: E402
-from bot.engine.deal import Deal  # noqa: E402
+from bot.engine.deal import TradeDeal  # noqa: E402
 from bot.engine.hands import Ranking, _compute, score, score_table  # noqa: E402
 from bot.engine.rules import PRESETS, Rules  # noqa: E402
 
@@ -87,10 +87,10 @@ def bench_hands(n_hands: int, ranking: Ranking, repeat: int, rng: random.Random)
 
 
 # ------------------------------------------------------------------ deals
-def random_policy(rng: random.Random) -> Callable[[Deal], None]:
+def random_policy(rng: random.Random) -> Callable[[TradeDeal], None]:
     """One random legal action for the seat to act, through the public API."""
 
-    def act(deal: Deal) -> None:
+    def act(deal: TradeDeal) -> None:
         seat = deal.to_act
         assert seat is not None
         hand = deal.hands[seat]
@@ -111,7 +111,7 @@ def random_policy(rng: random.Random) -> Callable[[Deal], None]:
     return act
 
 
-def ai_policy(deal: Deal) -> None:
+def ai_policy(deal: TradeDeal) -> None:
     """The AI's choice for the seat to act, from its own observation."""
     seat = deal.to_act
     assert seat is not None
@@ -135,13 +135,13 @@ def bench_deals(n_deals: int, rules: Rules, repeat: int, rng: random.Random) -> 
 
     def deal_only() -> None:
         for i, (n, dealer) in enumerate(tables):
-            Deal(rules, n, dealer, decks[i % len(decks)])
+            TradeDeal(rules, n, dealer, decks[i % len(decks)])
 
-    def play(policy: Callable[[Deal], None]) -> Callable[[], None]:
+    def play(policy: Callable[[TradeDeal], None]) -> Callable[[], None]:
         def run() -> None:
             actions[0] = 0
             for i, (n, dealer) in enumerate(tables):
-                deal = Deal(rules, n, dealer, decks[i % len(decks)])
+                deal = TradeDeal(rules, n, dealer, decks[i % len(decks)])
                 while not deal.finished:
                     policy(deal)
                 actions[0] += len(deal.operations)
@@ -149,7 +149,7 @@ def bench_deals(n_deals: int, rules: Rules, repeat: int, rng: random.Random) -> 
         return run
 
     base = best_rate(n_deals, deal_only, repeat)
-    rows = [Row(f"Deal(...) dealing only [{rules.name}]", "deals/s", base, base)]
+    rows = [Row(f"TradeDeal(...) dealing only [{rules.name}]", "deals/s", base, base)]
     for label, policy in (("random legal actions", random_policy(rng)), ("AI", ai_policy)):
         rate = best_rate(n_deals, play(policy), repeat)
         rows.append(

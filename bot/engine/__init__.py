@@ -1,15 +1,17 @@
 """Pure Commerce rules engine: no discord, no sqlite, no asyncio.
 
 Public surface: cards (``parse_card``, ``card_label``...), hands (``score``,
-``describe``), ``Rules``/``PRESETS``, one deal class per family — ``Deal``
-(trade and barter), ``WidowDeal`` (widow, oldway), ``DiscardDeal`` (jaques) —
-with the verify/can/do triples, ``legal_actions`` and ``act(seat, Decision)``,
-``Game`` with records (``replay``) and the AI (``ai.choose``).
+``describe``), ``Rules``/``PRESETS``/``OPTIONS``, one deal class per family —
+``TradeDeal`` (trade and barter), ``WidowDeal`` (widow, oldway), ``DiscardDeal``
+(jaques) — behind one abstract interface (``AnyDeal`` = ``DealBase``) with the
+verify/can/do triples, ``legal_actions``, ``controls``, ``choices`` and
+``act(seat, Decision)``, the select values of decisions (``choices``), ``Game``
+with records (``replay``) and the AI (``ai.choose``).
 """
 
 from .cards import DECK, Card, card_code, card_label, hand_label, parse_card, shuffled_deck
-from .common import DealBase, Decision, Standing
-from .deal import Deal, IllegalAction, Movement, Observation, PublicEvent, Showdown
+from .common import Controls, DealBase, Decision, Standing
+from .deal import IllegalAction, Movement, Observation, PublicEvent, Showdown, TradeDeal
 from .discard import DiscardDeal
 from .game import AnyDeal, Game, GameError, RecordError, category_name, record_actions, replay
 from .hands import Category, describe, score
@@ -36,16 +38,16 @@ from .operations import (
     operation_from_dict,
     operation_to_dict,
 )
-from .rules import OPTIONS, PRESETS, Rules, RulesError, get_preset
+from .rules import OPTIONS, PRESETS, Option, Rules, RulesError, get_preset, implied_options
 from .widow import WidowDeal
 
 __all__ = [
     "DECK", "OPTIONS", "PRESETS", "AnyDeal", "BarterAnswer", "BarterOffer", "BuyHorse", "Card",
-    "Category", "Deal", "DealBase", "Decision", "DeclineHorse", "DiscardDeal", "Draw",
+    "Category", "Controls", "DealBase", "Decision", "DeclineHorse", "DiscardDeal", "Draw",
     "DrawDiscard", "DrawKeep", "Game", "GameError", "IllegalAction", "KeepHand", "Knock",
-    "Movement", "Observation", "Offer", "OfferAnswer", "Operation", "Pass", "Pounce",
+    "Movement", "Observation", "Offer", "OfferAnswer", "Option", "Operation", "Pass", "Pounce",
     "PublicEvent", "RecordError", "Rules", "RulesError", "Showdown", "Stand", "Standing", "Swap",
-    "TakeDiscard", "TakeWidow", "Trade", "WidowDeal", "card_code", "card_label",
-    "category_name", "describe", "get_preset", "hand_label", "operation_from_dict",
+    "TakeDiscard", "TakeWidow", "Trade", "TradeDeal", "WidowDeal", "card_code", "card_label",
+    "category_name", "describe", "get_preset", "hand_label", "implied_options", "operation_from_dict",
     "operation_to_dict", "parse_card", "record_actions", "replay", "score", "shuffled_deck",
 ]

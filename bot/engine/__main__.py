@@ -1,4 +1,4 @@
-"""``python -m bot.engine replay FILE|-``: replay a game record (RULES.md §3).
+"""``python -m bot.engine replay FILE|-``: replay a game record (docs/RULES.md §3).
 
 Prints one JSON object and exits 0, or prints ``{"error": ...}`` and exits 2.
 """

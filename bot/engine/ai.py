@@ -94,7 +94,7 @@ def choose(obs: Observation) -> Decision:
 # ----------------------------------------------------------------- widow family
 def _choose_widow(obs: Observation) -> Decision:
     legal = obs.legal
-    widow = obs.widow
+    widow = obs.widow or ()
     ranking = obs.rules.ranking
     if "pounce" in legal and obs.hand is not None:
         fourth = next(c for c in widow if rank(c) == rank(obs.hand[0]))

@@ -1,4 +1,4 @@
-"""Cards, card codes and the deck (RULES.md §3 card codes).
+"""Cards, card codes and the deck (docs/RULES.md §3.2).
 
 A card is an ``int`` in ``0..51``: ``rank * 4 + suit`` where ``rank`` indexes
 ``RANKS`` (``0`` is the two, ``12`` the ace) and ``suit`` indexes ``SUITS``.

@@ -1,19 +1,24 @@
-"""What every family of deal shares (RULES.md §1, §2): the error type, money
-movements, public events, the showdown, the observation, the game standing
-carried between deals, and ``DealBase`` — cards dealt in turn order, the
+"""What every family of deal shares (docs/RULES.md §1, §2): the error type,
+money movements, public events, the showdown, the observation, the game
+standing carried between deals, the controls of the moment, and ``DealBase`` —
+the one abstract deal interface, with the cards dealt in turn order, the
 ledger of movements and the bookkeeping of operations.
 
-Each family keeps only its own rules: ``deal.Deal`` (trade and barter),
+Each family keeps only its own rules: ``deal.TradeDeal`` (trade and barter),
 ``widow.WidowDeal`` (widow exchange) and ``discard.DiscardDeal`` (stock and
-discard pile). All three offer the same interface: ``to_act``, ``finished``,
-``voided``, ``void()``, ``operations``, ``apply(op)``, ``legal_actions(seat)``,
-``observation(seat | None)``, ``showdown``, ``delta``, ``movements``,
-``cards_in_play()``, ``hands``, ``dealer``, ``pots``, ``pool``,
+discard pile). All three implement ``DealBase`` (pokerkit manner: abstract
+methods and properties), so code outside the engine never asks which family it
+holds: ``to_act``, ``turn``, ``finished``, ``voided``, ``void()``,
+``operations``, ``events``, ``pending``, ``drawn``, ``apply(op)``,
+``act(seat, decision)``, ``legal_actions(seat)``, ``controls(seat)``,
+``choices(seat, action)``, ``observation(seat | None)``, ``showdown``,
+``delta``, ``movements``, ``cards_in_play()``, ``hands``, ``dealer``, ``pots``,
 ``standing_after()``, ``game_over``, ``conserved_total()``.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -24,7 +29,7 @@ from .rules import Family, Rules
 from .seating import turn_order
 
 if TYPE_CHECKING:
-    from .operations import Operation
+    from .operations import BarterOffer, Offer, Operation
 
 
 class IllegalAction(ValueError):
@@ -127,7 +132,8 @@ class Observation:
         phase: ``choice`` (widow: the dealer's widow decision), ``play``,
             ``final`` (jaques: the round after a knock), ``horse`` (oldway: the
             loser may buy a horse), ``over``.
-        widow: the face-up widow / middle cards.
+        widow: the face-up widow / middle cards (widow family; ``None`` in the
+            families without a widow).
         stood: seats that knocked (widow) or stood (oldway), in order.
         lives: lives per seat (oldway, live during the deal).
         horse_available: the horse has not been offered yet.
@@ -164,7 +170,7 @@ class Observation:
     legal: tuple[str, ...] = ()
     active: tuple[int, ...] = ()
     phase: str = "play"
-    widow: tuple[Card, ...] = ()
+    widow: tuple[Card, ...] | None = None
     blind: bool = False
     stood: tuple[int, ...] = ()
     lives: tuple[int, ...] | None = None
@@ -209,8 +215,44 @@ class Standing:
         return tuple(range(n))
 
 
-class DealBase:
-    """Shared state and bookkeeping of a deal of any family.
+@dataclass(frozen=True)
+class Controls:
+    """The controls of the moment (``DealBase.controls``): which buttons a table
+    shows, and which a seat is shown beside its own hand.
+
+    Attributes:
+        moves: the table message's move buttons, by family and phase, the same
+            for every seat (a press out of turn is refused by the deal):
+            ``trade``, ``barter``, ``knock`` (docs/RULES.md §2.1–§2.4);
+            ``take_widow``, ``keep_hand`` (the dealer's choice), then ``swap``
+            and ``knock`` (§2.5) or ``stand`` (§2.6), then ``buy_horse``,
+            ``decline_horse`` (§2.6 the horse); ``take_discard``, ``draw``,
+            ``pass``, ``knock`` and, with direct trading, ``offer`` (§2.7).
+            Empty while an offer waits for its answer and once the deal is over.
+        answers: while an offer waits for its answer: ``accept``, then how its
+            target says no where the rules allow it — ``refuse`` (refuse a
+            barter by knocking: the deal ends, §2.1; never under §2.2) or
+            ``decline`` (decline a direct trade: play goes on, §2.7). Empty
+            otherwise.
+        private: buttons only this seat is shown, beside its own hand
+            (``pounce``, §2.6); always empty for the public view.
+    """
+
+    moves: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
+    private: tuple[str, ...] = ()
+
+
+class DealBase(ABC):
+    """One deal of any family: the abstract interface every family implements,
+    and the state and bookkeeping they share.
+
+    Abstract (each family's own rules): ``to_act``, ``pots``, ``game_over``,
+    ``pending``, ``drawn``, ``legal_actions``, ``controls``, ``choices``,
+    ``act``, ``apply``, ``void``, ``observation``, ``cards_in_play``,
+    ``conserved_total``, ``standing_after``. Shared: the seats, hands, deck,
+    ``delta``, ``movements``, ``operations``, ``events``, ``showdown``,
+    ``finished``, ``turn_order``.
 
     Args:
         rules: the rule system.
@@ -224,6 +266,9 @@ class DealBase:
     """
 
     family: ClassVar[Family]
+    #: the seat whose turn it is (``None`` outside play: the dealer's choice,
+    #: the horse, or once the deal is over)
+    turn: int | None
 
     def __init__(
         self,
@@ -271,6 +316,103 @@ class DealBase:
         #: seats that took the final sweep or pot when this deal ended the game
         self.game_winners: tuple[int, ...] = ()
 
+    # ------------------------------------------------- the family's interface
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat whose decision is awaited (the target of a pending offer, the
+        seat whose turn it is...); ``None`` once finished. (A pounce or an open
+        offer may also come from another seat: see ``legal_actions``.)"""
+
+    @property
+    @abstractmethod
+    def pots(self) -> tuple[int, ...]:
+        """The pool, or the pots (jaques three-stake: three), as they stand."""
+
+    @property
+    @abstractmethod
+    def game_over(self) -> bool:
+        """This deal ended the game (docs/RULES.md §1.7, §2.6 the end, §2.7 the end)."""
+
+    @property
+    @abstractmethod
+    def pending(self) -> BarterOffer | Offer | None:
+        """The offer waiting for its answer from ``to_act`` (a barter, §2.1; a
+        direct trade, §2.7), or ``None``. Its card is the offerer's: show it
+        only through ``observation(seat)`` (``offered_card``)."""
+
+    @property
+    @abstractmethod
+    def drawn(self) -> Card | None:
+        """The card the seat whose turn it is drew and must still keep or throw
+        away (§2.7), or ``None``. Hidden: only ``observation(turn).drawn`` may
+        show it; ``observation(None).drawing`` says who holds one."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[str]:
+        """The action names ``seat`` may take now (``Decision.kind``); ``[]``
+        when none (the deal is over, not the seat's move, not a seat)."""
+
+    @abstractmethod
+    def controls(self, seat: int | None = None) -> Controls:
+        """The buttons of the moment for the family and phase: the table
+        message's (``moves`` or ``answers``, the same for everyone) and, for
+        ``seat``, the ones only it is shown (``private``). Uses only what
+        ``seat`` may see. Empty once the deal is over."""
+
+    @abstractmethod
+    def choices(self, seat: int, action: str) -> list[Decision]:
+        """Every decision the control ``action`` (a button or select of
+        ``Controls``, or ``accept``) offers ``seat`` now, each legal, in the order
+        a menu lists them; ``[]`` when the control is not ``seat``'s now. Built
+        only from what ``seat`` may see (its hand, its drawn card, the face-up
+        cards, the seats in play)."""
+
+    @abstractmethod
+    def act(self, seat: int, decision: Decision) -> Operation:
+        """Apply ``decision`` (an AI or UI choice, see ``Decision``) for ``seat``.
+
+        Raises:
+            IllegalAction: unknown kind, missing card or target, or illegal now.
+        """
+
+    @abstractmethod
+    def apply(self, op: Operation) -> Operation:
+        """Apply a recorded operation (replay, restart).
+
+        Raises:
+            IllegalAction: the operation is not legal here (or of another family).
+        """
+
+    @abstractmethod
+    def void(self) -> None:
+        """End the deal without a showdown, refunding what the deal itself moved.
+
+        Raises:
+            IllegalAction: the deal is already over.
+        """
+
+    @abstractmethod
+    def observation(self, seat: int | None = None) -> Observation:
+        """What ``seat`` may see (``None``: the public view, no hand at all).
+
+        Raises:
+            ValueError: ``seat`` is not a seat.
+        """
+
+    @abstractmethod
+    def cards_in_play(self) -> list[Card]:
+        """Every card of the deal, wherever it lies (52 when consistent)."""
+
+    @abstractmethod
+    def conserved_total(self) -> int:
+        """Balances of the deal plus what lies in the pool or pots, less what was
+        carried in: always 0."""
+
+    @abstractmethod
+    def standing_after(self) -> Standing:
+        """What the next deal starts with (a void keeps what came in)."""
+
     # ----------------------------------------------------------------- state
     @property
     def finished(self) -> bool:
@@ -284,9 +426,9 @@ class DealBase:
             seat=seat,
             n_seats=self.n,
             dealer=self.dealer,
-            turn=self.turn,  # type: ignore[attr-defined]
-            to_act=self.to_act,  # type: ignore[attr-defined]
-            pool=self.pool,  # type: ignore[attr-defined]
+            turn=self.turn,
+            to_act=self.to_act,
+            pool=sum(self.pots),
             stock_count=stock_count,
             delta=tuple(self.delta),
             hand=hand,
@@ -295,7 +437,7 @@ class DealBase:
             showdown=self.showdown,
             rules=self.rules,
             moves=len(self.operations),
-            legal=() if seat is None else tuple(self.legal_actions(seat)),  # type: ignore[attr-defined]
+            legal=() if seat is None else tuple(self.legal_actions(seat)),
             active=self.active,
             **family,  # type: ignore[arg-type]
         )
@@ -327,6 +469,11 @@ class DealBase:
             return False
         return True
 
+    def _card_choices(self, seat: int, kind: str, allowed: Callable[[Card], bool],
+                      ) -> list[Decision]:
+        """``Decision(kind, card)`` for each card of ``seat``'s hand ``allowed``."""
+        return [Decision(kind, card) for card in self.hands[seat] if allowed(card)]
+
     def _record(self, op: Operation, event: PublicEvent) -> None:
         self.operations.append(op)
         self.last_event = event
@@ -353,7 +500,9 @@ class Decision:
     ``kind`` is an action name of ``legal_actions``:
 
     - trade family: ``trade`` (``card``), ``barter`` (``card``), ``knock``,
-      ``accept`` (``card`` given back), ``refuse`` (knock instead);
+      ``accept`` (``card`` given back), ``refuse`` (knock instead); ``knock``
+      set on a trade or barter knocks at the end of that turn (docs/RULES.md
+      §2.2, presets that allow it);
     - widow family: ``take_widow``, ``keep_hand``, ``swap`` (``give``, ``take``),
       ``knock`` (widow), ``stand`` (oldway), ``pounce``, ``buy_horse``,
       ``decline_horse``;
@@ -368,6 +517,7 @@ class Decision:
     give: tuple[Card, ...] = ()
     take: tuple[Card, ...] = ()
     target: int | None = None
+    knock: bool = False
 
     def need_card(self) -> Card:
         """``card``, or ``IllegalAction`` asking the player to choose one."""

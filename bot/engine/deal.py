@@ -1,7 +1,7 @@
-"""One deal of the trade-and-barter family (RULES.md §1; options §2).
+"""One deal of the trade-and-barter family (docs/RULES.md §2.1–§2.4; options §2.8).
 
-``Deal`` owns the cards, the pool, the deal's ledger delta and whose turn it
-is. Every action comes as a triple (STYLE.md): ``verify_x`` raises
+``TradeDeal`` owns the cards, the pool, the deal's ledger delta and whose turn it
+is. Every action comes as a triple (pokerkit manner): ``verify_x`` raises
 ``IllegalAction`` with a reason a player can read, ``can_x`` returns a bool,
 ``x`` applies the action and returns its frozen operation.
 
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .common import (
+    Controls,
     DealBase,
     Decision,
     IllegalAction,
@@ -32,12 +33,13 @@ from .rules import Rules
 from .seating import best_seat, next_seat, turn_order
 
 __all__ = [
-    "Deal", "IllegalAction", "Movement", "Observation", "PublicEvent", "Showdown", "Standing",
+    "IllegalAction", "Movement", "Observation", "PublicEvent", "Showdown", "Standing",
+    "TradeDeal",
 ]
 
 
-class Deal(DealBase):
-    """State of one deal of the trade-and-barter family.
+class TradeDeal(DealBase):
+    """State of one deal of the trade-and-barter family (docs/RULES.md §2.1–§2.4).
 
     Args:
         rules: the rule system.
@@ -72,10 +74,14 @@ class Deal(DealBase):
         self.movements = [
             Movement(s, None, rules.ante, "ante") for s in range(n_seats) if rules.ante
         ]
-        self.turn: int | None = turn_order(dealer, n_seats, step)[0]
-        self.pending: BarterOffer | None = None
+        self.turn = turn_order(dealer, n_seats, step)[0]
+        self.pending = None
 
     family = "trade"
+    #: the barter waiting for the neighbour's answer (§2.1), or ``None``
+    pending: BarterOffer | None = None
+    #: nothing is ever drawn to be kept or thrown away in this family
+    drawn: None = None
 
     # ----------------------------------------------------------------- state
     @property
@@ -128,6 +134,33 @@ class Deal(DealBase):
         if self.pending is not None:
             return ["accept"] + (["refuse"] if self.rules.barter_refusal else [])
         return (["trade"] if self.stock else []) + ["barter", "knock"]
+
+    def controls(self, seat: int | None = None) -> Controls:
+        """Trade, Barter, Knock on the table (§2.1); while a barter waits:
+        Accept, and Refuse (by knocking) where the rules allow it (§2.2: not
+        under hoyle). Nothing private. Empty once the deal is over."""
+        if self.finished:
+            return Controls()
+        if self.pending is not None:
+            return Controls(answers=("accept", "refuse") if self.rules.barter_refusal
+                            else ("accept",))
+        return Controls(moves=("trade", "barter", "knock"))
+
+    def choices(self, seat: int, action: str) -> list[Decision]:
+        """``trade`` / ``barter``: each card of the hand, then (§2.2, presets that
+        allow it) each card again ending the turn with a knock; ``accept``: each
+        card the seat may give back; ``knock``, ``refuse``: the one decision. Only
+        legal decisions; ``[]`` when ``action`` is not ``seat``'s now."""
+        if action not in self.legal_actions(seat):
+            return []
+        hand = self.hands[seat]
+        if action in ("trade", "barter"):
+            can = self.can_trade if action == "trade" else self.can_barter
+            return [Decision(action, card, knock=knock) for knock in (False, True)
+                    for card in hand if can(seat, card, knock)]
+        if action == "accept":
+            return self._card_choices(seat, "accept", lambda card: self.can_answer(seat, card))
+        return [Decision(action)]
 
     # ------------------------------------------------------------- checks
     def _verify_turn(self, seat: int) -> None:
@@ -312,20 +345,24 @@ class Deal(DealBase):
 
     def act(self, seat: int, decision: Decision) -> Operation:
         """Apply ``decision`` (an AI or UI choice: ``trade``, ``barter``, ``knock``,
-        ``accept``, ``refuse``) for ``seat``.
+        ``accept``, ``refuse``) for ``seat``; ``decision.knock`` ends a trade or
+        barter with a knock (§2.2).
 
         Raises:
-            IllegalAction: unknown kind, missing card, or illegal.
+            IllegalAction: unknown kind, missing card, a knock the rules or the
+                action do not allow, or illegal.
         """
         kind = decision.kind
+        if kind == "trade":
+            return self.trade(seat, decision.need_card(), decision.knock)
+        if kind == "barter":
+            return self.barter(seat, decision.need_card(), decision.knock)
+        if decision.knock:
+            raise IllegalAction("You can knock in the same turn only after a trade or a barter.")
         if kind == "knock":
             return self.knock(seat)
         if kind == "refuse":
             return self.answer(seat, None)
-        if kind == "trade":
-            return self.trade(seat, decision.need_card())
-        if kind == "barter":
-            return self.barter(seat, decision.need_card())
         if kind == "accept":
             return self.answer(seat, decision.need_card())
         raise IllegalAction("Unknown action.")

@@ -1,6 +1,6 @@
-"""One deal of the discard-pile family (RULES.md §2 jaques).
+"""One deal of the discard-pile family (docs/RULES.md §2.7 jaques).
 
-Seats with chips are dealt three cards each (RULES.md §1 order); the next card
+Seats with chips are dealt three cards each (docs/RULES.md §1 order); the next card
 of the deck is turned face up to start the discard pile; the rest is the
 concealed stock. From the eldest hand on, a turn is one of:
 
@@ -45,6 +45,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .common import (
+    Controls,
     DealBase,
     Decision,
     IllegalAction,
@@ -97,6 +98,10 @@ class DiscardDeal(DealBase):
     """
 
     family = "discard"
+    #: the direct trade offered and waiting for its target's answer, or ``None``
+    pending: Offer | None = None
+    #: the card the seat whose turn it is drew and must keep or throw away
+    drawn: Card | None = None
 
     def __init__(
         self,
@@ -134,9 +139,9 @@ class DiscardDeal(DealBase):
         self.discard: list[Card] = [deck[self.dealt]]  # face up; the top is the last
         self.exposed.update(self.discard)
         self.stock: deque[Card] = deque(deck[self.dealt + 1 :])
-        self.turn: int | None = self.turn_order()[0]
-        self.drawn: Card | None = None
-        self.pending: Offer | None = None  # an offer waiting for its answer
+        self.turn = self.turn_order()[0]
+        self.drawn = None
+        self.pending = None  # an offer waiting for its answer
         self.offer_on_turn = False
         self.knocker: int | None = None
         self.final_turns = 0
@@ -213,6 +218,39 @@ class DiscardDeal(DealBase):
         if self.rules.direct_trading and self._may_offer(seat) and self.offer_targets(seat):
             out.append("offer")
         return out
+
+    def controls(self, seat: int | None = None) -> Controls:
+        """Take discard, Draw, Pass, Knock and, with direct trading, Offer a trade
+        on the table (§2.7); while an offer waits: Accept and Decline. Nothing
+        private. Empty once the deal is over."""
+        if self.finished:
+            return Controls()
+        if self.pending is not None:
+            return Controls(answers=("accept", "decline"))
+        offer = ("offer",) if self.rules.direct_trading else ()
+        return Controls(moves=("take_discard", "draw", "pass", "knock", *offer))
+
+    def choices(self, seat: int, action: str) -> list[Decision]:
+        """``take_discard``: each hand card to lay on the pile; ``draw_keep``: each
+        hand card to lay there instead of the drawn card, then ``draw_discard``
+        (throw the drawn card away); ``offer``: each hand card to each seat it may
+        go to (seat by seat in turn order); ``accept``: each card to give back;
+        any other action of ``legal_actions``: the one decision. ``[]`` when
+        ``action`` is not ``seat``'s now."""
+        if action not in self.legal_actions(seat):
+            return []
+        if action == "take_discard":
+            return self._card_choices(seat, action, lambda c: self.can_take_discard(seat, c))
+        if action == "draw_keep":
+            keep = self._card_choices(seat, action, lambda c: self.can_draw_keep(seat, c))
+            return keep + [Decision("draw_discard")]
+        if action == "accept":
+            return self._card_choices(seat, action, lambda c: self.can_answer(seat, c))
+        if action == "offer":
+            return [Decision("offer", card, target=target)
+                    for target in self.offer_targets(seat) for card in self.hands[seat]
+                    if self.can_offer(seat, target, card)]
+        return [Decision(action)]
 
     # ------------------------------------------------------------- checks
     def _verify_not_waiting(self, seat: int) -> None:
@@ -549,9 +587,12 @@ class DiscardDeal(DealBase):
         """Apply ``decision`` (an AI or UI choice) for ``seat``.
 
         Raises:
-            IllegalAction: unknown kind, missing card or target, or illegal.
+            IllegalAction: unknown kind, missing card or target, a knock joined
+                to another action, or illegal.
         """
         kind = decision.kind
+        if decision.knock:
+            raise IllegalAction("These rules do not let you knock in the same turn.")
         if kind == "take_discard":
             return self.take_discard(seat, decision.need_card())
         if kind == "draw":

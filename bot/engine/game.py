@@ -1,5 +1,5 @@
 """A whole game: deals in turn, the ledger, game-level state (pots, lives,
-chips), the winners, and game records (RULES.md §1 "Game length", §2, §3
+chips), the winners, and game records (docs/RULES.md §1 "Game length", §2, §3
 "Game records"; the action objects of every family are in docs/RECORDS.md).
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import Card, card_code, parse_card, shuffled_deck
-from .common import IllegalAction, Standing
-from .deal import Deal
+from .common import DealBase, IllegalAction, Standing
+from .deal import TradeDeal
 from .discard import DiscardDeal
 from .hands import Category
 from .operations import (
@@ -20,6 +20,7 @@ from .operations import (
     Draw,
     DrawDiscard,
     DrawKeep,
+    Knock,
     Offer,
     OfferAnswer,
     Operation,
@@ -52,7 +53,8 @@ class RecordError(ValueError):
         return {"error": {"deal": self.deal, "action": self.action, "reason": self.reason}}
 
 
-AnyDeal = Deal | WidowDeal | DiscardDeal
+#: a deal of any family: the abstract interface every family implements
+AnyDeal = DealBase
 
 
 class Game:
@@ -248,7 +250,7 @@ class Game:
         final = self.deals_total is not None and number == self.deals_total
         deal: AnyDeal
         if self.rules.family == "trade":
-            deal = Deal(self.rules, self.n, dealer, cards, carried_pool=st.pots[0], final=final)
+            deal = TradeDeal(self.rules, self.n, dealer, cards, carried_pool=st.pots[0], final=final)
         elif self.rules.family == "widow":
             deal = WidowDeal(
                 self.rules, self.n, dealer, cards, carried_pool=st.pots[0], lives=st.lives,
@@ -297,7 +299,7 @@ class Game:
     def to_record(
         self, players: Sequence[str], options: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """The game as a RULES.md §3 record (JSON-ready; docs/RECORDS.md);
+        """The game as a docs/RULES.md §3 record (JSON-ready; docs/RECORDS.md);
         ``options`` default to the game's own table options."""
         return {
             "rules": self.rules.name,
@@ -311,7 +313,7 @@ class Game:
         }
 
     def summary(self) -> dict[str, Any]:
-        """The outcome as ``python -m bot.engine replay`` prints it (RULES.md §3;
+        """The outcome as ``python -m bot.engine replay`` prints it (docs/RULES.md §3;
         the family fields are listed in docs/RECORDS.md)."""
         deals = []
         for d in self.deals:
@@ -364,7 +366,7 @@ def category_name(category: Category) -> str:
 
 
 def record_actions(operations: Sequence[Operation]) -> list[dict[str, Any]]:
-    """RULES.md §3 action objects from operations (docs/RECORDS.md). A barter
+    """docs/RULES.md §3 action objects from operations (docs/RECORDS.md). A barter
     offer and its answer become one ``barter`` object with ``response``; a
     direct-trade offer and its answer one ``offer`` object with ``response``
     (a card code or ``"refuse"``); a draw and its follow-up one ``draw`` object
@@ -439,10 +441,10 @@ def _apply_action(deal: AnyDeal, action: Any) -> None:
         raise ValueError("knock must be true or false")
     if knock and kind not in ("trade", "barter"):
         raise ValueError(f"a {kind} action cannot carry knock: true")
-    if isinstance(deal, Deal):
+    if isinstance(deal, TradeDeal):
         _apply_trade_action(deal, seat, kind, knock, action)
     elif kind == "knock":
-        deal.knock(seat)
+        deal.apply(Knock(seat))
     elif kind in _SEAT_ONLY:
         deal.apply(operation_from_dict({"kind": kind, "seat": seat}))
     elif isinstance(deal, WidowDeal):
@@ -453,10 +455,11 @@ def _apply_action(deal: AnyDeal, action: Any) -> None:
         else:
             raise ValueError(f"unknown action {kind!r}")
     else:
+        assert isinstance(deal, DiscardDeal)
         _apply_discard_action(deal, seat, kind, action)
 
 
-def _apply_trade_action(deal: Deal, seat: int, kind: Any, knock: bool, action: dict[str, Any]) -> None:
+def _apply_trade_action(deal: TradeDeal, seat: int, kind: Any, knock: bool, action: dict[str, Any]) -> None:
     if kind == "trade":
         deal.trade(seat, _card(action.get("card"), "card"), knock)
     elif kind == "barter":
@@ -498,7 +501,7 @@ RECORD_KEYS = ("rules", "options", "players", "first_dealer", "deals")
 
 
 def replay(record: Any) -> Game:
-    """Rebuild a game from a RULES.md §3 record: a pure function of the record.
+    """Rebuild a game from a docs/RULES.md §3 record: a pure function of the record.
 
     Nothing missing is filled in: a record without one of ``RECORD_KEYS``, a
     deal without its ``deck`` or ``actions``, an action without what it needs

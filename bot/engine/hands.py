@@ -1,4 +1,4 @@
-"""Hand categories and evaluation (RULES.md §1 "Hands", §2 foster-more, jaques, oldway).
+"""Hand categories and evaluation (docs/RULES.md §1.4, §1.5).
 
 Every 3-card hand gets an integer *score*: a higher score is a better hand and
 equal scores tie (ties are then broken by seat position, see ``seating``).
@@ -7,15 +7,15 @@ built once on first use and keyed by the hand's 52-bit card mask.
 
 Ranking schemes (``Rules.ranking``):
 
-- ``classic`` (RULES.md §1): tricon > sequence > point > none.
-- ``more`` (§2 foster-more): tricon > sequence > flush (by its point) > pair
+- ``classic`` (docs/RULES.md §1): tricon > sequence > point > none.
+- ``more`` (§1.4, §2.4): tricon > sequence > flush (by its point) > pair
   (pair rank, then odd card) > point > none.
-- ``jaques`` (§2 jaques): tricon > sequence > flush > pair > high card, where a
+- ``jaques`` (§1.4, §2.7): tricon > sequence > flush > pair > high card, where a
   flush and a high-card hand compare their highest card, then the second, then
   the third (ace high); a pair compares the pair, then the odd card. High-card
   hands use the category ``NONE`` (``describe`` calls them "... high").
 
-Four cards: a hand of four exists only after a pounce (§2 oldway), and a pounce
+Four cards: a hand of four exists only after a pounce (§2.6), and a pounce
 always completes four of a kind; such a hand scores ``FOUR`` (ranked by rank),
 above every 3-card hand of every scheme. Any other 4-card hand is refused.
 """
@@ -34,7 +34,7 @@ Ranking = Literal["classic", "more", "jaques"]
 #: every ranking scheme
 RANKINGS: tuple[Ranking, ...] = ("classic", "more", "jaques")
 
-#: Face value for points: A = 11, K Q J = 10, others their number (seed 000 §4).
+#: Face value for points: A = 11, K Q J = 10, others their number (docs/RULES.md §1.4).
 POINT_VALUES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)
 
 _BASE = 1000  # score = category * _BASE + key within the category

@@ -1,4 +1,4 @@
-"""Operations: the frozen records of applied actions (STYLE.md, pokerkit manner).
+"""Operations: the frozen records of applied actions (pokerkit manner).
 
 An operation is at once the action log row in storage and a step of a game
 record. It holds only what the actor chose; what follows from the deck (the

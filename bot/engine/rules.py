@@ -1,18 +1,20 @@
-"""Rule options as data and the named presets (RULES.md §1, §2).
+"""Rule options as data and the named presets (docs/RULES.md §1, §2).
 
 A preset is a frozen ``Rules`` value; every difference between presets is a
 field, never a copied game loop. ``Rules.family`` picks the deal class:
 
-- ``trade`` — trade-and-barter (``Deal``): foster, hoyle, parlett, foster-more;
+- ``trade`` — trade-and-barter (``TradeDeal``): foster, hoyle, parlett, foster-more;
 - ``widow`` — widow exchange (``WidowDeal``): widow, oldway;
 - ``discard`` — stock and discard pile (``DiscardDeal``): jaques.
 
 ``Rules.with_options`` applies the table options a preset allows (its
-``table_options``); ``OPTIONS`` describes every table option.
+``table_options``) and what they imply (``implied_options``); ``OPTIONS``, a
+table of ``Option``, is the one source of every option's bounds and text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -26,22 +28,86 @@ DealerPenalty = Literal["same_category", "any_combination", "none"]
 WidowEnd = Literal["two_knocks", "all_stand"]
 GameEnd = Literal["deals", "lives", "chips"]
 
-#: every table option: name -> what a table may set (for people and for the bot's forms)
-OPTIONS: dict[str, str] = {
-    "direction": "clockwise or anticlockwise: deal, turns, barters, priority and the passing "
-    "of the deal (RULES.md §2 Direction)",
-    "deals_per_player": "1..5 deals per seat (the default game length)",
-    "deals": "1..60 deals in the game, instead of deals_per_player (RULES.md §2 hoyle)",
-    "pounce": "true/false: a tricon may take the fourth card from the middle (§2 oldway)",
-    "chips": "2..1000 chips in each starting stack (§2 jaques, default 10)",
-    "stake": "0..chips-1 chips each player pays into the pot at the start (§2 jaques, default 1)",
-    "fixed_rounds": "1..200 deals, then the most chips takes the pot; null plays to the last "
-    "player (§2 jaques)",
-    "direct_trading": "true/false: swap a card with another seat that accepts (§2 jaques)",
-    "open_trading": "true/false: such swaps also outside your turn; implies direct_trading",
-    "dead_knock": "true/false: a knocker without the best hand pays 2 (§2 jaques)",
-    "three_stake": "true/false: 1 chip per player per deal into each of three pots (§2 jaques)",
-}
+
+class RulesError(ValueError):
+    """An unknown preset or an option the preset does not allow."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option (docs/RULES.md §2.8): the one source of its bounds and of
+    the text players read (the ``/commerce new`` options come from it).
+
+    Attributes:
+        name: the option's name (a ``Rules`` field).
+        kind: ``whole`` (a whole number from ``low`` to ``high``), ``flag``
+            (true/false) or ``choice`` (one of ``values``).
+        text: what the option does, for players (at most 100 characters with
+            its range: ``description``).
+        low, high: the bounds of a ``whole`` option.
+        values: ``(value, label)`` of each value of a ``choice`` option.
+        nullable: ``None`` is allowed too (no limit: ``deals``, ``fixed_rounds``).
+    """
+
+    name: str
+    kind: Literal["whole", "flag", "choice"]
+    text: str
+    low: int = 0
+    high: int = 0
+    values: tuple[tuple[str, str], ...] = ()
+    nullable: bool = False
+
+    @property
+    def description(self) -> str:
+        """``text``, with the range of a whole number: ``"... (1-5)"``."""
+        return f"{self.text} ({self.low}-{self.high})" if self.kind == "whole" else self.text
+
+    def check(self, value: object) -> object:
+        """``value`` when this option allows it.
+
+        Raises:
+            RulesError: a value out of range or of the wrong kind, said plainly.
+        """
+        if value is None and self.nullable:
+            return None
+        if self.kind == "choice":
+            names = [v for v, _ in self.values]
+            if value not in names:
+                raise RulesError(f"{self.name} must be {' or '.join(names)}")
+            return value
+        if self.kind == "whole":
+            if (not isinstance(value, int) or isinstance(value, bool)
+                    or not self.low <= value <= self.high):
+                raise RulesError(
+                    f"{self.name} must be a whole number from {self.low} to {self.high}")
+            return value
+        if not isinstance(value, bool):
+            raise RulesError(f"{self.name} must be true or false")
+        return value
+
+
+#: every table option (docs/RULES.md §2.8), by name; a preset allows some of them
+#: (``Rules.table_options``)
+OPTIONS: dict[str, Option] = {option.name: option for option in (
+    Option("direction", "choice", "Which way play, the deal and barters go",
+           values=(("clockwise", "clockwise (to the left)"),
+                   ("anticlockwise", "anticlockwise (to the right)"))),
+    Option("deals_per_player", "whole", "Deals in the game for each player", 1, 5),
+    Option("deals", "whole", "Deals in the game, instead of deals per player", 1, 60,
+           nullable=True),
+    Option("pounce", "flag",
+           "oldway: a tricon may grab the fourth card of its rank from the middle"),
+    Option("chips", "whole", "jaques: each player's starting chip stack", 2, 1000),
+    Option("stake", "whole", "jaques: chips each player pays into the pot once, fewer than chips",
+           0, 999),
+    Option("fixed_rounds", "whole", "jaques: play this many deals, then the most chips wins",
+           1, 200, nullable=True),
+    Option("direct_trading", "flag",
+           "jaques: on your turn you may offer a card to another player"),
+    Option("open_trading", "flag", "jaques: such offers also outside your turn"),
+    Option("dead_knock", "flag", "jaques: a knocker without the best hand pays 2"),
+    Option("three_stake", "flag", "jaques: three pots (tricon, sequence/flush, pair/high card)"),
+)}
 
 #: option names shared by the trade-and-barter and widow presets
 _DEAL_COUNT = ("direction", "deals_per_player", "deals")
@@ -50,8 +116,14 @@ _DEAL_COUNT = ("direction", "deals_per_player", "deals")
 OPTION_FIELDS = tuple(OPTIONS)
 
 
-class RulesError(ValueError):
-    """An unknown preset or an option the preset does not allow."""
+def implied_options(options: Mapping[str, object] | None) -> dict[str, object]:
+    """A new dict of ``options`` with the options they imply: open trading is a
+    kind of direct trading (docs/RULES.md §2.7), so ``open_trading`` true sets
+    ``direct_trading`` true. The caller's mapping is never changed."""
+    out = dict(options or {})
+    if out.get("open_trading") is True:
+        out["direct_trading"] = True
+    return out
 
 
 @dataclass(frozen=True)
@@ -61,22 +133,22 @@ class Rules:
     Common:
         name: preset name (``"foster"``).
         summary: one line for people, in our own words.
-        source: where the rules come from (``"seed 000; RULES.md §1"``).
+        source: the section of our rules that describes it (``"docs/RULES.md §2.1"``).
         family: ``trade`` | ``widow`` | ``discard`` — which deal class plays it.
         table_options: the option names a table may set (``with_options``).
-        min_players, max_players: seats allowed at a table (§1 3–12; §2 jaques 3–10).
-        direction: turn, deal, barter and priority direction (§2 Direction).
+        min_players, max_players: seats allowed at a table (docs/RULES.md §1.2; jaques §2.7).
+        direction: turn, deal, barter and priority direction (docs/RULES.md §2.8).
         ante: points each seat pays into the pool at the start of every deal
-            (§1 1; §2 oldway 0; §2 jaques three-stake: 1 into each pot).
-        ranking: hand ranking scheme: ``classic`` (§1), ``more`` (§2 foster-more),
-            ``jaques`` (§2 jaques).
+            (§2.1 1; §2.6 0; §2.7 three-stake: 1 into each pot).
+        ranking: hand ranking scheme: ``classic``, ``more`` or
+            ``jaques`` (docs/RULES.md §1.4).
         deals_per_player: deals in a game, per seat (§1 one each).
-        deals: the number of deals as a table option (§2 hoyle); ``None`` uses
+        deals: the number of deals as a table option (§2.2, §2.8); ``None`` uses
             ``deals_per_player``.
         stake: points/chips each seat pays into the pool once, at the start of the
-            game (§2 oldway 3; §2 jaques the agreed stake, default 1).
+            game (§2.6: 3; §2.7: the agreed stake, default 1).
 
-    Trade-and-barter family (§1, §2 hoyle/parlett/foster-more):
+    Trade-and-barter family (docs/RULES.md §2.1–§2.4):
         trade_fee: points a trade costs (paid to the dealer; the dealer pays none).
         barter_refusal: the neighbour may refuse a barter by knocking (hoyle: no).
         traded_card: where a traded card goes: concealed ``waste``,
@@ -88,11 +160,11 @@ class Rules:
             ``same_category`` as the winner (§1), ``any_combination`` held
             (parlett), or ``none`` (widow family, jaques).
 
-    Widow family (§2 widow, oldway):
+    Widow family (docs/RULES.md §2.5, §2.6):
         dealer_widow: the dealer may first exchange the whole hand for the widow.
         blind_widow_choice: the dealer chooses before seeing the hand (oldway).
         widow_taker_stands: a dealer who took the widow keeps it: no more
-            changes (seed 001 old way, "must then keep them").
+            changes (docs/RULES.md §2.6).
         swap_max: cards a turn may exchange with the widow (widow exactly 1;
             oldway 1 to 3, the same number each way).
         widow_end: ``two_knocks`` (widow: play stops once two players knocked) or
@@ -103,9 +175,9 @@ class Rules:
         horse: the first player to lose the last life may buy one more (oldway).
         horse_price: points the horse costs, paid into the pool (oldway 1).
         pounce: a tricon may take the fourth card from the middle (oldway option,
-            seed 001 variant from the 1911 Britannica).
+            docs/RULES.md §2.6).
 
-    Discard family (§2 jaques):
+    Discard family (docs/RULES.md §2.7):
         chips: starting chip stack (table option, default 10); 0 means no chips
             (a ledger of points that may go negative).
         knock_fee: chips a knock costs, paid into the pot (jaques 1).
@@ -127,9 +199,9 @@ class Rules:
             three together: a tie shares their total, the odd chips to the
             earliest tied seat from the dealer's left.
 
-    Rulings where the sources are silent (RULES.md §2 decides the rest):
-        - jaques ``stake`` is paid once, at the start of the game (seed 003's
-          "starting stake"); only ``three_stake`` pays every deal.
+    Rulings where the sources are silent (docs/RULES.md §4 lists them all):
+        - jaques ``stake`` is paid once, at the start of the game (a starting
+          stake); only ``three_stake`` pays every deal.
         - a jaques payment never exceeds the payer's chips; a seat without a
           chip cannot knock.
         - oldway ``pounce`` is possible from the end of the dealer's choice until
@@ -208,8 +280,9 @@ class Rules:
             return self.fixed_rounds
         return self.deals if self.deals is not None else n_seats * self.deals_per_player
 
-    def with_options(self, options: dict[str, object] | None) -> Rules:
-        """This preset with table options applied.
+    def with_options(self, options: Mapping[str, object] | None) -> Rules:
+        """This preset with table options applied (docs/RULES.md §2.8), and what
+        they imply (``implied_options``); ``options`` itself is never changed.
 
         Args:
             options: a subset of ``table_options`` (see ``OPTIONS``); empty or
@@ -221,12 +294,10 @@ class Rules:
         if not options:
             return self
         changes: dict[str, object] = {}
-        for key, value in options.items():
+        for key, value in implied_options(options).items():
             if key not in self.table_options:
                 raise RulesError(f"unknown option {key!r} for {self.name}")
-            changes[key] = _check_option(key, value)
-        if changes.get("open_trading") is True:
-            changes["direct_trading"] = True
+            changes[key] = OPTIONS[key].check(value)
         rules = replace(self, **changes)  # type: ignore[arg-type]
         if rules.open_trading and not rules.direct_trading:
             raise RulesError("open_trading needs direct_trading")
@@ -239,37 +310,11 @@ class Rules:
         return rules
 
 
-def _whole(key: str, value: object, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise RulesError(f"{key} must be a whole number from {low} to {high}")
-    return value
-
-
-def _check_option(key: str, value: object) -> object:
-    if key == "direction":
-        if value not in ("clockwise", "anticlockwise"):
-            raise RulesError("direction must be clockwise or anticlockwise")
-        return value
-    if key == "deals_per_player":
-        return _whole(key, value, 1, 5)
-    if key == "deals":
-        return None if value is None else _whole(key, value, 1, 60)
-    if key == "chips":
-        return _whole(key, value, 2, 1000)
-    if key == "stake":
-        return _whole(key, value, 0, 999)
-    if key == "fixed_rounds":
-        return None if value is None else _whole(key, value, 1, 200)
-    if not isinstance(value, bool):
-        raise RulesError(f"{key} must be true or false")
-    return value
-
-
 FOSTER = Rules(
     name="foster",
     summary="Foster's game: trade with the dealer for a point, or swap blind with your "
     "neighbour; knock when happy. One deal per player.",
-    source="seed 000; RULES.md §1",
+    source="docs/RULES.md §2.1",
 )
 
 PRESETS: dict[str, Rules] = {
@@ -279,7 +324,7 @@ PRESETS: dict[str, Rules] = {
         name="hoyle",
         summary="Hoyle's new way: barters must be accepted, traded cards go under the "
         "stock, you may knock after your exchange, an empty deal carries the pool.",
-        source="seed 001; RULES.md §2 hoyle",
+        source="docs/RULES.md §2.2",
         barter_refusal=False,
         traded_card="under_stock",
         knock_after_exchange=True,
@@ -290,7 +335,7 @@ PRESETS: dict[str, Rules] = {
         name="parlett",
         summary="Parlett's Trade or Barter: play runs to the right, traded cards are "
         "shown, and a losing dealer holding anything pays everyone.",
-        source="seed 002 'Trade or Barter'; RULES.md §2 parlett",
+        source="docs/RULES.md §2.3",
         direction="anticlockwise",
         traded_card="face_up",
         dealer_penalty="any_combination",
@@ -299,7 +344,7 @@ PRESETS: dict[str, Rules] = {
         FOSTER,
         name="foster-more",
         summary="Foster with more hands: a flush and a pair rank between sequence and point.",
-        source="seed 001 variant 'More hands'; RULES.md §2 foster-more",
+        source="docs/RULES.md §2.4",
         ranking="more",
     ),
     "widow": replace(
@@ -307,7 +352,7 @@ PRESETS: dict[str, Rules] = {
         name="widow",
         summary="Three cards lie face up as a widow: the dealer may take all three, then "
         "each turn swap one card with it or knock; two knocks end the deal.",
-        source="seed 002 main game; RULES.md §2 widow",
+        source="docs/RULES.md §2.5",
         family="widow",
         trade_fee=0,
         dealer_penalty="none",
@@ -320,8 +365,7 @@ PRESETS: dict[str, Rules] = {
         name="oldway",
         summary="The old way: three lives each and a shared pool; swap cards with the middle "
         "or stand; the worst hand loses a life, the last player alive sweeps the pool.",
-        source="seed 001 variant 'the old way' (Hoyle), pounce (1911 Britannica); "
-        "RULES.md §2 oldway",
+        source="docs/RULES.md §2.6",
         family="widow",
         table_options=("direction", "pounce"),
         ante=0,
@@ -343,7 +387,7 @@ PRESETS: dict[str, Rules] = {
         name="jaques",
         summary="Jaques' Commerce: chip stacks, a stock and a discard pile; swap, draw, pass "
         "or knock for a final round; the lowest hand pays the pot.",
-        source="seed 003; RULES.md §2 jaques",
+        source="docs/RULES.md §2.7",
         family="discard",
         table_options=(
             "direction", "chips", "stake", "fixed_rounds", "direct_trading", "open_trading",
@@ -362,8 +406,9 @@ PRESETS: dict[str, Rules] = {
 }
 
 
-def get_preset(name: str, options: dict[str, object] | None = None) -> Rules:
-    """The preset called ``name`` with ``options`` applied.
+def get_preset(name: str, options: Mapping[str, object] | None = None) -> Rules:
+    """The preset called ``name`` with ``options`` applied (``Rules.with_options``;
+    ``options`` is never changed).
 
     Raises:
         RulesError: no such preset, or a bad option.

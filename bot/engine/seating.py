@@ -1,4 +1,4 @@
-"""Seats, turn order and positional priority (RULES.md §1 "Turns", "Ties"; §2).
+"""Seats, turn order and positional priority (docs/RULES.md §1.2, §1.5).
 
 Seats are numbered clockwise from 0. ``step`` is +1 (clockwise, to the left)
 or -1 (anticlockwise). Seat 0 is a seat like any other: "no seat" is ``None``.
@@ -72,7 +72,7 @@ def best_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
 
 def worst_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
     """Seat with the worst score; on a tie the seat furthest from the dealer's left
-    in turn order (the latest to play; the dealer when tied) — RULES.md §2 oldway."""
+    in turn order (the latest to play; the dealer when tied) — docs/RULES.md §1.5."""
     n = len(scores)
     worst: int | None = None
     for seat in turn_order(dealer, n, step):
@@ -88,7 +88,7 @@ def worst_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
 
 def split(amount: int, seats: Sequence[int]) -> list[tuple[int, int]]:
     """Share ``amount`` equally among ``seats`` (given earliest first); the
-    remainder stays with the first seat (RULES.md §2 jaques fixed rounds).
+    remainder stays with the first seat (docs/RULES.md §2.7).
     Returns ``[(seat, share)]`` with non-zero shares only."""
     if not seats:
         return []

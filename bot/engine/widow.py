@@ -1,4 +1,4 @@
-"""One deal of the widow-exchange family (RULES.md §2 widow and oldway).
+"""One deal of the widow-exchange family (docs/RULES.md §2.5 widow, §2.6 oldway).
 
 Three cards lie face up in the middle (the *widow*). The dealer may first take
 the whole widow for the hand (``take_widow`` / ``keep_hand``; under oldway before
@@ -17,7 +17,7 @@ last life may then ``buy_horse`` (one more life, ``horse_price`` into the pool)
 or ``decline_horse``; the deal ends after that decision. When only one seat has
 lives left, it takes the rest of the pool (the sweep) and the game is over.
 
-Cards: hands (dealt as in RULES.md §1 to the seats in play), then the next three
+Cards: hands (dealt as in docs/RULES.md §1 to the seats in play), then the next three
 cards of the deck form the widow; the rest is an unused concealed stock. A
 pounce moves a card from the widow to a hand, so ``cards_in_play()`` (hands +
 widow + stock) always holds the 52 cards.
@@ -26,9 +26,19 @@ widow + stock) always holds the 52 cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from .cards import Card, rank
-from .common import DealBase, Decision, IllegalAction, Observation, PublicEvent, Showdown, Standing
+from .common import (
+    Controls,
+    DealBase,
+    Decision,
+    IllegalAction,
+    Observation,
+    PublicEvent,
+    Showdown,
+    Standing,
+)
 from .hands import Category, category_of, score
 from .operations import (
     BuyHorse,
@@ -66,6 +76,10 @@ class WidowDeal(DealBase):
     """
 
     family = "widow"
+    #: no offer ever waits for an answer in this family
+    pending: None = None
+    #: nothing is ever drawn to be kept or thrown away in this family
+    drawn: None = None
 
     def __init__(
         self,
@@ -118,7 +132,7 @@ class WidowDeal(DealBase):
         self.scores: tuple[int | None, ...] = ()
         self._first_payment = len(self.movements)
         self.phase = "choice" if rules.dealer_widow else "play"
-        self.turn: int | None = None
+        self.turn = None
         if self.phase == "play":
             self.turn = self.turn_order()[0]
 
@@ -207,6 +221,36 @@ class WidowDeal(DealBase):
         if self.can_pounce(seat):
             out.append("pounce")
         return out
+
+    def controls(self, seat: int | None = None) -> Controls:
+        """The dealer's choice (Take the widow / Keep my hand), then Swap and Knock
+        (§2.5) or Stand (§2.6), then the horse (Buy a horse / No horse, §2.6) on
+        the table; Pounce only for ``seat`` when it can pounce now (§2.6, the
+        pounce option). Empty once the deal is over."""
+        if self.finished:
+            return Controls()
+        private = ("pounce",) if seat is not None and self.can_pounce(seat) else ()
+        if self.phase == "choice":
+            return Controls(moves=("take_widow", "keep_hand"), private=private)
+        if self.phase == "horse":
+            return Controls(moves=("buy_horse", "decline_horse"), private=private)
+        return Controls(moves=("swap", self.stop_action), private=private)
+
+    def choices(self, seat: int, action: str) -> list[Decision]:
+        """``swap``: every legal exchange with the widow, one card each way first,
+        then two, then three (§2.6: up to ``swap_max``); any other action of
+        ``legal_actions``: the one decision. ``[]``
+        when ``action`` is not ``seat``'s now."""
+        if action not in self.legal_actions(seat):
+            return []
+        if action == "swap":
+            hand = self.hands[seat]
+            return [Decision("swap", give=give, take=take)
+                    for k in range(1, self.rules.swap_max + 1)
+                    for give in combinations(hand, k)
+                    for take in combinations(self.widow, k)
+                    if self.can_swap(seat, give, take)]
+        return [Decision(action)]
 
     # ------------------------------------------------------------- checks
     def _verify_phase(self, seat: int, phase: str) -> None:
@@ -486,9 +530,12 @@ class WidowDeal(DealBase):
         """Apply ``decision`` (an AI or UI choice, see ``legal_actions``) for ``seat``.
 
         Raises:
-            IllegalAction: unknown kind, missing cards, or illegal.
+            IllegalAction: unknown kind, missing cards, a knock joined to another
+                action, or illegal.
         """
         kind = decision.kind
+        if decision.knock:
+            raise IllegalAction("These rules do not let you knock in the same turn.")
         if kind == "take_widow":
             return self.take_widow(seat)
         if kind == "keep_hand":

@@ -294,13 +294,17 @@ class Storage:
         cls, db: aiosqlite.Connection, current: int, migrations: list[tuple[int, str, str]],
     ) -> None:
         """Pragmas, migrations, then a write that must really reach the file."""
-        # a short busy timeout: longer waits for the write lock happen in _begin,
-        # on the event loop, after the running interaction was acknowledged
+        # a short busy timeout while opening; see the end of this method
         for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=100"):
             async with db.execute(f"PRAGMA {pragma}") as cursor:
                 await cursor.fetchall()
         await cls._migrate(db, current, migrations)
         await cls._probe_write(db)
+        # from here on a write lock held elsewhere is seen at once, so the running
+        # interaction is acknowledged before any wait (``_begin``); WAL readers
+        # never wait for writers
+        async with db.execute("PRAGMA busy_timeout=0") as cursor:
+            await cursor.fetchall()
 
     @staticmethod
     async def _probe_write(db: aiosqlite.Connection) -> None:

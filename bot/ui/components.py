@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..engine import Card, card_code, card_label
+from ..engine import Controls
 from ..service import UserError
 
 if TYPE_CHECKING:
@@ -165,7 +165,8 @@ class AnswerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r
 
 
 class CardSelect(Placed, discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)"):  # type: ignore[call-arg]  # noqa: E501
-    """An ephemeral select of the player's own cards; option values are card codes."""
+    """An ephemeral select of the decisions a control offers; option values are
+    those of ``bot.engine.choices`` (one encoding: ``Kd``, ``Kd!``, ``Kd@3``...)."""
 
     PLACEHOLDERS = {
         "trade": "Card to give the dealer",
@@ -178,14 +179,10 @@ class CardSelect(Placed, discord.ui.DynamicItem[discord.ui.Select], template=r"c
     }
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str,
-                 hand: tuple[Card, ...] = (), knock_option: bool = False,
                  choices: list[tuple[str, str]] | None = None) -> None:
-        """``choices``: ``(label, value)`` pairs; by default one per card of ``hand``
-        (and, with ``knock_option``, each again as "then knock", value ``code!``)."""
-        if choices is None:
-            choices = [(card_label(c), card_code(c)) for c in hand]
-            if knock_option:  # hoyle: the exchange may end with a knock in the same turn
-                choices += [(f"{card_label(c)}, then knock", card_code(c) + "!") for c in hand]
+        """``choices``: ``(label, value)`` pairs (``bot.engine.choices.options``);
+        none when the control is rebuilt from its ``custom_id``."""
+        choices = choices or []
         options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
         super().__init__(discord.ui.Select(
             placeholder=self.PLACEHOLDERS[action],
@@ -313,29 +310,26 @@ def lobby_view(table_id: int) -> discord.ui.View:
     return view_of(*(LobbyButton(table_id, a) for a in ("join", "leave", "ai", "start")))
 
 
-def table_view(table_id: int, deal: int, *, away: bool = False,
-               barter_seq: int | None = None, refusal: bool = True, no: str = "refuse",
-               actions: tuple[str, ...] = ("trade", "barter", "knock")) -> discord.ui.View:
-    """The table message's buttons: My hand and the family's ``actions`` (foster:
-    Trade, Barter, Knock) — or, while an offer waits for its answer
-    (``barter_seq``), My hand with Accept / Refuse; ``I'm back`` too while a seat
-    is away."""
+def table_view(table_id: int, deal: int, controls: Controls, *, seq: int = 0,
+               away: bool = False) -> discord.ui.View:
+    """The table message's buttons: My hand and the deal's ``controls``
+    (``DealBase.controls``): its move buttons (foster: Trade, Barter, Knock) or,
+    while an offer waits for its answer, its answers (Accept / Refuse) for the
+    offer made at operation count ``seq``; ``I'm back`` too while a seat is away."""
     items: list[discord.ui.Item[Any]] = [PlayButton(table_id, deal, "hand")]
-    if barter_seq is None:
-        items += [PlayButton(table_id, deal, a) for a in actions]
-    else:
-        items += answer_buttons(table_id, deal, barter_seq, refusal, no)
+    items += [PlayButton(table_id, deal, a) for a in controls.moves]
+    items += answer_buttons(table_id, deal, seq, controls.answers)
     if away:
         items.append(PlayButton(table_id, deal, "back"))
     return view_of(*items)
 
 
-def answer_buttons(table_id: int, deal: int, seq: int, refusal: bool,
-                   no: str = "refuse") -> list[AnswerButton]:
-    """Accept, and ``no`` (Refuse by knocking, or Decline a direct trade) where the
-    rules allow saying no."""
-    return [AnswerButton(table_id, deal, seq, a)
-            for a in (("accept", no) if refusal else ("accept",))]
+def answer_buttons(table_id: int, deal: int, seq: int,
+                   answers: tuple[str, ...]) -> list[AnswerButton]:
+    """The answers to the offer made at operation count ``seq``: Accept, and how
+    its target says no where the rules allow it (Refuse by knocking, or Decline
+    a direct trade: ``Controls.answers``)."""
+    return [AnswerButton(table_id, deal, seq, a) for a in answers]
 
 
 

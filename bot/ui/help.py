@@ -1,4 +1,4 @@
-"""Help and rules text, written for this project (RULES.md §1 is the ruling)."""
+"""Help and rules text, written for this project (docs/RULES.md §1.4, §2.1)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def rules_embeds() -> list[discord.Embed]:
     return [embed]
 
 
-#: How each preset differs, in our own words, with a short example (RULES.md §2).
+#: How each preset differs, in our own words, with a short example (docs/RULES.md §2).
 PRESET_HELP: dict[str, tuple[str, str]] = {
     "foster": (
         HOW_TO_PLAY,
@@ -126,14 +126,14 @@ PRESET_HELP: dict[str, tuple[str, str]] = {
 }
 
 
-def preset_embed(name: str, summary: str, source: str) -> discord.Embed:
+def preset_embed(name: str, summary: str) -> discord.Embed:
     """``/commerce rules preset:`` for a preset other than the full foster rules."""
     how, example = PRESET_HELP.get(name, (summary, ""))
     embed = discord.Embed(title=f"Commerce · {name}", colour=GREEN, description=how)
     if example:
         embed.add_field(name="Example", value=example, inline=False)
-    embed.add_field(name="Hands (unless changed above)", value=HANDS, inline=False)
-    embed.set_footer(text=f"Source: {source} · start one with /commerce new rules:{name}")
+    embed.add_field(name="Hands", value=HANDS, inline=False)
+    embed.set_footer(text=f"Start one with /commerce new rules:{name}")
     return embed
 
 

@@ -1,4 +1,4 @@
-"""Embeds and texts, rendered only from observations (STYLE.md, OpenSpiel manner).
+"""Embeds and texts, rendered only from observations (OpenSpiel manner).
 
 Public messages take the public observation (``deal.observation(None)``) or a
 finished deal's showdown; only ``hand_text`` sees a hand, and it is only ever
@@ -123,26 +123,26 @@ def table_embed(live: LiveTable) -> discord.Embed:
             status += " (holding a drawn card)"
         if obs.phase == "final":
             status += f" · final round after the knock ({obs.final_turns} turn(s) left)"
-    recent = [event_text(live, e) for e in getattr(deal, "events", [])[-RECENT:]]
+    recent = [event_text(live, e) for e in deal.events[-RECENT:]]
     embed.description = (
         f"Dealer: {seat_name(live, obs.dealer)}\n**{status}**\n\n"
         + ("\n".join(f"• {line}" for line in recent) or event_text(live, None))
     )
-    if obs.family == "widow":
+    if obs.widow is not None:
         embed.add_field(name="Widow (face up)", value=hand_label(obs.widow) or "—")
-    if obs.family == "discard":
-        top = hand_label([obs.discard_top]) if obs.discard_top is not None else "—"
+    if obs.discard_top is not None:
+        top = hand_label([obs.discard_top])
         embed.add_field(name="Discard pile", value=f"{top} on top ({obs.discard_count})")
     if len(obs.pots) > 1:
         embed.add_field(name="Pots", value=" · ".join(
             f"{name} {v}" for name, v in zip(("tricon", "sequence/flush", "pair/high"),
                                              obs.pots, strict=False)))
     else:
-        embed.add_field(name="Pot" if obs.family == "discard" else "Pool", value=str(obs.pool))
+        embed.add_field(name="Pot" if obs.chips is not None else "Pool", value=str(obs.pool))
     if obs.lives is not None and obs.rules.horse:
         embed.add_field(name="Horse", value="still for sale (1 point)" if obs.horse_available
                         else "already taken")
-    if obs.family != "widow" or obs.stock_count:
+    if obs.widow is None or obs.stock_count:
         embed.add_field(name="Stock", value=f"{obs.stock_count} cards")
     balances = game.running_balances
     lines = []
@@ -162,8 +162,18 @@ def table_embed(live: LiveTable) -> discord.Embed:
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
-        embed.set_footer(text=FOOTERS.get(obs.family, FOOTERS["trade"]))
+        embed.set_footer(text=footer(obs))
     return embed
+
+
+def footer(obs: Observation) -> str:
+    """How to play, under the table message: by what lies on the table (a widow,
+    a discard pile, or neither: trade and barter)."""
+    if obs.widow is not None:
+        return FOOTERS["widow"]
+    if obs.discard_top is not None:
+        return FOOTERS["discard"]
+    return FOOTERS["trade"]
 
 
 FOOTERS = {
@@ -196,20 +206,16 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
         lines.append(f"You drew **{hand_label([obs.drawn])}**: keep it or throw it away.")
     if obs.offered_card is not None:
         lines.append(f"You are offered **{hand_label([obs.offered_card])}**.")
-    if obs.family != "trade" and not obs.finished:
-        if obs.legal:
-            lines.append("You may: " + ", ".join(ACTION_NAMES.get(a, a) for a in obs.legal) + ".")
-        else:
-            lines.append("Not your turn yet.")
-        return "\n".join(lines)
     if obs.finished:
         lines.append("This deal is over.")
     elif obs.barter is not None and obs.barter[1] == obs.seat:
         lines.append(f"{seat_name(live, obs.barter[0], mention=False)} offers you a card: "
                      "press **Accept** (then pick the card you give) or **Refuse (knock)**.")
-    elif obs.to_act == obs.seat:
+    elif "barter" in obs.legal:
         fee = "free for you as dealer" if obs.seat == obs.dealer else "costs 1 point"
         lines.append(f"**Your turn.** Trade ({fee}), Barter or Knock.")
+    elif obs.legal:
+        lines.append("You may: " + ", ".join(ACTION_NAMES.get(a, a) for a in obs.legal) + ".")
     else:
         lines.append("Not your turn yet.")
     return "\n".join(lines)
@@ -222,7 +228,7 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
     sd = deal.showdown
     ranking = deal.rules.ranking
     embed = discord.Embed(title=f"Showdown · deal {live.deal_number}", colour=GOLD)
-    family = deal.rules.family
+    lives = sd.lives is not None  # oldway: the worst hand loses a life
     if sd.ended_by == "stock":
         how = "The stock ran out."
     elif sd.ended_by == "stand":
@@ -234,21 +240,21 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
     else:
         how = "The deal is over."
     if sd.winner is None:
-        result = f"Nobody holds anything: the pool of {deal.pool} carries over."
-    elif deal.rules.name == "oldway":
+        result = f"Nobody holds anything: the pool of {sum(deal.pots)} carries over."
+    elif lives:
         result = f"🏆 {seat_name(live, sd.winner)} has the best hand and takes {sd.pool_won}."
-    elif family == "discard":
+    elif sd.chips is not None:
         result = f"Best hand: {seat_name(live, sd.winner)}."
     else:
         result = f"🏆 {seat_name(live, sd.winner)} wins the pool of {sd.pool_won}."
     if sd.losers:
         names = ", ".join(seat_name(live, s) for s in sd.losers)
-        result += (f"\n💔 {names} loses a life." if deal.rules.name == "oldway"
+        result += (f"\n💔 {names} loses a life." if lives
                    else f"\n{names} pay(s) into the pot.")
     if sd.horse is not None:
         result += f"\n🐴 {seat_name(live, sd.horse)} bought a horse."
     if sd.game_winners:
-        what = "the pool's sweep" if deal.rules.name == "oldway" else "the pot"
+        what = "the pool's sweep" if lives else "the pot"
         names = ", ".join(seat_name(live, s) for s in sd.game_winners)
         result += f"\n🏁 {names} take(s) {what}."
     embed.description = f"{how}\n{result}"

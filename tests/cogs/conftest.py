@@ -1,4 +1,4 @@
-"""SimCord fixtures: the real bot against an in-memory Discord (shared/TESTING.md)."""
+"""SimCord fixtures: the real bot against an in-memory Discord."""
 
 from __future__ import annotations
 

@@ -143,7 +143,7 @@ async def open_table(env, bot_ref, names=("ann", "ben", "cat")):
 
 def emit_component(env, actor, message, custom_id: str, values: list[str] | None = None):
     """Emit a component INTERACTION_CREATE without settling, so several can race
-    (shared/TESTING.md: "to test a true race, emit two events before settling")."""
+    (a true race needs both events emitted before the environment settles)."""
     from simcord import InteractionResult
     from simcord import interactions as _interactions
     from simcord.backend import serializers

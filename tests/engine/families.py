@@ -30,7 +30,7 @@ def layout_deck(
     active: Sequence[int] | None = None,
 ) -> list[Card]:
     """A 52-card deck that deals ``hands[seat]`` to each seat in play (``""`` for a
-    seat out of play) in RULES.md §1 order over the seats in ``active``; ``after``
+    seat out of play) in docs/RULES.md §1 order over the seats in ``active``; ``after``
     lists the cards that follow, top first (the widow, or the discard top then
     the stock); the remaining cards follow in ascending order."""
     n = len(hands)

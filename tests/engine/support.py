@@ -9,16 +9,16 @@ from typing import Any
 
 from bot.engine import ai
 from bot.engine.cards import Card, card_code, parse_card, shuffled_deck
-from bot.engine.deal import Deal
+from bot.engine.deal import TradeDeal
 from bot.engine.game import Game
 from bot.engine.rules import PRESETS, Rules
 
-#: the presets of each family (RULES.md §2)
+#: the presets of each family (docs/RULES.md §2)
 TRADE_PRESETS = sorted(name for name, r in PRESETS.items() if r.family == "trade")
 WIDOW_PRESETS = sorted(name for name, r in PRESETS.items() if r.family == "widow")
 DISCARD_PRESETS = sorted(name for name, r in PRESETS.items() if r.family == "discard")
 
-WORKED = ["3c 4c 5c", "6s 7s Kd", "Ah Kh 4d"]  # RULES.md §1 worked check, dealer 0
+WORKED = ["3c 4c 5c", "6s 7s Kd", "Ah Kh 4d"]  # docs/RULES.md §1 worked check, dealer 0
 NOTHING = ["2c 5d 9h", "3c 7d Js", "4h 8s Kd"]  # nobody holds anything
 
 # A legal or candidate action: (kind, seat, card, knock) with kind one of
@@ -33,7 +33,7 @@ def cards(text: str) -> list[Card]:
 
 def make_deck(hands: Sequence[str], dealer: int = 0, step: int = 1, stock: str = "") -> list[Card]:
     """A 52-card deck that deals ``hands[seat]`` to each seat (in the given
-    order, one card per round) following RULES.md §1/§2: card ``i`` goes to
+    order, one card per round) following docs/RULES.md §1/§2: card ``i`` goes to
     seat ``(dealer + step * (1 + i)) mod n``. ``stock`` lists the stock top
     first; the remaining cards follow in ascending order."""
     n = len(hands)
@@ -52,7 +52,7 @@ def make_deck(hands: Sequence[str], dealer: int = 0, step: int = 1, stock: str =
     return deck
 
 
-def snapshot(deal: Deal) -> dict[str, Any]:
+def snapshot(deal: TradeDeal) -> dict[str, Any]:
     """Every observable piece of a deal's state, copied."""
     return {
         "hands": [list(h) for h in deal.hands],
@@ -73,7 +73,7 @@ def snapshot(deal: Deal) -> dict[str, Any]:
     }
 
 
-def legal_actions(deal: Deal) -> list[Action]:
+def legal_actions(deal: TradeDeal) -> list[Action]:
     """Every legal action of the seat to act, found through the ``can_x`` API."""
     seat = deal.to_act
     if seat is None:
@@ -95,7 +95,7 @@ def legal_actions(deal: Deal) -> list[Action]:
     return out
 
 
-def can(deal: Deal, action: Action) -> bool:
+def can(deal: TradeDeal, action: Action) -> bool:
     """``can_x`` for ``action``."""
     kind, seat, card, knock = action
     if kind == "trade":
@@ -109,7 +109,7 @@ def can(deal: Deal, action: Action) -> bool:
     return deal.can_knock(seat)
 
 
-def verify(deal: Deal, action: Action) -> None:
+def verify(deal: TradeDeal, action: Action) -> None:
     """``verify_x`` for ``action``."""
     kind, seat, card, knock = action
     if kind == "trade":
@@ -124,7 +124,7 @@ def verify(deal: Deal, action: Action) -> None:
         deal.verify_knock(seat)
 
 
-def perform(deal: Deal, action: Action) -> object:
+def perform(deal: TradeDeal, action: Action) -> object:
     """Apply ``action`` through the public ``x`` API; returns the operation."""
     kind, seat, card, knock = action
     if kind == "trade":
@@ -138,7 +138,7 @@ def perform(deal: Deal, action: Action) -> object:
     return deal.knock(seat)
 
 
-def ai_action(deal: Deal) -> Action:
+def ai_action(deal: TradeDeal) -> Action:
     """The AI's choice for the seat to act, from that seat's observation only."""
     seat = deal.to_act
     assert seat is not None
@@ -150,7 +150,7 @@ def ai_action(deal: Deal) -> Action:
     return (decision.kind, seat, decision.card, False)
 
 
-def assert_cards_conserved(deal: Deal) -> None:
+def assert_cards_conserved(deal: TradeDeal) -> None:
     """Hands, stock and waste are the 52 cards once each; every hand holds 3."""
     every = deal.cards_in_play()
     assert len(every) == 52
@@ -158,13 +158,13 @@ def assert_cards_conserved(deal: Deal) -> None:
     assert all(len(h) == 3 for h in deal.hands)
 
 
-def carried_out(deal: Deal) -> int:
+def carried_out(deal: TradeDeal) -> int:
     """Points a finished deal leaves in the pool for the next deal."""
     sd = deal.showdown
     return deal.pool if sd is not None and sd.winner is None else 0
 
 
-def assert_deal_balanced(deal: Deal) -> None:
+def assert_deal_balanced(deal: TradeDeal) -> None:
     """Points are conserved: a finished deal's delta sums to zero, except that
     a pool carried in is paid out and a pool carried out is held back (hoyle)."""
     assert deal.finished
@@ -179,7 +179,7 @@ def play_game(
     n: int,
     first_dealer: int,
     rng: random.Random,
-    choose: Callable[[Deal], Action] = ai_action,
+    choose: Callable[[TradeDeal], Action] = ai_action,
     max_moves: int = 2000,
 ) -> Game:
     """A whole game, every deal shuffled by ``rng`` and played by ``choose``."""
@@ -200,7 +200,7 @@ def codes(deck: Sequence[Card]) -> list[str]:
 
 
 def worked_record() -> dict[str, Any]:
-    """The RULES.md §1 worked check as a §3 record (the first of three deals)."""
+    """The docs/RULES.md §1 worked check as a §3 record (the first of three deals)."""
     return {
         "rules": "foster",
         "options": {},

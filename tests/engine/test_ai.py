@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine import ai
 from bot.engine.cards import parse_card, shuffled_deck
-from bot.engine.deal import Deal
+from bot.engine.deal import TradeDeal
 from bot.engine.rules import PRESETS, get_preset
 
 from .support import TRADE_PRESETS, ai_action, can, cards, legal_actions, make_deck, perform, play_game
@@ -27,7 +27,7 @@ def test_ai_only_chooses_legal_actions(preset, direction):
     kinds: set[str] = set()
     for _ in range(40):
         n = rng.randint(3, 12)
-        deal = Deal(rules, n, rng.randrange(n), shuffled_deck(rng))
+        deal = TradeDeal(rules, n, rng.randrange(n), shuffled_deck(rng))
         while not deal.finished:
             seat = deal.to_act
             assert seat is not None
@@ -50,15 +50,15 @@ def test_ai_decides_from_the_observation_alone():
     # the AI must choose the same.
     deck_a = make_deck(["3c 4c 5c", "6s 7s Kd", "Ah Kh 4d"], stock="8s")
     deck_b = make_deck(["Ac Ad 2h", "6s 7s Kd", "Qh Jh 9c"], stock="8s")
-    deal_a = Deal(FOSTER, 3, 0, deck_a)
-    deal_b = Deal(FOSTER, 3, 0, deck_b)
+    deal_a = TradeDeal(FOSTER, 3, 0, deck_a)
+    deal_b = TradeDeal(FOSTER, 3, 0, deck_b)
     obs_a, obs_b = deal_a.observation(1), deal_b.observation(1)
     assert obs_a == obs_b
     assert ai.choose(obs_a) == ai.choose(obs_b)
 
 
 def test_ai_refuses_to_decide_for_others():
-    deal = Deal(FOSTER, 3, 0, list(range(52)))
+    deal = TradeDeal(FOSTER, 3, 0, list(range(52)))
     with pytest.raises(ValueError):
         ai.choose(deal.observation())  # the public view
     with pytest.raises(ValueError):
@@ -69,7 +69,7 @@ def test_ai_refuses_to_decide_for_others():
 
 
 def test_ai_knocks_on_a_tricon_and_keeps_promising_cards():
-    deal = Deal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "7c 7d 7s", "Ah Kh 4d"]))
+    deal = TradeDeal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "7c 7d 7s", "Ah Kh 4d"]))
     assert ai.choose(deal.observation(1)) == ai.Decision("knock")
     assert ai.worst_card(tuple(cards("6s 7s Kd"))) == C("Kd")
     assert ai.worst_card(tuple(cards("Ah Kh 4d"))) == C("4d")
@@ -77,17 +77,17 @@ def test_ai_knocks_on_a_tricon_and_keeps_promising_cards():
 
 
 def test_ai_refuses_a_barter_when_strong_unless_the_rules_forbid_it():
-    deal = Deal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "3h 8d Js", "7c 7d 7s"]))
+    deal = TradeDeal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "3h 8d Js", "7c 7d 7s"]))
     deal.barter(1, C("3h"))
     assert ai.choose(deal.observation(2)) == ai.Decision("refuse")
-    deal = Deal(HOYLE, 3, 0, make_deck(["2c 5d 9h", "3h 8d Js", "7c 7d 7s"]))
+    deal = TradeDeal(HOYLE, 3, 0, make_deck(["2c 5d 9h", "3h 8d Js", "7c 7d 7s"]))
     deal.barter(1, C("3h"))
     decision = ai.choose(deal.observation(2))
     assert decision.kind == "accept" and decision.card in cards("7c 7d 7s")
 
 
 def test_ai_dealer_trades_rather_than_barters():
-    deal = Deal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"]))
+    deal = TradeDeal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"]))
     # a non-dealer holding nothing worth keeping barters with its neighbour
     assert ai.choose(deal.observation(1)).kind == "barter"
     deal.trade(1, C("3c"))

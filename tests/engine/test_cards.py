@@ -1,4 +1,4 @@
-"""Cards, codes, labels and shuffles (RULES.md §3 card codes)."""
+"""Cards, codes, labels and shuffles (docs/RULES.md §3 card codes)."""
 
 from __future__ import annotations
 

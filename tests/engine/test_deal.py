@@ -1,5 +1,5 @@
 """One deal: dealing, trade, barter, knock, the showdown and payments
-(RULES.md §1; the hoyle and parlett options of §2)."""
+(docs/RULES.md §1; the hoyle and parlett options of §2)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from itertools import product
 import pytest
 
 from bot.engine.cards import parse_card
-from bot.engine.deal import Deal, IllegalAction, Movement
+from bot.engine.deal import IllegalAction, Movement, TradeDeal
 from bot.engine.hands import Category
 from bot.engine.operations import BarterAnswer, BarterOffer, Knock, Trade
 from bot.engine.rules import PRESETS, Rules, get_preset
@@ -35,10 +35,10 @@ MORE = PRESETS["foster-more"]
 C = parse_card
 
 
-def worked_check_deal() -> Deal:
-    """RULES.md §1 worked check: 3 seats, dealer 0."""
+def worked_check_deal() -> TradeDeal:
+    """docs/RULES.md §1 worked check: 3 seats, dealer 0."""
     deck = make_deck(WORKED, dealer=0, stock="8s")
-    return Deal(FOSTER, 3, 0, deck)
+    return TradeDeal(FOSTER, 3, 0, deck)
 
 
 # ------------------------------------------------------------ worked check
@@ -74,7 +74,7 @@ def test_worked_check_of_rules_section_1():
 # ------------------------------------------------------------------ dealing
 def test_deal_one_card_at_a_time_from_the_dealers_left():
     deck = list(range(52))
-    deal = Deal(FOSTER, 4, 1, deck)
+    deal = TradeDeal(FOSTER, 4, 1, deck)
     # card i goes to seat (dealer + 1 + i) mod n: seat 2 first, dealer last
     assert deal.hands[2] == [0, 4, 8]
     assert deal.hands[3] == [1, 5, 9]
@@ -87,7 +87,7 @@ def test_deal_one_card_at_a_time_from_the_dealers_left():
 
 def test_anticlockwise_deal_starts_at_the_dealers_right():
     deck = list(range(52))
-    deal = Deal(PARLETT, 4, 1, deck)
+    deal = TradeDeal(PARLETT, 4, 1, deck)
     # card i goes to seat (dealer - 1 - i) mod n
     assert deal.hands[0] == [0, 4, 8]
     assert deal.hands[3] == [1, 5, 9]
@@ -98,7 +98,7 @@ def test_anticlockwise_deal_starts_at_the_dealers_right():
 
 @pytest.mark.parametrize("n", [3, 7, 12])
 def test_ante_fills_a_fresh_pool(n):
-    deal = Deal(FOSTER, n, 0, list(range(52)))
+    deal = TradeDeal(FOSTER, n, 0, list(range(52)))
     assert deal.pool == n
     assert deal.delta == [-1] * n
     assert len(deal.stock) == 52 - 3 * n
@@ -118,7 +118,7 @@ def test_ante_fills_a_fresh_pool(n):
 )
 def test_deal_rejects_bad_tables(n, dealer, deck, message):
     with pytest.raises(ValueError, match=message):
-        Deal(FOSTER, n, dealer, deck)
+        TradeDeal(FOSTER, n, dealer, deck)
 
 
 # -------------------------------------------------------------------- trade
@@ -148,7 +148,7 @@ def test_dealer_trading_pays_nothing():
 
 
 def test_traded_cards_never_return_to_the_stock():
-    deal = Deal(FOSTER, 3, 0, list(range(52)))
+    deal = TradeDeal(FOSTER, 3, 0, list(range(52)))
     traded = []
     drawn = []
     for _ in range(30):
@@ -167,7 +167,7 @@ def test_traded_cards_never_return_to_the_stock():
 
 def test_stock_running_out_ends_the_deal():
     n = 12
-    deal = Deal(FOSTER, n, 5, list(range(52)))
+    deal = TradeDeal(FOSTER, n, 5, list(range(52)))
     assert len(deal.stock) == 16
     for _ in range(16):
         assert not deal.finished
@@ -253,17 +253,17 @@ def test_knock_ends_the_deal_at_once():
 
 
 # ------------------------------------------------------------ illegal moves
-def _fresh(rules: Rules = FOSTER) -> Deal:
-    return Deal(rules, 3, 0, make_deck(WORKED, stock="8s"))
+def _fresh(rules: Rules = FOSTER) -> TradeDeal:
+    return TradeDeal(rules, 3, 0, make_deck(WORKED, stock="8s"))
 
 
-def _pending(rules: Rules = FOSTER) -> Deal:
+def _pending(rules: Rules = FOSTER) -> TradeDeal:
     deal = _fresh(rules)
     deal.barter(1, C("Kd"))
     return deal
 
 
-def _over(rules: Rules = FOSTER) -> Deal:
+def _over(rules: Rules = FOSTER) -> TradeDeal:
     deal = _fresh(rules)
     deal.knock(1)
     return deal
@@ -312,7 +312,7 @@ def test_illegal_actions_raise_a_readable_reason_and_change_nothing(make, action
 
 
 def test_hoyle_does_not_allow_refusal():
-    deal = Deal(HOYLE, 3, 0, make_deck(WORKED))
+    deal = TradeDeal(HOYLE, 3, 0, make_deck(WORKED))
     deal.barter(1, C("Kd"))
     before = snapshot(deal)
     with pytest.raises(IllegalAction, match="must be accepted"):
@@ -354,7 +354,7 @@ def test_can_mirrors_verify_for_every_candidate(make, preset):
 def test_tie_with_dealer_seat_two_goes_to_seat_zero():
     # seats 0 and 1 both hold point 20 in two cards; dealer 2 holds point 17
     deck = make_deck(["Kh Qh 2c", "Ks Qs 3d", "9d 8d 4c"], dealer=2)
-    deal = Deal(FOSTER, 3, 2, deck)
+    deal = TradeDeal(FOSTER, 3, 2, deck)
     assert deal.to_act == 0
     deal.knock(0)
     assert deal.showdown is not None
@@ -367,14 +367,14 @@ def test_tie_with_dealer_seat_two_goes_to_seat_zero():
 def test_tie_priority_follows_seats_from_the_dealer_not_list_order():
     # dealer 2 of 4: priority 2, 3, 0, 1; seats 0 and 3 tie
     deck = make_deck(["Kh Qh 2c", "5s 6d 9c", "4d 8c Ts", "Ks Qs 3d"], dealer=2)
-    deal = Deal(FOSTER, 4, 2, deck)
+    deal = TradeDeal(FOSTER, 4, 2, deck)
     deal.knock(3)
     assert deal.showdown is not None and deal.showdown.winner == 3
 
 
 def test_anticlockwise_tie_goes_to_the_dealers_right():
     deck = make_deck(["Kh Qh 2c", "Ks Qs 3d", "9d 8d 4c"], dealer=2, step=-1)
-    deal = Deal(PARLETT, 3, 2, deck)
+    deal = TradeDeal(PARLETT, 3, 2, deck)
     assert deal.hands[0] == cards("Kh Qh 2c")
     assert deal.to_act == 1
     deal.knock(1)
@@ -383,7 +383,7 @@ def test_anticlockwise_tie_goes_to_the_dealers_right():
 
 def test_dealer_wins_a_tie():
     deck = make_deck(["Ks Qs 3d", "Kh Qh 2c", "9d 8d 4c"], dealer=1)
-    deal = Deal(FOSTER, 3, 1, deck)
+    deal = TradeDeal(FOSTER, 3, 1, deck)
     deal.knock(2)
     assert deal.showdown is not None and deal.showdown.winner == 1
     assert deal.delta == [-1, 2, -1]  # no penalty when the dealer wins
@@ -392,7 +392,7 @@ def test_dealer_wins_a_tie():
 @pytest.mark.parametrize("dealer", [0, 1, 2])
 def test_nobody_holds_anything_dealer_wins(dealer):
     deck = make_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"], dealer=dealer)
-    deal = Deal(FOSTER, 3, dealer, deck)
+    deal = TradeDeal(FOSTER, 3, dealer, deck)
     assert deal.to_act is not None
     deal.knock(deal.to_act)
     sd = deal.showdown
@@ -405,7 +405,7 @@ def test_nobody_holds_anything_dealer_wins(dealer):
 def test_dealer_losing_in_another_category_pays_only_the_winner():
     # seat 1 sequence, dealer point, seat 2 point
     deck = make_deck(["Kc Qc 2d", "6s 7s 8s", "Ah Kh 4d"])
-    deal = Deal(FOSTER, 3, 0, deck)
+    deal = TradeDeal(FOSTER, 3, 0, deck)
     deal.knock(1)
     assert deal.showdown is not None and deal.showdown.winner == 1
     assert deal.delta == [-2, 3, -1]
@@ -413,7 +413,7 @@ def test_dealer_losing_in_another_category_pays_only_the_winner():
 
 def test_dealer_with_nothing_pays_only_the_winner():
     deck = make_deck(["2c 5d 9h", "Ah Kh 4d", "3c 7d Js"])
-    deal = Deal(FOSTER, 3, 0, deck)
+    deal = TradeDeal(FOSTER, 3, 0, deck)
     deal.knock(1)
     assert deal.showdown is not None and deal.showdown.winner == 1
     assert deal.delta == [-2, 3, -1]
@@ -422,7 +422,7 @@ def test_dealer_with_nothing_pays_only_the_winner():
 def test_foster_more_same_category_uses_flush_and_pair():
     # seat 1 flush, dealer flush: same category, dealer pays everyone
     deck = make_deck(["2c 5c 9c", "2h 5h Th", "Ah Kd 4s"])
-    deal = Deal(MORE, 3, 0, deck)
+    deal = TradeDeal(MORE, 3, 0, deck)
     deal.knock(1)
     sd = deal.showdown
     assert sd is not None
@@ -430,12 +430,12 @@ def test_foster_more_same_category_uses_flush_and_pair():
     assert sd.winner == 1
     assert deal.delta == [-3, 3, 0]
     # the same hands under classic: both points, also the same category
-    classic = Deal(FOSTER, 3, 0, deck)
+    classic = TradeDeal(FOSTER, 3, 0, deck)
     classic.knock(1)
     assert classic.delta == [-3, 3, 0]
     # a pair winner against a point dealer: different categories
     deck = make_deck(["Kc Qc 2d", "9h 9s 4c", "Ah Kd 4s"])
-    deal = Deal(MORE, 3, 0, deck)
+    deal = TradeDeal(MORE, 3, 0, deck)
     deal.knock(1)
     assert deal.showdown is not None
     assert deal.showdown.categories[:2] == (Category.POINT, Category.PAIR)
@@ -453,7 +453,7 @@ def test_fees_are_income_not_pool():
 
 # -------------------------------------------------------------------- hoyle
 def test_hoyle_traded_cards_go_under_the_stock_and_come_back():
-    deal = Deal(HOYLE, 3, 0, list(range(52)))
+    deal = TradeDeal(HOYLE, 3, 0, list(range(52)))
     stock_size = len(deal.stock)
     assert stock_size == 43
     first_traded = deal.hands[1][0]
@@ -476,7 +476,7 @@ def test_hoyle_traded_cards_go_under_the_stock_and_come_back():
 
 
 def test_hoyle_knock_after_trade():
-    deal = Deal(HOYLE, 3, 0, make_deck(WORKED, stock="8s"))
+    deal = TradeDeal(HOYLE, 3, 0, make_deck(WORKED, stock="8s"))
     op = deal.trade(1, C("Kd"), knock=True)
     assert op == Trade(1, C("Kd"), True)
     assert C("8s") in deal.hands[1]
@@ -487,7 +487,7 @@ def test_hoyle_knock_after_trade():
 
 
 def test_hoyle_knock_after_barter():
-    deal = Deal(HOYLE, 3, 0, make_deck(["3c 4c 5c", "6s 7s Kd", "Ah Kh 8s"]))
+    deal = TradeDeal(HOYLE, 3, 0, make_deck(["3c 4c 5c", "6s 7s Kd", "Ah Kh 8s"]))
     deal.barter(1, C("Kd"), knock=True)
     assert not deal.finished
     deal.answer(2, C("8s"))
@@ -499,7 +499,7 @@ def test_hoyle_knock_after_barter():
 
 
 def test_hoyle_pool_carries_over_when_nobody_holds_anything():
-    deal = Deal(HOYLE, 3, 0, make_deck(NOTHING, stock="2h"), final=False)
+    deal = TradeDeal(HOYLE, 3, 0, make_deck(NOTHING, stock="2h"), final=False)
     deal.trade(1, C("3c"))  # draws the stock top, chosen to keep nothing
     deal.knock(2)
     sd = deal.showdown
@@ -515,7 +515,7 @@ def test_hoyle_pool_carries_over_when_nobody_holds_anything():
 
 
 def test_hoyle_no_carry_on_the_final_deal():
-    deal = Deal(HOYLE, 3, 1, make_deck(NOTHING, dealer=1), carried_pool=6, final=True)
+    deal = TradeDeal(HOYLE, 3, 1, make_deck(NOTHING, dealer=1), carried_pool=6, final=True)
     assert deal.pool == 9
     deal.knock(2)
     sd = deal.showdown
@@ -526,14 +526,14 @@ def test_hoyle_no_carry_on_the_final_deal():
 
 
 def test_foster_never_carries():
-    deal = Deal(FOSTER, 3, 0, make_deck(NOTHING), final=False)
+    deal = TradeDeal(FOSTER, 3, 0, make_deck(NOTHING), final=False)
     deal.knock(1)
     assert deal.showdown is not None and deal.showdown.winner == 0
 
 
 # ------------------------------------------------------------------ parlett
 def test_parlett_turns_and_barters_run_anticlockwise():
-    deal = Deal(PARLETT, 4, 0, list(range(52)))
+    deal = TradeDeal(PARLETT, 4, 0, list(range(52)))
     assert deal.to_act == 3
     assert deal.neighbour(3) == 2
     deal.barter(3, deal.hands[3][0])
@@ -550,14 +550,14 @@ def test_parlett_turns_and_barters_run_anticlockwise():
 
 def test_parlett_clockwise_option():
     rules = get_preset("parlett", {"direction": "clockwise"})
-    deal = Deal(rules, 4, 0, list(range(52)))
+    deal = TradeDeal(rules, 4, 0, list(range(52)))
     assert deal.to_act == 1 and deal.neighbour(1) == 2
     assert rules.dealer_penalty == "any_combination"
 
 
 def test_parlett_traded_card_is_shown():
     deck = make_deck(WORKED, step=-1, stock="8s")
-    deal = Deal(PARLETT, 3, 0, deck)
+    deal = TradeDeal(PARLETT, 3, 0, deck)
     assert deal.to_act == 2
     deal.trade(2, C("4d"))
     assert deal.last_event is not None and deal.last_event.shown == C("4d")
@@ -572,15 +572,15 @@ def test_parlett_traded_card_is_shown():
 def test_parlett_dealer_holding_any_combination_pays_everyone():
     hands = ["Kc Qc 2d", "6s 7s 8s", "Ah Kh 4d"]  # dealer point, seat 1 sequence
     clockwise = get_preset("parlett", {"direction": "clockwise"})
-    deal = Deal(clockwise, 3, 0, make_deck(hands))
+    deal = TradeDeal(clockwise, 3, 0, make_deck(hands))
     deal.knock(1)
     assert deal.showdown is not None and deal.showdown.winner == 1
     assert deal.delta == [-3, 3, 0]
-    foster = Deal(FOSTER, 3, 0, make_deck(hands))
+    foster = TradeDeal(FOSTER, 3, 0, make_deck(hands))
     foster.knock(1)
     assert foster.delta == [-2, 3, -1]
     # a dealer holding nothing pays only the winner
-    deal = Deal(clockwise, 3, 0, make_deck(["2c 5d 9h", "6s 7s 8s", "Ah Kh 4d"]))
+    deal = TradeDeal(clockwise, 3, 0, make_deck(["2c 5d 9h", "6s 7s 8s", "Ah Kh 4d"]))
     deal.knock(1)
     assert deal.delta == [-2, 3, -1]
 
@@ -605,7 +605,7 @@ def test_void_refunds_antes_and_fees():
 
 
 def test_void_keeps_a_carried_pool():
-    deal = Deal(HOYLE, 3, 0, list(range(52)), carried_pool=6, final=False)
+    deal = TradeDeal(HOYLE, 3, 0, list(range(52)), carried_pool=6, final=False)
     deal.void()
     assert deal.pool == 6
     assert deal.delta == [0, 0, 0]

@@ -1,5 +1,5 @@
 """Random playthroughs of the widow and discard families with invariants
-(STYLE.md, OpenSpiel/RLCard manner), the companion of test_properties.py.
+(in the manner of OpenSpiel and RLCard), the companion of test_properties.py.
 
 Hypothesis chooses the table (preset, options, seats, first dealer), the
 seeded decks and every action of any seat (pounces and open offers out of

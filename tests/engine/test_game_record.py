@@ -1,4 +1,4 @@
-"""A whole game (RULES.md §1 "Game length") and game records (RULES.md §3)."""
+"""A whole game (docs/RULES.md §1 "Game length") and game records (docs/RULES.md §3)."""
 
 from __future__ import annotations
 

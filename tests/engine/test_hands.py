@@ -1,4 +1,4 @@
-"""Hand evaluation and the tie rules (RULES.md §1 "Hands", "Ties"; §2 foster-more)."""
+"""Hand evaluation and the tie rules (docs/RULES.md §1.4, §1.5)."""
 
 from __future__ import annotations
 
@@ -302,7 +302,7 @@ def test_nobody_holds_anything_dealer_wins():
 
 # ------------------------------------------------------------------ jaques
 def jaques_oracle(hand: tuple[Card, ...]) -> tuple[int, ...]:
-    """RULES.md §2 jaques, written independently: tricon > sequence (Q-K-A best,
+    """docs/RULES.md §1.4 (jaques), written independently: tricon > sequence (Q-K-A best,
     A-2-3 lowest) > flush (highest, second, third card) > pair (pair, then odd
     card) > high card (highest, second, third)."""
     ranks = sorted((rank(c) for c in hand), reverse=True)

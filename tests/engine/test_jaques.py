@@ -1,4 +1,4 @@
-"""Jaques' Commerce (RULES.md §2 jaques; seed 003): chips, a stock and a
+"""Jaques' Commerce (docs/RULES.md §2.7): chips, a stock and a
 discard pile, the final round after a knock, all-pass showdowns, the lowest
 hand paying the pot, elimination, and the options (fixed rounds, direct and
 open trading, dead knock, three-stake pot)."""

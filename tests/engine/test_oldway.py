@@ -1,4 +1,4 @@
-"""The old way (RULES.md §2 oldway; seed 001 variant): a game stake, three
+"""The old way (docs/RULES.md §2.6): a game stake, three
 lives, the dealer's blind choice of the middle, swaps of one to three cards,
 standing, the worst hand losing a life, the horse, the sweep and pounce."""
 

@@ -1,4 +1,4 @@
-"""Every preset of RULES.md §2 as data, the table options, and the rulings of
+"""Every preset of docs/RULES.md §2 as data, the table options, and the rulings of
 the trade-and-barter presets (hoyle, parlett, foster-more) with the sources'
 worked examples."""
 
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.engine.cards import parse_card, shuffled_deck
-from bot.engine.deal import Deal, IllegalAction, Movement
+from bot.engine.deal import IllegalAction, Movement, TradeDeal
 from bot.engine.discard import DiscardDeal
 from bot.engine.game import Game, replay
 from bot.engine.hands import Category
@@ -29,21 +29,21 @@ def test_every_preset_of_the_rules_exists_with_its_family():
         "widow": "widow", "oldway": "widow", "jaques": "discard",
     }
     for name, rules in PRESETS.items():
-        assert rules.name == name and rules.summary and "RULES.md" in rules.source
+        assert rules.name == name and rules.summary and rules.source.startswith("docs/RULES.md §2.")
         assert set(rules.table_options) <= set(OPTIONS)
         assert "direction" in rules.table_options
 
 
 def test_each_family_plays_with_its_deal_class():
     rng = random.Random(1)
-    classes = {"trade": Deal, "widow": WidowDeal, "discard": DiscardDeal}
+    classes = {"trade": TradeDeal, "widow": WidowDeal, "discard": DiscardDeal}
     for rules in PRESETS.values():
         game = Game(rules, 4, 0)
         deal = game.start_deal(shuffled_deck(rng))
         assert type(deal) is classes[rules.family]
         assert deal.family == rules.family
         with pytest.raises(ValueError, match="not played with"):
-            (Deal if rules.family != "trade" else WidowDeal)(rules, 4, 0, shuffled_deck(rng))
+            (TradeDeal if rules.family != "trade" else WidowDeal)(rules, 4, 0, shuffled_deck(rng))
 
 
 def test_trade_presets_differ_from_foster_exactly_as_section_2_says():
@@ -92,10 +92,10 @@ def test_game_options_round_trip_through_records():
 
 
 # ----------------------------------------------------------------- hoyle
-def hoyle_example(anna: str) -> Deal:
+def hoyle_example(anna: str) -> TradeDeal:
     """Seed 001's example: Anna deals to Ben, Carla and Dan (seats 0..3)."""
     deck = make_deck([anna, "Ks 9s 4h", "7c 7h 3c", "7d 5h 8c"], stock="Ts")
-    deal = Deal(PRESETS["hoyle"], 4, 0, deck)
+    deal = TradeDeal(PRESETS["hoyle"], 4, 0, deck)
     deal.trade(1, C("4h"))  # Ben pays Anna 1 and draws 10s: K 10 9 of spades, point 29
     assert sorted(deal.hands[1]) == sorted(cards("Ks Ts 9s"))
     assert list(deal.stock)[-1] == C("4h")  # the traded card goes under the stock
@@ -118,7 +118,7 @@ def test_hoyle_worked_example_of_seed_001():
 
 
 def test_hoyle_trade_after_a_full_cycle_returns_the_first_card_traded_away():
-    deal = Deal(PRESETS["hoyle"], 3, 0, shuffled_deck(random.Random(9)))
+    deal = TradeDeal(PRESETS["hoyle"], 3, 0, shuffled_deck(random.Random(9)))
     first = deal.hands[1][0]
     deal.trade(1, first)
     for _ in range(52 - 9 - 1):  # the 42 other stock cards come first
@@ -136,7 +136,7 @@ def test_hoyle_trade_after_a_full_cycle_returns_the_first_card_traded_away():
 def test_hoyle_barter_to_the_right_when_anticlockwise():
     rules = get_preset("hoyle", {"direction": "anticlockwise"})
     deck = make_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd", "5c 6h Ts"], step=-1)
-    deal = Deal(rules, 4, 0, deck)
+    deal = TradeDeal(rules, 4, 0, deck)
     assert deal.to_act == 3  # the eldest hand is the dealer's right
     deal.barter(3, C("5c"))
     assert deal.to_act == 2 and deal.neighbour(3) == 2  # offered to the right
@@ -155,7 +155,7 @@ def test_hoyle_barter_to_the_right_when_anticlockwise():
 def test_parlett_runs_anticlockwise_in_every_respect():
     game = Game(PRESETS["parlett"], 4, 0)
     deal = game.start_deal(list(range(52)))
-    assert isinstance(deal, Deal)
+    assert isinstance(deal, TradeDeal)
     assert deal.hands[3] == [0, 4, 8] and deal.hands[0] == [3, 7, 11]  # dealt to the right
     turns = []
     for _ in range(4):
@@ -175,21 +175,21 @@ def test_parlett_runs_anticlockwise_in_every_respect():
 
 def test_parlett_dealer_holding_any_combination_pays_everyone():
     hands = ["Ad Jd 2c", "7c 7h 7s", "3c 8d Js", "4h 9s Kd"]  # dealer: point; seat 1: tricon
-    foster = Deal(PRESETS["foster"], 4, 0, make_deck(hands))
+    foster = TradeDeal(PRESETS["foster"], 4, 0, make_deck(hands))
     foster.knock(1)
     assert foster.delta == [-2, 4, -1, -1]  # foster: other category, pays the winner only
-    parlett = Deal(PRESETS["parlett"], 4, 0, make_deck(hands, step=-1))
+    parlett = TradeDeal(PRESETS["parlett"], 4, 0, make_deck(hands, step=-1))
     parlett.knock(3)
     assert parlett.showdown is not None and parlett.showdown.winner == 1
     assert parlett.delta == [-4, 4, 0, 0]  # any point, sequence or tricon: pays everyone
     nothing = ["2c 5d 9h", "7c 7h 7s", "3c 8d Js", "4h 9s Kd"]
-    parlett = Deal(PRESETS["parlett"], 4, 0, make_deck(nothing, step=-1))
+    parlett = TradeDeal(PRESETS["parlett"], 4, 0, make_deck(nothing, step=-1))
     parlett.knock(3)
     assert parlett.delta == [-2, 4, -1, -1]  # nothing held: pays the winner only
 
 
 def test_parlett_trades_are_shown_and_leave_play():
-    deal = Deal(PRESETS["parlett"], 3, 0, make_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"], step=-1))
+    deal = TradeDeal(PRESETS["parlett"], 3, 0, make_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"], step=-1))
     deal.trade(2, C("4h"))
     assert deal.observation().shown_waste == (C("4h"),)
     assert deal.observation().last_event is not None
@@ -200,7 +200,7 @@ def test_parlett_trades_are_shown_and_leave_play():
 # ------------------------------------------------------------ foster-more
 def test_foster_more_adds_flush_and_pair():
     rules = PRESETS["foster-more"]
-    deal = Deal(rules, 4, 0, make_deck(["2c 5d 9h", "2s 9s Js", "Kc Kd 2h", "Ah Kh 4d"]))
+    deal = TradeDeal(rules, 4, 0, make_deck(["2c 5d 9h", "2s 9s Js", "Kc Kd 2h", "Ah Kh 4d"]))
     deal.knock(1)
     sd = deal.showdown
     assert sd is not None

@@ -1,4 +1,4 @@
-"""Random playthroughs with invariants (STYLE.md, OpenSpiel/RLCard manner).
+"""Random playthroughs with invariants (in the manner of OpenSpiel and RLCard).
 
 Hypothesis chooses the table (preset, direction, 3..12 seats, first dealer),
 the seeded decks and every action. After each action: the 52 cards are all
@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.cards import shuffled_deck
-from bot.engine.deal import Deal, IllegalAction
+from bot.engine.deal import IllegalAction, TradeDeal
 from bot.engine.game import Game, replay
 from bot.engine.rules import get_preset
 
@@ -68,7 +68,7 @@ candidate_actions = st.tuples(
 )
 
 
-def probe_illegal(deal: Deal, action: Action, legal: list[Action]) -> None:
+def probe_illegal(deal: TradeDeal, action: Action, legal: list[Action]) -> None:
     """A candidate action: if ``can_x`` refuses it, it must raise and change nothing."""
     kind, seat, card, knock = action
     if kind in ("trade", "barter") and card is None:
@@ -93,7 +93,7 @@ def probe_illegal(deal: Deal, action: Action, legal: list[Action]) -> None:
     assert snapshot(deal) == before
 
 
-def close_deal(deal: Deal) -> None:
+def close_deal(deal: TradeDeal) -> None:
     """End a deal with legal moves: answer any barter, then knock."""
     while not deal.finished:
         seat = deal.to_act

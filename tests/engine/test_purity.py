@@ -1,4 +1,4 @@
-"""The engine stays pure: no discord, no sqlite, no asyncio (STYLE.md layout)."""
+"""The engine stays pure: no discord, no sqlite, no asyncio (README.md, "Layout")."""
 
 from __future__ import annotations
 

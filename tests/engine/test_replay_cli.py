@@ -1,4 +1,4 @@
-"""``python -m bot.engine replay FILE|-`` (RULES.md §3), run as a real process."""
+"""``python -m bot.engine replay FILE|-`` (docs/RULES.md §3), run as a real process."""
 
 from __future__ import annotations
 

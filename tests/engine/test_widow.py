@@ -1,4 +1,4 @@
-"""The widow preset (RULES.md §2 widow; seed 002 main game): a face-up widow,
+"""The widow preset (docs/RULES.md §2.5): a face-up widow,
 the dealer's whole-hand exchange, one-card exchanges, two knocks end play."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .support import cards
 WIDOW = PRESETS["widow"]
 C = parse_card
 
-# Our own worked example (seed 002 gives none with cards): dealer 0.
+# Our own worked example (the source gives none with cards): dealer 0.
 EXAMPLE = ["5s 9h 2c", "6s 7s Kd", "Ah Kh 4d"]
 EXAMPLE_WIDOW = "Qc Kc 3h"
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import ai as engine_ai
-from bot.engine import card_code, replay
+from bot.engine import replay
 from bot.service import TableService, UserError
 from bot.storage import Storage
 
@@ -82,10 +82,7 @@ async def _act(service: TableService, rng: random.Random, timeout: bool) -> None
         return
     d = engine_ai.choose(deal.observation(seat))
     member = live.member_of(seat)
-    await service.act(live.id, member, live.deal_number, d.kind,
-                      card_code(d.card) if d.card is not None else None,
-                      give=tuple(card_code(c) for c in d.give),
-                      take=tuple(card_code(c) for c in d.take), target=d.target)
+    await service.act(live.id, member, live.deal_number, d)
 
 
 async def _scenario(presets: list[str], steps: list[str], seed: int) -> None:

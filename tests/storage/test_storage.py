@@ -1,4 +1,4 @@
-"""Storage against a real SQLite file in ``tmp_path`` (TESTING.md layer 2)."""
+"""Storage against a real SQLite file in ``tmp_path``."""
 
 from __future__ import annotations
 
@@ -528,7 +528,7 @@ async def test_finish_with_action_commits_everything_together(
     store: Storage, db_path: Path,
 ) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN, None])
-    # Worked check of RULES.md §1: dealer -2, seat 1 +2, seat 2 0.
+    # Worked check of docs/RULES.md §1: dealer -2, seat 1 +2, seat 2 0.
     ledger = [
         LedgerEntry(0, ANN, -1, "ante"), LedgerEntry(1, BEN, -1, "ante"),
         LedgerEntry(2, None, -1, "ante"), LedgerEntry(1, BEN, -1, "fee"),

@@ -1,0 +1,196 @@
+"""One encoding for the controls of a deal: a ``Decision`` as the value a menu
+option carries, and back, with the label a player reads (docs/RULES.md §2).
+
+A *control* is the name of a button or a select (``trade``, ``swap``,
+``decline``...: the names of ``Controls`` and ``DealBase.choices``); a select
+option's *value* says which decision it is. Buttons carry no value.
+
+============================  ==============  =====================================
+control                       value           decision
+============================  ==============  =====================================
+``trade``, ``barter``         ``Kd``          trade / barter the K♦ (§2.1)
+``trade``, ``barter``         ``Kd!``         the same, then knock (§2.2)
+``accept``, ``take_discard``  ``Kd``          give back / lay the K♦ (§2.1, §2.7)
+``draw_keep``                 ``Kd``          keep the drawn card, lay the K♦ (§2.7)
+``draw_keep``                 ``drawn``       ``draw_discard``: throw the drawn card away
+``swap``                      ``KdQs-2c3h``   give K♦ Q♠, take 2♣ 3♥ (§2.5, §2.6)
+``offer``                     ``Kd@3``        offer the K♦ to seat 3 (§2.7)
+``offer``                     ``Kd?``         the K♦ is chosen, the seat comes next
+buttons                       none            ``Decision(control)``; ``decline``
+                                              is a ``refuse`` (§2.7)
+============================  ==============  =====================================
+
+``decide(control(d), value(d)) == d`` for every decision ``d`` a deal offers.
+Values are well formed or rejected here (``ChoiceError``); whether the
+decision is legal is the deal's to say (``IllegalAction``). Pure: no discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .cards import Card, card_code, card_label, hand_label, parse_card
+from .common import DealBase, Decision, Observation
+
+__all__ = [
+    "BUTTONS", "MAX_OPTIONS", "SELECTS", "ChoiceError", "control", "decide", "label",
+    "options", "target_options", "value",
+]
+
+#: the most options one menu may list (Discord's limit)
+MAX_OPTIONS = 25
+#: controls that are buttons (no value): the decision of the same kind
+BUTTONS = frozenset({
+    "knock", "stand", "pass", "draw", "take_widow", "keep_hand", "pounce", "buy_horse",
+    "decline_horse", "refuse", "decline",
+})
+#: controls that are selects: each option's value names the decision
+SELECTS = frozenset({"trade", "barter", "accept", "swap", "take_discard", "draw_keep", "offer"})
+
+_THEN_KNOCK = "!"
+_TO = "@"
+_SEAT_NEXT = "?"
+_DRAWN = "drawn"
+
+
+class ChoiceError(ValueError):
+    """A control or value no menu of ours produces; ``str()`` is for the player."""
+
+    def __init__(self) -> None:
+        super().__init__("That choice is not valid.")
+
+
+def _card(code: str) -> Card:
+    try:
+        return parse_card(code)
+    except ValueError:
+        raise ChoiceError() from None
+
+
+def _cards(codes: str) -> tuple[Card, ...]:
+    if not codes or len(codes) % 2:
+        raise ChoiceError()
+    return tuple(_card(codes[i:i + 2]) for i in range(0, len(codes), 2))
+
+
+def _codes(cards: tuple[Card, ...]) -> str:
+    return "".join(card_code(c) for c in cards)
+
+
+def decide(control_name: str, value_text: str | None = None) -> Decision:
+    """The decision a control makes: a button (``value_text`` ``None``) or a
+    select option's value (see the module table).
+
+    Raises:
+        ChoiceError: an unknown control, a button given a value or a select
+            given none, or a value no menu produces (a bad card code, a
+            missing part, a seat that is not a number).
+    """
+    if control_name in BUTTONS:
+        if value_text is not None:
+            raise ChoiceError()
+        return Decision("refuse" if control_name == "decline" else control_name)
+    if control_name not in SELECTS or value_text is None:
+        raise ChoiceError()
+    if control_name in ("trade", "barter"):
+        knock = value_text.endswith(_THEN_KNOCK)
+        code = value_text[:-1] if knock else value_text
+        return Decision(control_name, _card(code), knock=knock)
+    if control_name == "draw_keep" and value_text == _DRAWN:
+        return Decision("draw_discard")
+    if control_name == "swap":
+        give, sep, take = value_text.partition("-")
+        if not sep:
+            raise ChoiceError()
+        return Decision("swap", give=_cards(give), take=_cards(take))
+    if control_name == "offer":
+        if value_text.endswith(_SEAT_NEXT):
+            return Decision("offer", _card(value_text[:-1]))
+        code, sep, seat = value_text.partition(_TO)
+        if not sep or not seat.isascii() or not seat.isdigit():
+            raise ChoiceError()
+        return Decision("offer", _card(code), target=int(seat))
+    return Decision(control_name, _card(value_text))
+
+
+def control(decision: Decision) -> str:
+    """The control ``decision`` is made with: its kind, except ``draw_discard``
+    (an option of the ``draw_keep`` select)."""
+    return "draw_keep" if decision.kind == "draw_discard" else decision.kind
+
+
+def value(decision: Decision) -> str | None:
+    """The select option value of ``decision`` (``None``: a button makes it).
+
+    Raises:
+        ValueError: a decision no control makes (missing card, unknown kind).
+    """
+    kind = decision.kind
+    if kind in BUTTONS:
+        return None
+    if kind == "draw_discard":
+        return _DRAWN
+    if kind == "swap":
+        return f"{_codes(decision.give)}-{_codes(decision.take)}"
+    if kind not in SELECTS or decision.card is None:
+        raise ValueError(f"no control makes {decision!r}")
+    code = card_code(decision.card)
+    if kind == "offer":
+        return code + _SEAT_NEXT if decision.target is None else f"{code}{_TO}{decision.target}"
+    return code + _THEN_KNOCK if decision.knock else code
+
+
+def label(decision: Decision, obs: Observation, seat_name: Callable[[int], str]) -> str:
+    """What a menu option says for ``decision``, from ``obs`` (the chooser's own
+    observation: its drawn card, the discard top) and ``seat_name`` (a seat as
+    shown to players). A button's decision is labelled with its action name.
+    """
+    kind, card = decision.kind, decision.card
+    if kind == "swap":
+        return f"give {hand_label(decision.give)} · take {hand_label(decision.take)}"
+    if kind == "draw_discard":
+        drawn = "the drawn card" if obs.drawn is None else card_label(obs.drawn)
+        return f"throw {drawn} away"
+    if card is None:
+        return kind.replace("_", " ")
+    if kind == "take_discard" and obs.discard_top is not None:
+        return f"lay {card_label(card)}, take {card_label(obs.discard_top)}"
+    if kind == "draw_keep" and obs.drawn is not None:
+        return f"keep {card_label(obs.drawn)}, lay {card_label(card)}"
+    if kind == "offer":
+        if decision.target is None:
+            return f"offer {card_label(card)}…"
+        return f"{card_label(card)} to {seat_name(decision.target)}"
+    return f"{card_label(card)}, then knock" if decision.knock else card_label(card)
+
+
+def _pairs(decisions: list[Decision], obs: Observation,
+           seat_name: Callable[[int], str]) -> list[tuple[str, str]]:
+    out = []
+    for decision in decisions:
+        text = value(decision)
+        assert text is not None, decision
+        out.append((label(decision, obs, seat_name), text))
+    return out
+
+
+def options(deal: DealBase, seat: int, action: str,
+            seat_name: Callable[[int], str]) -> list[tuple[str, str]]:
+    """``(label, value)`` of each option of the select ``action`` for ``seat`` now
+    (``deal.choices``; labels from ``seat``'s own observation). An offer with
+    more (card, seat) pairs than one menu holds asks for the card first
+    (values ``Kd?``, then ``target_options``).
+    """
+    decisions = deal.choices(seat, action)
+    if action == "offer" and len(decisions) > MAX_OPTIONS:
+        cards = dict.fromkeys(d.card for d in decisions if d.card is not None)
+        decisions = [Decision("offer", card) for card in cards]
+    return _pairs(decisions, deal.observation(seat), seat_name)
+
+
+def target_options(deal: DealBase, seat: int, card: Card,
+                   seat_name: Callable[[int], str]) -> list[tuple[str, str]]:
+    """The second step of an offer at a large table: ``(label, value)`` of each
+    seat ``seat`` may offer ``card`` to, at most ``MAX_OPTIONS``."""
+    decisions = [d for d in deal.choices(seat, "offer") if d.card == card]
+    return _pairs(decisions[:MAX_OPTIONS], deal.observation(seat), seat_name)

@@ -1,0 +1,951 @@
+"""Card pictures drawn with Pillow: an observation in, PNG bytes out.
+
+Like the embeds (``render``), every picture is built from an observation only
+(in the OpenSpiel manner): ``hand_png`` from the seat's own observation,
+``table_png`` and ``showdown_png`` from the public one (``deal.observation(None)``),
+so a hidden card can never reach a public picture. Each public function first
+turns what it may show into a small frozen *scene* (names, numbers, card ints),
+then draws the scene alone; pictures are cached by scene, so equal content
+gives the very same bytes without drawing twice.
+
+Cards are drawn by this module: rank in two corners, suits as vector shapes
+(no font glyph for the suit symbols), red hearts and diamonds, near-black
+spades and clubs, a white face with a dark border (clear on Discord's dark and
+light themes), and a patterned back for face-down cards. Text uses DejaVu Sans,
+shipped in ``assets/`` with its licence (Pillow's built-in font has no accented
+letters, which players' names need). No Discord import: the cogs attach the bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from ..engine import Observation, describe, hand_label
+from ..engine.cards import RANK_LABELS, RANKS, Card, rank, suit
+
+__all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png"]
+
+ASSETS = Path(__file__).with_name("assets")
+
+# --------------------------------------------------------------------- colours
+FELT = (22, 78, 48)
+FELT_LIGHT = (33, 104, 64)
+RIM = (94, 60, 34)
+PLATE = (14, 48, 30)
+PLATE_EDGE = (74, 132, 98)
+PLATE_ACTING = (30, 86, 55)
+WHITE = (246, 246, 242)
+SOFT = (196, 222, 204)
+DIM = (128, 160, 140)
+GOLD = (246, 190, 40)
+PLUS = (128, 226, 148)
+MINUS = (255, 150, 138)
+FACE = (253, 253, 250)
+EDGE = (30, 30, 34)
+RED = (204, 20, 44)
+BLACK = (22, 22, 28)
+BACK = (40, 62, 140)
+BACK_LINE = (92, 118, 198)
+SHADOW_ALPHA = 90
+
+#: suit index (``cards.suit``: clubs, diamonds, hearts, spades) -> ink
+SUIT_INK = (BLACK, RED, RED, BLACK)
+#: the three jaques pots, in order
+POT_NAMES = ("tricon", "sequence/flush", "pair/high")
+
+SCALE = 4  # card sprites are drawn this many times larger, then reduced (anti-aliasing)
+PNG_LEVEL = 3  # zlib level: 6 (Pillow's default) takes twice as long for a tenth less
+
+
+# ----------------------------------------------------------------------- fonts
+@lru_cache(maxsize=64)
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (Bold) at ``size`` pixels."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(ASSETS / name), size)
+
+
+def _glyph_print(ch: str) -> bytes:
+    img = Image.new("L", (40, 40))
+    ImageDraw.Draw(img).text((6, 4), ch, font=_font(24, True), fill=255)
+    return img.tobytes()
+
+
+@lru_cache(maxsize=4096)
+def _drawable(ch: str) -> bool:
+    """``ch`` has a glyph in DejaVu Sans Bold (not the empty-box ``.notdef``)."""
+    if ch.isspace():
+        return ch == " "
+    return _glyph_print(ch) != _glyph_print("\U0010fffd")
+
+
+def _clean(text: str) -> str:
+    """``text`` without the characters the font cannot draw (emoji, CJK...): a
+    name such as ``"🤖 Ada"`` is drawn as ``"Ada"``; nothing left gives ``"?"``."""
+    kept = "".join(ch if _drawable(ch) else " " for ch in text)
+    return " ".join(kept.split()) or "?"
+
+
+@lru_cache(maxsize=8192)
+def _advance(font: ImageFont.FreeTypeFont, ch: str) -> float:
+    return font.getlength(ch)
+
+
+def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text``, cut with an ellipsis so that it is at most ``width`` pixels wide."""
+    if sum(_advance(font, ch) for ch in text) <= width - 4:  # kerning only narrows it
+        return text
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+# ----------------------------------------------------------------------- suits
+def _heart_outline(steps: int = 72) -> tuple[tuple[float, float], ...]:
+    """The heart curve in a unit box (x, y in 0..1, y down), point at the bottom."""
+    pts = []
+    for i in range(steps):
+        t = 2 * math.pi * i / steps
+        x = 16 * math.sin(t) ** 3
+        y = -(13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t))
+        pts.append((x, y))
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    return tuple(((x - x0) / (x1 - x0), (y - y0) / (y1 - y0)) for x, y in pts)
+
+
+HEART = _heart_outline()
+
+
+def _draw_suit(draw: ImageDraw.ImageDraw, which: int, cx: float, cy: float, size: float,
+               fill: tuple[int, ...]) -> None:
+    """Draw suit ``which`` (0 clubs, 1 diamonds, 2 hearts, 3 spades) as vector
+    shapes, centred on ``(cx, cy)``, ``size`` pixels tall."""
+    top = cy - size / 2
+
+    def at(u: float, v: float, width: float = 1.0) -> tuple[float, float]:
+        return cx + (u - 0.5) * size * width, top + v * size
+
+    if which == 1:  # diamond
+        w = 0.78
+        draw.polygon([at(0.5, 0), at(1, 0.5, w), at(0.5, 1), at(0, 0.5, w)], fill=fill)
+    elif which == 2:  # heart: the curve, a little wider than tall
+        h = 0.88
+        draw.polygon([at(u, 0.06 + v * h, 1.04) for u, v in HEART], fill=fill)
+    elif which == 3:  # spade: a heart upside down, on a flared stem
+        draw.polygon([at(u, (1 - v) * 0.8, 0.96) for u, v in HEART], fill=fill)
+        draw.polygon([at(0.5, 0.5), at(0.68, 1.0), at(0.32, 1.0)], fill=fill)
+    else:  # club: three leaves and a stem
+        r = 0.235 * size
+        for u, v in ((0.5, 0.255), (0.255, 0.575), (0.745, 0.575)):
+            x, y = at(u, v)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+        draw.polygon([at(0.5, 0.26), at(0.26, 0.58), at(0.74, 0.58)], fill=fill)
+        draw.polygon([at(0.5, 0.45), at(0.67, 1.0), at(0.33, 1.0)], fill=fill)
+
+
+@lru_cache(maxsize=64)
+def _pip(which: int, size: int, fill: tuple[int, int, int]) -> Image.Image:
+    """A smooth RGBA suit sign ``size`` pixels square (drawn ``SCALE`` times larger)."""
+    big = size * SCALE
+    img = Image.new("RGBA", (big, big), fill + (0,))
+    _draw_suit(ImageDraw.Draw(img), which, big / 2, big / 2, big, fill + (255,))
+    return img.reduce(SCALE)
+
+
+# ----------------------------------------------------------------------- cards
+def card_height(width: int) -> int:
+    """Height in pixels of a card ``width`` pixels wide (the 5:7 card shape)."""
+    return round(width * 1.4)
+
+
+def _card_face(card: Card | None, width: int) -> Image.Image:
+    """An RGBA card ``width`` pixels wide: face of ``card``, or the back for ``None``.
+    Drawn ``SCALE`` times larger and reduced, so edges and pips are smooth."""
+    w, h = width * SCALE, card_height(width) * SCALE
+    img = Image.new("RGBA", (w, h), EDGE + (0,))
+    draw = ImageDraw.Draw(img)
+    radius = max(3, round(width * 0.08)) * SCALE
+    border = max(1.5, width * 0.022) * SCALE
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=EDGE + (255,))
+    inner = (border, border, w - 1 - border, h - 1 - border)
+    draw.rounded_rectangle(inner, radius=max(1, radius - border), fill=FACE + (255,))
+    if card is None:
+        pad = border + w * 0.07
+        panel = (pad, pad, w - 1 - pad, h - 1 - pad)
+        lattice = Image.new("RGB", (w, h), BACK)
+        lines = ImageDraw.Draw(lattice)
+        step, line = w / 7, max(SCALE, round(width * 0.02 * SCALE))
+        for i in range(-10, 11):
+            x = i * step
+            lines.line((x, 0, x + h, h), fill=BACK_LINE, width=line)
+            lines.line((x + h, 0, x, h), fill=BACK_LINE, width=line)
+        mask = Image.new("L", (w, h))
+        ImageDraw.Draw(mask).rounded_rectangle(panel, radius=radius * 0.6, fill=255)
+        img.paste(lattice, (0, 0), mask)
+        draw.rounded_rectangle(panel, radius=radius * 0.6, outline=FACE + (255,),
+                               width=max(SCALE, round(width * 0.012 * SCALE)))
+        return img.reduce(SCALE)
+    r, s = rank(card), suit(card)
+    ink = SUIT_INK[s]
+    label = RANK_LABELS.get(RANKS[r], RANKS[r])
+    size = (0.23 if len(label) > 1 else 0.28) * width * SCALE
+    cx = 0.19 * w
+    font = _font(round(size), True)
+    draw.text((cx, 0.055 * w + border), label, font=font, fill=ink, anchor="mt")
+    pip = 0.19 * w
+    index_bottom = 0.055 * w + border + 0.28 * w * 1.02
+    _draw_suit(draw, s, cx, index_bottom + pip / 2, pip, ink)
+    corner = (0, 0, math.ceil(0.36 * w), math.ceil(index_bottom + pip + 0.03 * w))
+    piece = img.crop(corner).rotate(180)
+    img.paste(piece, (w - corner[2], h - corner[3]))
+    if 9 <= r <= 11:  # court cards (J, Q, K): their letter and pip in a frame
+        frame = (0.3 * w, 0.24 * h, 0.7 * w, 0.76 * h)
+        draw.rounded_rectangle(frame, radius=0.05 * w, outline=ink,
+                               width=max(SCALE, round(width * 0.018 * SCALE)))
+        label_size = round(0.2 * w)
+        centre = _font(label_size, True)
+        draw.text((w / 2, 0.24 * h + 0.05 * w), label, font=centre, fill=ink, anchor="mt")
+        _draw_suit(draw, s, w / 2, 0.57 * h, 0.3 * w, ink)
+    else:
+        _draw_suit(draw, s, w / 2, h / 2, 0.5 * w, ink)
+    return img.reduce(SCALE)
+
+
+def _shadow_offset(width: int) -> int:
+    return max(2, width // 30)
+
+
+@lru_cache(maxsize=512)
+def _card_sprite(card: Card | None, width: int) -> Image.Image:
+    """``_card_face`` with its soft shadow below and to the right, ready to paste.
+    Cached: callers only paste it, never draw on it."""
+    face = _card_face(card, width)
+    off = _shadow_offset(width)
+    sprite = Image.new("RGBA", (face.width + off, face.height + off), (0, 0, 0, 0))
+    shadow = face.getchannel("A").point(lambda v: v * SHADOW_ALPHA // 255)
+    sprite.paste((0, 0, 0, 255), (off, off), shadow)
+    layer = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
+    layer.paste(face, (0, 0))
+    return Image.alpha_composite(sprite, layer)
+
+
+def _paste_card(canvas: Image.Image, card: Card | None, x: int, y: int, width: int) -> None:
+    """Paste the face of ``card`` (the back for ``None``) with its shadow at ``(x, y)``."""
+    sprite = _card_sprite(card, width)
+    canvas.paste(sprite, (x, y), sprite)
+
+
+def _shade(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``colour`` under a card's shadow."""
+    keep = 1 - SHADOW_ALPHA / 255
+    return (round(colour[0] * keep), round(colour[1] * keep), round(colour[2] * keep))
+
+
+#: the inks each ground meets in our pictures, for the palette's blends
+_INKS_ON = {
+    FELT: (WHITE, SOFT, GOLD, EDGE, DIM, _shade(FELT)),
+    FELT_LIGHT: (WHITE, SOFT, EDGE, _shade(FELT_LIGHT)),
+    RIM: (GOLD, PLATE_EDGE, EDGE),
+    PLATE: (WHITE, SOFT, DIM, PLUS, MINUS, RED, EDGE, _shade(PLATE)),
+    PLATE_ACTING: (WHITE, SOFT, GOLD, PLUS, MINUS, RED, EDGE, _shade(PLATE_ACTING)),
+    FACE: (EDGE, RED, BLACK),
+    GOLD: (EDGE,),
+    BACK: (BACK_LINE, FACE),
+    WHITE: (EDGE,),
+    PLATE_EDGE: (WHITE,),
+}
+BLEND_STEPS = 6  # shades between an ink and its ground
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The one 256-colour palette of every picture: our colours, and for each
+    ink on each ground it meets, ``BLEND_STEPS`` shades between them (the
+    anti-aliased edges). A palette PNG is a third the size of an RGB one, and
+    mapping to a fixed palette is much faster than Pillow's RGB row filters."""
+    colours: list[tuple[int, int, int]] = []
+    for ground, inks in _INKS_ON.items():
+        for ink in (ground, *inks):
+            if ink not in colours:
+                colours.append(ink)
+    for ground, inks in _INKS_ON.items():
+        for ink in inks:
+            for k in range(1, BLEND_STEPS + 1):
+                t = k / (BLEND_STEPS + 1)
+                shade = tuple(round(g + (i - g) * t) for g, i in zip(ground, ink, strict=True))
+                if shade not in colours:
+                    colours.append(shade)  # type: ignore[arg-type]
+    assert len(colours) <= 256, len(colours)
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in colours for v in c] + [0] * (768 - 3 * len(colours)))
+    return pal
+
+
+def _png(img: Image.Image) -> bytes:
+    """``img`` as palette PNG bytes (see ``_palette``)."""
+    out = io.BytesIO()
+    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
+        out, "PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+def _draw_plate(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], *,
+                fill: tuple[int, int, int], outline: tuple[int, int, int],
+                width: int = 2, radius: int = 12) -> None:
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def _signed(value: int) -> str:
+    """``+3``, ``−2`` (a true minus sign), ``±0``."""
+    if value > 0:
+        return f"+{value}"
+    return f"\u2212{-value}" if value < 0 else "\u00b10"
+
+
+def _tone(value: int) -> tuple[int, int, int]:
+    return PLUS if value > 0 else MINUS if value < 0 else WHITE
+
+
+# ======================================================================== hand
+@dataclass(frozen=True)
+class HandScene:
+    """What a hand picture shows: ``cards`` face up (highest first), ``backs``
+    face-down cards (an oldway dealer choosing blind), ``extra`` ``(label, card)``
+    pairs (a drawn or offered card), ``caption`` (the category) and ``note``."""
+
+    cards: tuple[Card, ...]
+    backs: int
+    extra: tuple[tuple[str, Card], ...]
+    caption: str
+    note: str
+
+
+def hand_scene(obs: Observation) -> HandScene:
+    """The scene of ``obs``'s private hand, from ``obs`` alone.
+
+    Raises:
+        ValueError: ``obs`` is the public observation (it holds no hand).
+    """
+    if obs.seat is None:
+        raise ValueError("the public observation has no hand to draw")
+    extra: list[tuple[str, Card]] = []
+    if obs.drawn is not None:
+        extra.append(("drawn", obs.drawn))
+    if obs.offered_card is not None:
+        extra.append(("offered", obs.offered_card))
+    if obs.hand:
+        cards = tuple(sorted(obs.hand, reverse=True))
+        return HandScene(cards, 0, tuple(extra), describe(cards, obs.rules.ranking), "")
+    if obs.blind:
+        return HandScene((), 3, tuple(extra), "not looked at yet",
+                         "decide about the widow first")
+    return HandScene((), 0, tuple(extra), "you sit out this deal", "")
+
+
+def hand_alt(obs: Observation) -> str:
+    """The picture's description (and text fallback) for ``obs``'s hand, e.g.
+    ``"Your hand: 8♠ 7♠ 6♠ — sequence to 8."``; a drawn or offered card follows."""
+    scene = hand_scene(obs)
+    if scene.cards:
+        text = f"Your hand: {hand_label(scene.cards)} — {scene.caption}"
+    elif scene.backs:
+        text = f"Your hand: {scene.caption}: {scene.note}"
+    else:
+        text = f"Your hand: {scene.caption}"
+    names = {"drawn": "You drew", "offered": "You are offered"}
+    for label, card in scene.extra:
+        text += f". {names[label]} {hand_label([card])}"
+    return text + "."
+
+
+def hand_png(obs: Observation) -> bytes:
+    """PNG of the private hand of ``obs.seat``: its 3 (or 4) cards highest first,
+    its category beneath, and a drawn or offered card set apart. About 530 × 300
+    pixels for three cards.
+
+    Raises:
+        ValueError: ``obs`` is the public observation.
+    """
+    return draw_hand(hand_scene(obs))
+
+
+HAND_CARD = 150
+HAND_GAP = 16
+HAND_PAD = 24
+
+
+@lru_cache(maxsize=128)
+def draw_hand(scene: HandScene) -> bytes:
+    """PNG of a hand scene (cached by scene)."""
+    main = len(scene.cards) or scene.backs
+    ch = card_height(HAND_CARD)
+    row = main * HAND_CARD + max(0, main - 1) * HAND_GAP
+    side = len(scene.extra) * (HAND_CARD + HAND_GAP) + (24 if scene.extra and main else 0)
+    width = max(row + side, 3 * HAND_CARD + 2 * HAND_GAP) + 2 * HAND_PAD
+    cards_h = ch + 16 if main or scene.extra else 0
+    height = HAND_PAD + cards_h + 44 + (32 if scene.note else 0) + HAND_PAD - 8
+    img = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(img)
+    x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
+    faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
+    for card in faces:
+        _paste_card(img, card, x, HAND_PAD, HAND_CARD)
+        x += HAND_CARD + HAND_GAP
+    centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
+    if scene.extra:
+        x += 24 - HAND_GAP if main else 0
+        if main:
+            draw.line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10), fill=SOFT, width=2)
+        small = _font(21, True)
+        for label, card in scene.extra:
+            _paste_card(img, card, x, HAND_PAD, HAND_CARD)
+            draw.text((x + HAND_CARD // 2, HAND_PAD + ch + 22), label, font=small, fill=GOLD,
+                      anchor="mm")
+            x += HAND_CARD + HAND_GAP
+    y = HAND_PAD + cards_h + 22
+    font = _font(30, True)
+    caption = _fit(scene.caption, font, width - 2 * HAND_PAD)
+    draw.text((centre if main else width // 2, y), caption, font=font, fill=WHITE, anchor="mm")
+    if scene.note:
+        draw.text((width // 2, y + 36), scene.note, font=_font(21), fill=SOFT, anchor="mm")
+    return _png(img)
+
+
+# ======================================================================= table
+@dataclass(frozen=True)
+class Seat:
+    """One seat's plate at the table: ``figure`` is the balance or chips,
+    ``tone`` its sign (colour), ``lives`` hearts to draw, ``tag`` a word such as
+    ``to act`` or ``knocked``; ``active`` is dealt in."""
+
+    name: str
+    figure: str
+    tone: int
+    lives: int | None
+    tag: str
+    dealer: bool
+    acting: bool
+    active: bool
+
+
+@dataclass(frozen=True)
+class TableScene:
+    """What the public table picture shows; every card in it is face up in the
+    public observation (``middle``: the widow or middle cards, under
+    ``middle_label``, empty without a widow; ``discard``: the top card and the
+    pile's size; ``shown``: cards traded face up). ``stock`` is ``None`` when
+    it is not shown."""
+
+    title: str
+    status: str
+    seats: tuple[Seat, ...]
+    pool: str
+    stock: int | None
+    middle_label: str
+    middle: tuple[Card, ...]
+    discard: tuple[Card | None, int] | None
+    note: str
+    shown: tuple[Card, ...]
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return _clean(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
+
+
+def _status(obs: Observation, names: Sequence[str]) -> str:
+    """The one line under the title: who is awaited (as ``render.table_embed``)."""
+    if obs.finished:
+        return "This deal is over"
+    if obs.barter is not None:
+        a, b = obs.barter
+        return f"{_name(names, b)} to answer {_name(names, a)}'s barter"
+    if obs.offer is not None:
+        a, b = obs.offer
+        return f"{_name(names, b)} to answer {_name(names, a)}'s trade offer"
+    if obs.phase == "choice":
+        return f"{_name(names, obs.dealer)}, the dealer, may take the {_middle_word(obs)}"
+    if obs.phase == "horse" and obs.to_act is not None:
+        return f"{_name(names, obs.to_act)} may buy a horse"
+    if obs.to_act is None:
+        return ""
+    text = f"To act: {_name(names, obs.to_act)}"
+    if obs.drawing is not None:
+        text += " (holding a drawn card)"
+    if obs.phase == "final":
+        text += f" · final round, {obs.final_turns} turn{'s' if obs.final_turns != 1 else ''} left"
+    return text
+
+
+def _middle_word(obs: Observation) -> str:
+    return "middle" if obs.rules.lives else "widow"
+
+
+def _pool_text(obs: Observation) -> str:
+    pots = obs.pots or (obs.pool,)
+    if len(pots) > 1:
+        return " · ".join(f"{name} {v}" for name, v in zip(POT_NAMES, pots, strict=False))
+    return f"{'Pot' if obs.chips is not None else 'Pool'} {pots[0]}"
+
+
+def table_scene(obs: Observation, names: Sequence[str],
+                balances: Sequence[int] | None = None, title: str | None = None) -> TableScene:
+    """The scene of the public table from the public observation ``obs``.
+
+    Args:
+        obs: ``deal.observation(None)``.
+        names: plain display names per seat (no mentions); missing ones are
+            drawn as ``Seat n``.
+        balances: running balance per seat (``game.running_balances``), or
+            ``None`` to show none (chips and lives come from ``obs``).
+        title: the header's left text (default: the preset's name).
+
+    Raises:
+        ValueError: ``obs`` is a seat's observation, not the public one.
+    """
+    if obs.seat is not None or obs.hand is not None:
+        raise ValueError("the table picture takes the public observation only")
+    active = set(obs.active) if obs.active else set(range(obs.n_seats))
+    seats = []
+    for s in range(obs.n_seats):
+        figure, tone = "", 0
+        if balances is not None and s < len(balances):
+            figure, tone = _signed(balances[s]), balances[s]
+        if obs.chips is not None:
+            figure, tone = (f"{obs.chips[s]} chips", 0) if obs.chips[s] else ("out", -1)
+        lives = obs.lives[s] if obs.lives is not None else None
+        tag = ""
+        if s not in active:
+            tag = "out" if (lives == 0 or (obs.chips is not None and not obs.chips[s])) \
+                else "sits out"
+        elif s in obs.stood:
+            tag = "knocked" if obs.rules.widow_end == "two_knocks" else "stands"
+        elif obs.knocker == s:
+            tag = "knocked"
+        acting = obs.to_act == s and not obs.finished
+        if acting:
+            tag = {"choice": "chooses", "horse": "horse?"}.get(obs.phase, "to act")
+            if obs.barter is not None or obs.offer is not None:
+                tag = "answers"
+            elif obs.drawing == s:
+                tag = "drawing"
+        seats.append(Seat(_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag,
+                          s == obs.dealer, acting, s in active))
+    middle = (obs.widow or ()) if obs.widow is not None else ()
+    discard = (obs.discard_top, obs.discard_count) if obs.chips is not None else None
+    stock = obs.stock_count if obs.widow is None or obs.stock_count else None
+    note = ""
+    if obs.lives is not None and obs.rules.horse:
+        note = "a horse is for sale" if obs.horse_available else "the horse is taken"
+    return TableScene(
+        title=_clean(title) if title is not None else obs.rules.name,
+        status=_status(obs, names),
+        seats=tuple(seats),
+        pool=_pool_text(obs),
+        stock=stock,
+        middle_label=_middle_word(obs) if obs.widow is not None else "",
+        middle=tuple(middle),
+        discard=discard,
+        note=note,
+        shown=tuple(obs.shown_waste),
+    )
+
+
+def table_png(obs: Observation, names: Sequence[str], balances: Sequence[int] | None = None,
+              *, title: str | None = None) -> bytes:
+    """PNG of the public table: the seats round it (name, balance or chips, lives,
+    the dealer's D, the seat to act outlined in gold), the pool or pots, the stock
+    and every face-up card (widow or middle, discard top, cards traded face up).
+    800 pixels wide, about 440 tall (more with cards traded face up).
+
+    Built from the public observation only (arguments as ``table_scene``).
+
+    Raises:
+        ValueError: ``obs`` is a seat's observation.
+    """
+    return draw_table(table_scene(obs, names, balances, title))
+
+
+TABLE_W = 800
+MARGIN = 16
+HEADER = 46
+PLATE_W = 182
+PLATE_H = 66
+GAP = 12
+MID_CARD = 76
+SHOWN_CARD = 56  # cards traded face up, and the showdown's cards
+
+
+def _sides(n: int) -> int:
+    """Plates on each side of a table of ``n`` seats (the rest sit above and below)."""
+    return 0 if n <= 3 else 1 if n <= 8 else 2
+
+
+def _seat_boxes(n: int, top: int, bottom: int) -> list[tuple[int, int]]:
+    """Top-left corners of ``n`` plates in seat order, clockwise round the table
+    from the bottom middle: bottom row right to left, left column upwards, top row
+    left to right, right column downwards. ``top``/``bottom``: the rows' y."""
+    sides = _sides(n)
+    rest = n - 2 * sides
+    n_top, n_bottom = -(-rest // 2), rest // 2
+
+    def row(k: int) -> list[int]:
+        gap = min(3 * GAP, (TABLE_W - 2 * MARGIN - k * PLATE_W) // max(1, k - 1))
+        left = (TABLE_W - k * PLATE_W - (k - 1) * gap) // 2
+        return [left + i * (PLATE_W + gap) for i in range(k)]
+
+    middle = (top + PLATE_H + bottom) // 2
+    column = [middle - PLATE_H // 2] if sides == 1 else \
+        [middle - PLATE_H - GAP // 2, middle + GAP // 2]
+    boxes = [(x, bottom) for x in reversed(row(n_bottom))]
+    boxes += [(MARGIN, y) for y in reversed(column[:sides])]
+    boxes += [(x, top) for x in row(n_top)]
+    boxes += [(TABLE_W - MARGIN - PLATE_W, y) for y in column[:sides]]
+    return boxes
+
+
+def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int) -> None:
+    box = (x, y, x + PLATE_W, y + PLATE_H)
+    if seat.acting:
+        _draw_plate(draw, (x - 3, y - 3, x + PLATE_W + 3, y + PLATE_H + 3), fill=GOLD,
+                    outline=GOLD, radius=14)
+    _draw_plate(draw, box, fill=PLATE_ACTING if seat.acting else PLATE,
+                outline=GOLD if seat.acting else PLATE_EDGE, width=2)
+    ink = WHITE if seat.active else DIM
+    name_font = _font(21, True)
+    room = PLATE_W - 24 - (20 if seat.dealer else 0)
+    draw.text((x + 12, y + 20), _fit(seat.name, name_font, room), font=name_font, fill=ink,
+              anchor="lm")
+    fx = x + 12
+    line = y + 47
+    if seat.figure:
+        font = _font(19, True)
+        tone = PLUS if seat.tone > 0 else MINUS if seat.tone < 0 else ink
+        draw.text((fx, line), seat.figure, font=font, fill=tone if seat.active else DIM,
+                  anchor="lm")
+        fx += round(font.getlength(seat.figure)) + 8
+    if seat.lives:
+        for _ in range(min(seat.lives, 5)):
+            heart = _pip(2, 16, RED if seat.active else DIM)
+            img.paste(heart, (fx, line - 8), heart)
+            fx += 19
+        if seat.lives > 5:
+            draw.text((fx, line), f"×{seat.lives}", font=_font(16), fill=ink, anchor="lm")
+    elif seat.lives == 0 and not seat.figure:
+        draw.text((fx, line), "no lives", font=_font(17), fill=DIM, anchor="lm")
+    if seat.tag:  # a pill on the plate's lower edge
+        font = _font(14, True)
+        text = seat.tag.upper()
+        right, mid = x + PLATE_W - 12, y + PLATE_H
+        left = right - round(font.getlength(text)) - 16
+        fill, ink = (GOLD, EDGE) if seat.acting else (PLATE_EDGE, WHITE) if seat.active \
+            else (PLATE, DIM)
+        draw.rounded_rectangle((left, mid - 10, right, mid + 10), radius=10, fill=fill,
+                               outline=GOLD if seat.acting else PLATE_EDGE, width=1)
+        draw.text(((left + right) // 2, mid + 1), text, font=font, fill=ink, anchor="mm")
+    if seat.dealer:
+        cx, cy, r = x + PLATE_W - 16, y + 18, 12
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=EDGE, width=2)
+        draw.text((cx, cy + 1), "D", font=_font(15, True), fill=EDGE, anchor="mm")
+
+
+def _shown_layout(count: int) -> tuple[int, int, int]:
+    """(cards per row, step between cards, rows) for ``count`` fanned small cards."""
+    span = TABLE_W - 2 * MARGIN - SHOWN_CARD
+    step = 26
+    per_row = max(1, span // step + 1)
+    rows = max(1, -(-count // per_row))
+    per_row = -(-count // rows)
+    step = min(SHOWN_CARD + 8, span // max(1, per_row - 1)) if per_row > 1 else SHOWN_CARD
+    return per_row, step, rows
+
+
+@lru_cache(maxsize=64)
+def draw_table(scene: TableScene) -> bytes:
+    """PNG of a table scene (cached by scene)."""
+    n = len(scene.seats)
+    top = MARGIN + HEADER
+    sides = _sides(n)
+    centre_h = max(196, sides * PLATE_H + (sides - 1) * GAP + 2 * GAP)
+    bottom = top + PLATE_H + GAP + centre_h + GAP
+    table_h = bottom + PLATE_H + MARGIN + 6  # room for a tag on the bottom row
+    shown_h = 0
+    if scene.shown:
+        _, _, rows = _shown_layout(len(scene.shown))
+        shown_h = 34 + card_height(SHOWN_CARD) + (rows - 1) * (card_height(SHOWN_CARD) // 2 + 6) \
+            + MARGIN
+    img = Image.new("RGB", (TABLE_W, table_h + shown_h), FELT)
+    draw = ImageDraw.Draw(img)
+    # header: title left, status right
+    title_font, status_font = _font(20), _font(21, True)
+    status = _fit(scene.status, status_font, TABLE_W - 2 * MARGIN - 150)
+    status_w = status_font.getlength(status)
+    draw.text((MARGIN + 4, MARGIN + HEADER // 2 - 4), _fit(scene.title, title_font,
+              TABLE_W - 2 * MARGIN - status_w - 24), font=title_font, fill=SOFT, anchor="lm")
+    draw.text((TABLE_W - MARGIN - 4, MARGIN + HEADER // 2 - 4), status, font=status_font,
+              fill=GOLD, anchor="rm")
+    # the table top
+    tx0 = MARGIN + PLATE_W // 2
+    table = (tx0, top + PLATE_H // 2, TABLE_W - tx0, bottom + PLATE_H // 2)
+    draw.rounded_rectangle(table, radius=90, fill=RIM)
+    draw.rounded_rectangle((table[0] + 8, table[1] + 8, table[2] - 8, table[3] - 8), radius=82,
+                           fill=FELT_LIGHT)
+    # the centre: pool, then stock, middle and discard in one row
+    cx0 = MARGIN + PLATE_W + 2 * GAP if sides else MARGIN + 2 * GAP
+    cx1 = TABLE_W - cx0
+    cy0 = top + PLATE_H + GAP
+    pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
+                     if f.getlength(scene.pool) <= cx1 - cx0 or f.size == 16)
+    draw.text(((cx0 + cx1) // 2, cy0 + 18), _fit(scene.pool, pool_font, cx1 - cx0),
+              font=pool_font, fill=WHITE, anchor="mm")
+    groups: list[tuple[str, list[Card | None]]] = []
+    if scene.stock is not None:
+        groups.append((f"stock {scene.stock}", [None] if scene.stock else []))
+    if scene.middle_label:
+        groups.append((scene.middle_label, list(scene.middle)))
+    if scene.discard is not None:
+        top_card, count = scene.discard
+        groups.append((f"discard ({count})", [top_card] if top_card is not None else []))
+    mh = card_height(MID_CARD)
+    widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
+    total = sum(widths) + 28 * max(0, len(groups) - 1)
+    x = (cx0 + cx1 - total) // 2
+    y = cy0 + 40
+    label_font = _font(17)
+    for (label, cards), w in zip(groups, widths, strict=True):
+        if not cards:
+            draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT, width=2)
+        for i, card in enumerate(cards):
+            if card is None and scene.stock and scene.stock > 1:  # a pile: one more back
+                _paste_card(img, None, x + 5, y - 5, MID_CARD)
+            _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
+        draw.text((x + w // 2, y + mh + 14), label, font=label_font, fill=SOFT, anchor="mm")
+        x += w + 28
+    if scene.note:
+        draw.text(((cx0 + cx1) // 2, y + mh + 38), scene.note, font=label_font, fill=SOFT,
+                  anchor="mm")
+    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, top, bottom), strict=True):
+        _draw_seat(img, draw, seat, px, py)
+    if scene.shown:
+        y = table_h
+        draw.text((MARGIN + 4, y + 10), f"Traded face up ({len(scene.shown)})", font=_font(18, True),
+                  fill=SOFT, anchor="lm")
+        per_row, step, _ = _shown_layout(len(scene.shown))
+        for i, card in enumerate(scene.shown):
+            r, c = divmod(i, per_row)
+            _paste_card(img, card, MARGIN + c * step, y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6),
+                        SHOWN_CARD)
+    return _png(img)
+
+
+# ==================================================================== showdown
+@dataclass(frozen=True)
+class Row:
+    """One seat at the showdown: its cards (highest first), ``category``, what
+    the deal paid it (``delta``), whether it is outlined in gold (``winner``),
+    the word after its category (``mark``: ``wins``, ``best hand``) and a few
+    words (``notes``)."""
+
+    name: str
+    dealer: bool
+    cards: tuple[Card, ...]
+    category: str
+    delta: int
+    winner: bool
+    mark: str
+    notes: str
+
+
+@dataclass(frozen=True)
+class ShowdownScene:
+    """What the showdown picture shows: how play ended, the result, one row per
+    seat, and lines about the payments."""
+
+    title: str
+    how: str
+    result: str
+    rows: tuple[Row, ...]
+    footer: tuple[str, ...]
+
+
+def showdown_scene(obs: Observation, names: Sequence[str],
+                   title: str | None = None) -> ShowdownScene:
+    """The scene of a finished deal's showdown, from its public observation.
+
+    Args:
+        obs: ``deal.observation(None)`` of a deal that reached its showdown.
+        names: plain display names per seat.
+        title: the header (default ``Showdown``).
+
+    Raises:
+        ValueError: ``obs`` has no showdown (the deal is open or was voided).
+    """
+    sd = obs.showdown
+    if sd is None:
+        raise ValueError("this deal has no showdown")
+    oldway = bool(obs.rules.lives)
+    if sd.ended_by == "stock":
+        how = "The stock ran out."
+    elif sd.ended_by == "stand":
+        how = "Everyone has stood."
+    elif sd.ended_by == "pass":
+        how = "Everyone passed for a whole round."
+    elif sd.knocker is not None:
+        how = f"{_name(names, sd.knocker)} knocked."
+    else:
+        how = "The deal is over."
+    if sd.winner is None:
+        result = f"Nobody holds anything: the pool of {obs.pool} carries over."
+    elif oldway:
+        result = f"{_name(names, sd.winner)} has the best hand and takes {sd.pool_won}."
+    elif obs.chips is not None:
+        result = f"Best hand: {_name(names, sd.winner)}."
+    else:
+        result = f"{_name(names, sd.winner)} wins the pool of {sd.pool_won}."
+    rows = []
+    for s, hand in enumerate(sd.hands):
+        notes = []  # the standing first: the events after it may be cut short
+        if sd.lives is not None:
+            notes.append(f"{sd.lives[s]} {'life' if sd.lives[s] == 1 else 'lives'}")
+        if sd.chips is not None:
+            notes.append(f"{sd.chips[s]} chips")
+        if s == sd.knocker:
+            notes.append("knocked")
+        if s in sd.losers:
+            notes.append("loses a life" if oldway else "pays")
+        if s == sd.horse:
+            notes.append("bought a horse")
+        for pot, takers in zip(POT_NAMES, sd.pot_winners if len(sd.pot_winners) > 1 else (),
+                               strict=False):
+            if s in takers:
+                notes.append(f"takes {pot}" + (" (shared)" if len(takers) > 1 else ""))
+        if s in sd.game_winners:
+            notes.append("takes the sweep" if oldway else "takes the pot")
+        cards = tuple(sorted(hand, reverse=True))
+        category = describe(cards, obs.rules.ranking) if cards else "sits out"
+        delta = obs.delta[s] if s < len(obs.delta) else 0
+        winner = s == sd.winner
+        mark = ("best hand" if obs.chips is not None else "wins") if winner else ""
+        rows.append(Row(_name(names, s), s == obs.dealer, cards, category, delta, winner, mark,
+                        " · ".join(notes)))
+    footer = []
+    penalties = [m for m in sd.payments if m.reason == "penalty"]
+    if len(penalties) > 1:
+        footer.append(f"The dealer lost and pays 1 to each of the {len(penalties)} others.")
+    elif penalties and penalties[0].payee is not None:
+        footer.append(f"The dealer lost and pays 1 to {_name(names, penalties[0].payee)}.")
+    if len(sd.pots) > 1:
+        footer.append("Pots now: " + " · ".join(
+            f"{name} {v}" for name, v in zip(POT_NAMES, sd.pots, strict=False)))
+    return ShowdownScene(_clean(title) if title is not None else "Showdown", how, result,
+                         tuple(rows), tuple(footer))
+
+
+def showdown_png(obs: Observation, names: Sequence[str], *, title: str | None = None) -> bytes:
+    """PNG of a finished deal's showdown: how it ended and who won, then every
+    hand (its cards and category, the winner outlined in gold) with what the deal
+    paid each seat (lives or chips after it where the preset has them). One column
+    of rows up to six seats (about 590 pixels wide), two columns beyond (1150).
+
+    Built from the public observation only (arguments as ``showdown_scene``).
+
+    Raises:
+        ValueError: ``obs`` has no showdown.
+    """
+    return draw_showdown(showdown_scene(obs, names, title))
+
+
+ROW_CARD = SHOWN_CARD  # one small card size: fewer sprites to keep
+ROW_H = card_height(ROW_CARD) + 14
+COLUMN_W = 556
+
+
+@lru_cache(maxsize=32)
+def draw_showdown(scene: ShowdownScene) -> bytes:
+    """PNG of a showdown scene (cached by scene)."""
+    n = len(scene.rows)
+    columns = 1 if n <= 6 else 2
+    per_column = -(-n // columns)
+    head = 86
+    width = columns * COLUMN_W + (columns - 1) * GAP + 2 * MARGIN
+    height = head + per_column * (ROW_H + 8) + len(scene.footer) * 28 + MARGIN + 4
+    img = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(img)
+    draw.text((MARGIN + 4, MARGIN + 14), _fit(scene.title, _font(24, True), width // 2),
+              font=_font(24, True), fill=GOLD, anchor="lm")
+    draw.text((MARGIN + 4 + _font(24, True).getlength(_fit(scene.title, _font(24, True),
+               width // 2)) + 14, MARGIN + 15), _fit(scene.how, _font(20), width // 2),
+              font=_font(20), fill=SOFT, anchor="lm")
+    draw.text((MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
+              font=_font(22, True), fill=WHITE, anchor="lm")
+    name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
+        _font(28, True)
+    for i, row in enumerate(scene.rows):
+        col, r = divmod(i, per_column)
+        x = MARGIN + col * (COLUMN_W + GAP)
+        y = head + r * (ROW_H + 8)
+        box = (x, y, x + COLUMN_W, y + ROW_H)
+        if row.winner:
+            _draw_plate(draw, (x - 3, y - 3, x + COLUMN_W + 3, y + ROW_H + 3), fill=GOLD,
+                        outline=GOLD, radius=14)
+        _draw_plate(draw, box, fill=PLATE_ACTING if row.winner else PLATE,
+                    outline=GOLD if row.winner else PLATE_EDGE)
+        top = y + (0 if row.notes else 12)  # name and category centred without notes
+        cx = x + 10
+        step = ROW_CARD + 6 if len(row.cards) <= 3 else ROW_CARD * 3 // 4
+        for card in row.cards:
+            _paste_card(img, card, cx, y + 8, ROW_CARD)
+            cx += step
+        tx = x + 10 + 3 * (ROW_CARD + 6) + 6
+        delta = _signed(row.delta)
+        delta_w = delta_font.getlength(delta)
+        room = x + COLUMN_W - 16 - delta_w - 12 - tx
+        name = row.name
+        if row.dealer:
+            r_ = 11
+            draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
+                         outline=EDGE, width=2)
+            draw.text((tx + r_, top + 19), "D", font=_font(14, True), fill=EDGE, anchor="mm")
+            name_x = tx + 2 * r_ + 8
+        else:
+            name_x = tx
+        draw.text((name_x, top + 18), _fit(name, name_font, room - (name_x - tx)), font=name_font,
+                  fill=WHITE, anchor="lm")
+        category = row.category + (f"  — {row.mark}" if row.mark else "")
+        draw.text((tx, top + 45), _fit(category, cat_font, room), font=cat_font,
+                  fill=GOLD if row.mark else SOFT, anchor="lm")
+        if row.notes:
+            draw.text((tx, y + 69), _fit(row.notes, note_font, room), font=note_font, fill=SOFT,
+                      anchor="lm")
+        draw.text((x + COLUMN_W - 16, y + ROW_H // 2), delta, font=delta_font,
+                  fill=_tone(row.delta), anchor="rm")
+    y = head + per_column * (ROW_H + 8) + 10
+    for line in scene.footer:
+        draw.text((MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), font=_font(19),
+                  fill=WHITE, anchor="lm")
+        y += 28
+    return _png(img)
+
+
+def clear_cache(*, sprites: bool = False) -> None:
+    """Forget the cached pictures (and with ``sprites`` the card sprites and fonts
+    too): for benchmarks and tests."""
+    draw_hand.cache_clear()
+    draw_table.cache_clear()
+    draw_showdown.cache_clear()
+    if sprites:
+        _card_sprite.cache_clear()
+        _pip.cache_clear()
+        _font.cache_clear()
+        _advance.cache_clear()
+        _drawable.cache_clear()
+        _palette.cache_clear()

@@ -1,0 +1,93 @@
+"""Time and size of each kind of picture (bot/ui/pictures.py), one core.
+
+For each kind — a hand, the public table, the showdown — over deals of every
+family and table sizes of 3 to 12 seats: the time to draw one picture with the
+picture cache cleared before every run (median, min and max over the runs, card
+sprites and fonts already loaded, as in a running bot), the first picture with
+every cache cleared (cold start), and the PNG size.
+
+    .venv/bin/python scripts/bench_pictures.py [--runs 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.engine import Game, ai, get_preset, shuffled_deck  # noqa: E402
+from bot.ui import pictures  # noqa: E402
+
+#: (preset, seats, AI moves before the table picture)
+CASES = [("foster", 3, 2), ("parlett", 5, 12), ("widow", 6, 3), ("oldway", 8, 5),
+         ("jaques", 10, 6), ("foster-more", 12, 4)]
+NAMES = [f"Player {i + 1}" for i in range(12)]
+
+
+def samples() -> dict[str, list[Callable[[], bytes]]]:
+    """One picture call per case and kind, on deals played by the AI."""
+    out: dict[str, list[Callable[[], bytes]]] = {"hand": [], "table": [], "showdown": []}
+    for preset, n, moves in CASES:
+        rng = random.Random(f"bench {preset} {n}")
+        game = Game(get_preset(preset), n, 0)
+        deal = game.start_deal(shuffled_deck(rng), rng=rng)
+        for _ in range(moves):
+            if deal.finished:
+                break
+            seat = deal.to_act
+            deal.act(seat, ai.choose(deal.observation(seat)))
+        seat = deal.to_act if deal.to_act is not None else deal.dealer
+        hand_obs, table_obs = deal.observation(seat), deal.observation(None)
+        balances = list(game.running_balances)
+        out["hand"].append(lambda o=hand_obs: pictures.hand_png(o))
+        out["table"].append(lambda o=table_obs, b=balances, n=n: pictures.table_png(
+            o, NAMES[:n], b, title=f"Table 1 · {o.rules.name} · deal 1"))
+        while not deal.finished:
+            seat = deal.to_act
+            deal.act(seat, ai.choose(deal.observation(seat)))
+        final = deal.observation(None)
+        out["showdown"].append(lambda o=final, n=n: pictures.showdown_png(o, NAMES[:n]))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30, help="runs per picture (default 30)")
+    args = parser.parse_args()
+    columns = f"{'median ms':>10}{'min ms':>9}{'max ms':>9}{'KB':>7}"
+    print(f"{'picture':<10}{columns}   (KB: the largest)")
+    lines = []
+    for kind, calls in samples().items():
+        pictures.clear_cache(sprites=True)
+        start = time.perf_counter()
+        calls[0]()
+        cold = (time.perf_counter() - start) * 1000
+        every, sizes = [], []
+        for (preset, n, _), call in zip(CASES, calls, strict=True):
+            call()  # its cards' sprites drawn once, as a running bot has them
+            times = []
+            for _ in range(args.runs):
+                pictures.clear_cache()
+                start = time.perf_counter()
+                png = call()
+                times.append((time.perf_counter() - start) * 1000)
+            every += times
+            sizes.append(len(png) / 1024)
+            lines.append(f"{kind:<9}{preset:<12}{n:>2} seats{statistics.median(times):>10.2f}"
+                         f"{min(times):>9.2f}{max(times):>9.2f}{sizes[-1]:>7.1f}")
+        print(f"{kind:<10}{statistics.median(every):>10.2f}{min(every):>9.2f}{max(every):>9.2f}"
+              f"{max(sizes):>7.1f}   first picture with every cache cold: {cold:.1f} ms")
+    print(f"\n{'by deal':<29}{columns}")
+    print("\n".join(lines))
+    print(f"\n{args.runs} runs per deal, the picture cache cleared before each run (card sprites "
+          "and fonts kept, as in a running bot).")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,262 @@
+"""Card pictures (bot/ui/pictures.py): real PNGs of sensible size, built from the
+viewer's observation and nothing else.
+
+The leak tests take real deals of every preset, then make other deals with the
+same observation — the cards hidden from the viewer (other seats' hands, the
+stock, a face-down waste) dealt out differently — and demand the very same bytes.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import io
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.engine import (
+    PRESETS,
+    Decision,
+    Game,
+    ai,
+    describe,
+    get_preset,
+    hand_label,
+    parse_card,
+    shuffled_deck,
+)
+from bot.ui import pictures
+
+PRESET_NAMES = sorted(PRESETS)
+NAMES = ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli", "Fay", "Gus", "Hal", "Ivy", "Jo",
+         "Kai", "Lu"]
+#: moves played into a deal before a picture is taken (0: just dealt)
+MOMENTS = (0, 1, 3, 6)
+
+
+def play(preset: str, n: int, seed: int, moves: int) -> tuple[Game, object]:
+    """A game of ``preset`` with ``n`` seats whose first deal the AI has played for
+    ``moves`` moves (fewer if it ends)."""
+    rng = random.Random(f"{preset} {n} {seed}")
+    game = Game(get_preset(preset), n, seed % n)
+    deal = game.start_deal(shuffled_deck(rng), rng=rng)
+    for _ in range(moves):
+        if deal.finished:
+            break
+        seat = deal.to_act
+        deal.act(seat, ai.choose(deal.observation(seat)))
+    return game, deal
+
+
+def finish(deal: object) -> None:
+    while not deal.finished:
+        seat = deal.to_act
+        deal.act(seat, ai.choose(deal.observation(seat)))
+
+
+def open_deals() -> Iterator[tuple[str, Game, object]]:
+    """Deals of every preset at several moments, with 3 to 5 seats."""
+    for preset in PRESET_NAMES:
+        for i, moves in enumerate(MOMENTS):
+            game, deal = play(preset, 3 + i % 3, i, moves)
+            if not deal.finished:
+                yield preset, game, deal
+
+
+def rehide(deal: object, keep: set[int], rng: random.Random) -> object:
+    """A copy of ``deal`` whose hidden cards are dealt out afresh: the cards of the
+    seats not in ``keep``, the stock and a face-down waste change places, except
+    those that have lain face up (``exposed``) and a pending offer's seat."""
+    clone = copy.deepcopy(deal)
+    pending = getattr(clone, "pending", None)
+    if pending is not None:
+        keep = keep | {pending.seat}
+    exposed = getattr(clone, "exposed", set())
+    containers = [clone.hands[s] for s in range(clone.n) if s not in keep]
+    stock = list(clone.stock)
+    containers.append(stock)
+    waste = getattr(clone, "waste", None)
+    if waste is not None and clone.rules.traded_card != "face_up":
+        containers.append(waste)
+    slots = [(box, i) for box in containers for i, c in enumerate(box) if c not in exposed]
+    cards = [box[i] for box, i in slots]
+    rng.shuffle(cards)
+    for (box, i), card in zip(slots, cards, strict=True):
+        box[i] = card
+    clone.stock.clear()
+    clone.stock.extend(stock)
+    return clone
+
+
+def decode(png: bytes) -> Image.Image:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    assert img.format == "PNG"
+    return img
+
+
+# ------------------------------------------------------------------- pictures
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_picture_is_a_png_of_sensible_size(preset):
+    for n in (3, PRESETS[preset].max_players):
+        game, deal = play(preset, n, 1, 4)
+        seat = deal.to_act if deal.to_act is not None else deal.dealer
+        hand = decode(pictures.hand_png(deal.observation(seat)))
+        assert 500 <= hand.width <= 800 and 250 <= hand.height <= 400
+        table = decode(pictures.table_png(deal.observation(None), NAMES[:n], game.running_balances))
+        assert table.width == 800 and 400 <= table.height <= 800
+        finish(deal)
+        showdown = decode(pictures.showdown_png(deal.observation(None), NAMES[:n]))
+        assert 550 <= showdown.width <= 1200 and 300 <= showdown.height <= 900
+        for png in (pictures.hand_png(deal.observation(seat)),
+                    pictures.table_png(deal.observation(None), NAMES[:n]),
+                    pictures.showdown_png(deal.observation(None), NAMES[:n])):
+            assert len(png) <= 150 * 1024
+
+
+def test_different_hands_give_different_pictures():
+    seen: dict[bytes, tuple[int, ...]] = {}
+    for preset in ("foster", "jaques", "foster-more"):
+        _, deal = play(preset, 6, 2, 0)
+        for seat in range(6):
+            obs = deal.observation(seat)
+            png = pictures.hand_png(obs)
+            assert png not in seen, (obs.hand, seen.get(png))
+            seen[png] = tuple(sorted(obs.hand))
+    assert len(seen) == 18
+
+
+def test_a_hand_picture_and_its_description():
+    _, deal = play("foster", 3, 0, 0)
+    obs = deal.observation(1)
+    seq = dataclasses.replace(obs, hand=tuple(parse_card(c) for c in ("8s", "6s", "7s")))
+    assert pictures.hand_alt(seq) == "Your hand: 8♠ 7♠ 6♠ — sequence to 8."
+    text = pictures.hand_alt(obs)
+    assert text == f"Your hand: {hand_label(obs.hand)} — {describe(obs.hand)}."
+    assert pictures.hand_png(seq) != pictures.hand_png(obs)
+    # the order the engine holds the cards in does not matter
+    same = dataclasses.replace(seq, hand=tuple(reversed(seq.hand)))
+    assert pictures.hand_png(same) == pictures.hand_png(seq)
+
+
+def test_a_blind_hand_shows_backs_and_a_drawn_card_is_set_apart():
+    _, deal = play("oldway", 4, 0, 0)
+    blind = deal.observation(deal.dealer)
+    assert blind.blind and blind.hand is None
+    assert "not looked at yet" in pictures.hand_alt(blind)
+    decode(pictures.hand_png(blind))
+    _, deal = play("jaques", 4, 0, 0)
+    seat = deal.to_act
+    plain = decode(pictures.hand_png(deal.observation(seat)))
+    deal.act(seat, Decision("draw"))
+    drew = deal.observation(seat)
+    assert drew.drawn is not None
+    assert pictures.hand_alt(drew).endswith(f"You drew {hand_label([drew.drawn])}.")
+    assert decode(pictures.hand_png(drew)).width > plain.width
+
+
+def test_pictures_refuse_the_wrong_observation():
+    _, deal = play("foster", 3, 0, 0)
+    with pytest.raises(ValueError):
+        pictures.hand_png(deal.observation(None))
+    with pytest.raises(ValueError):
+        pictures.table_png(deal.observation(0), NAMES[:3])
+    with pytest.raises(ValueError):
+        pictures.showdown_png(deal.observation(None), NAMES[:3])
+
+
+def test_pictures_are_cached_by_content():
+    game, deal = play("widow", 4, 0, 2)
+    obs = deal.observation(None)
+    first = pictures.table_png(obs, NAMES[:4], game.running_balances)
+    assert pictures.table_png(copy.deepcopy(obs), list(NAMES[:4]), list(game.running_balances)) \
+        is first
+    assert pictures.table_png(obs, ["Zed", *NAMES[1:4]], game.running_balances) != first
+    pictures.clear_cache()
+    assert pictures.table_png(obs, NAMES[:4], game.running_balances) == first
+
+
+def test_names_lose_only_what_the_font_cannot_draw():
+    scene = pictures.table_scene(play("foster", 5, 0, 0)[1].observation(None), NAMES[:5])
+    assert [s.name for s in scene.seats] == ["Ann", "Ben", "Cat", "Dora Østergård", "Eli"]
+
+
+# --------------------------------------------------------------------- leaks
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_the_table_picture_sees_no_hidden_card(preset):
+    rng = random.Random(preset)
+    checked = 0
+    for name, game, deal in open_deals():
+        if name != preset:
+            continue
+        public = deal.observation(None)
+        pictures.clear_cache()
+        png = pictures.table_png(public, NAMES[:deal.n], game.running_balances)
+        for _ in range(3):
+            other = rehide(deal, set(), rng)
+            assert other.hands != deal.hands
+            assert other.observation(None) == public
+            pictures.clear_cache()
+            assert pictures.table_png(other.observation(None), NAMES[:deal.n],
+                                      game.running_balances) == png
+            checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_a_hand_picture_sees_no_other_hand(preset):
+    rng = random.Random(preset)
+    checked = changed = 0
+    for name, _, deal in open_deals():
+        if name != preset:
+            continue
+        for seat in deal.active:
+            mine = deal.observation(seat)
+            pictures.clear_cache()
+            png = pictures.hand_png(mine)
+            other = rehide(deal, {seat}, rng)
+            assert [h for s, h in enumerate(other.hands) if s != seat] != \
+                [h for s, h in enumerate(deal.hands) if s != seat]
+            assert other.observation(seat) == mine
+            pictures.clear_cache()
+            assert pictures.hand_png(other.observation(seat)) == png
+            checked += 1
+            # the control: when the seat's own cards change, so does its picture
+            mixed = rehide(deal, set(), rng)
+            if sorted(mixed.hands[seat]) != sorted(deal.hands[seat]):
+                changed += pictures.hand_png(mixed.observation(seat)) != png
+    assert checked >= 9
+    assert changed >= checked // 2
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
+    _, deal = play(preset, 4, 3, 0)
+    finish(deal)
+    obs = deal.observation(None)
+    scene = pictures.showdown_scene(obs, NAMES[:4])
+    sd = obs.showdown
+    assert [r.cards for r in scene.rows] == [tuple(sorted(h, reverse=True)) for h in sd.hands]
+    assert [r.category for r in scene.rows] == [
+        describe(h, obs.rules.ranking) if h else "sits out" for h in sd.hands]
+    assert [r.winner for r in scene.rows] == [s == sd.winner for s in range(4)]
+    assert [r.delta for r in scene.rows] == list(obs.delta)
+    decode(pictures.showdown_png(obs, NAMES[:4]))
+
+
+def test_pictures_import_nothing_from_discord_or_the_bot():
+    tree = ast.parse(Path(pictures.__file__).read_text(encoding="utf-8"))
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            roots.add(("." * node.level) + (node.module or ""))
+    assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
+    assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards"}
