@@ -137,6 +137,14 @@ def preset_embed(name: str, summary: str) -> discord.Embed:
     return embed
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary, with "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:—-")
+    return cut + "…"
+
+
 async def preset_autocomplete(interaction: discord.Interaction, current: str,
                               ) -> list[app_commands.Choice[str]]:
     """Rules presets whose name contains what was typed, each with its one-line
@@ -144,6 +152,6 @@ async def preset_autocomplete(interaction: discord.Interaction, current: str,
     out = []
     for name, rules in PRESETS.items():
         if current.lower() in name:
-            label = f"{name} — {rules.summary}"
-            out.append(app_commands.Choice(name=label[:100], value=name))
+            out.append(app_commands.Choice(name=clip(f"{name} — {rules.summary}", 100),
+                                           value=name))
     return out[:25]

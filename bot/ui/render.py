@@ -315,7 +315,9 @@ def final_embed(live: LiveTable) -> discord.Embed:
     title = "Victory shared" if len(winners) > 1 else "Winner"
     embed = discord.Embed(title=f"Game over · table {live.row.number}", colour=GOLD,
                           description=f"**{title}:** {names}\n\n" + "\n".join(lines))
-    embed.set_footer(text="This channel is now read-only. Start another with /commerce new.")
+    closing = {"channel": "This channel is now read-only. ",
+               "thread": "This thread is now locked. "}.get(live.row.place or "", "")
+    embed.set_footer(text=f"{closing}Start another game with /commerce new.")
     return embed
 
 

@@ -392,3 +392,34 @@ async def test_a_table_closed_in_storage_is_not_served_from_memory(simcord_env, 
     res = await table.knock(ann)
     assert "This table is closed." in answer_text(res)
     assert live.id not in table.bot.service.tables
+
+
+async def test_final_standings_say_read_only_only_when_the_bot_made_the_channel(simcord_env,
+                                                                                bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await bots[-1].service.update_settings(guild.id, ann.id, table_mode="here")
+    await ann.slash(general, "commerce new", deals_per_player=1)
+    lobby = general.history()[-1]
+    for label in ("Add AI", "Add AI", "Start"):
+        await ann.click(lobby, label=label)
+    table = Table(env, bots, general, {ann.id: ann})
+    for _ in range(60):
+        live = table.bot.service.in_channel(general.id)
+        if live is None:
+            break
+        if not live.deal.finished and live.deal.to_act == live.seat_of(ann.id):
+            if live.deal.pending is not None:
+                await table.refuse(ann)
+            else:
+                await table.knock(ann)
+        else:
+            await env.advance_time(live.row.next_deal_delay + 1)
+    final = next(m for m in reversed(general.history())
+                 if m.embeds and (m.embeds[0].title or "").startswith("Game over"))
+    footer = final.embeds[0].footer.text
+    assert "read-only" not in footer and "/commerce new" in footer
+    overwrite = table.bot.get_channel(general.id).overwrites_for(guild.default_role)
+    assert overwrite.send_messages is not False
