@@ -1,4 +1,9 @@
-"""The ``commands.Bot`` subclass: storage, the table service, cogs, persistent controls."""
+"""The ``commands.Bot`` subclass: storage, the table service, the publisher, the
+timers and the control handlers it owns, the cogs, persistent controls.
+
+Nothing here imports a cog: the cogs are extensions named in ``EXTENSIONS``,
+and they reach what the bot owns through its attributes (docs/ARCHITECTURE.md).
+"""
 
 from __future__ import annotations
 
@@ -10,25 +15,40 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .commands import CommerceGroup
+from .handlers import Handlers
+from .messages import Publisher
 from .service import TableService
 from .storage import Storage
+from .timers import Timers
 from .ui.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.play", "cogs.commerce", "cogs.admin")
+#: loaded in this order; ``/commerce`` lists its subcommands in the order their cogs load
+EXTENSIONS = ("cogs.play", "cogs.tables", "cogs.ledger", "cogs.help", "cogs.admin")
 
 
 class CommerceBot(commands.Bot):
     """The Commerce bot. Build it with ``create_bot``.
 
-    Attributes:
-        storage: the opened ``Storage`` (after ``setup_hook``).
-        service: the ``TableService`` (after ``setup_hook``).
+    Attributes (after ``setup_hook``):
+        storage: the opened ``Storage``.
+        service: the ``TableService``.
+        publisher: the public messages of every table (``bot.messages.Publisher``).
+        timers: next-deal and turn timers and the watch (``bot.timers.Timers``);
+            the ``Play`` cog starts and stops them.
+        handlers: what every control does (``bot.handlers.Handlers``); the controls
+            reach it as ``interaction.client.handlers``.
+        commerce: the ``/commerce`` group the command cogs add their commands to.
     """
 
     storage: Storage
     service: TableService
+    publisher: Publisher
+    timers: Timers
+    handlers: Handlers
+    commerce: CommerceGroup
 
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
                  dev_guild: int | None = None, sync_commands: bool = True,
@@ -50,6 +70,12 @@ class CommerceBot(commands.Bot):
         self.storage = await Storage.open(self.db_path)
         self.service = TableService(self.storage, self.rng)
         await self.service.load()
+        self.publisher = Publisher(self, self.service)
+        self.timers = Timers(self, self.service, self.publisher)
+        self.publisher.clock = self.timers
+        self.handlers = Handlers(self.service, self.publisher, self.timers)
+        self.commerce = CommerceGroup()
+        self.tree.add_command(self.commerce)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in EXTENSIONS:
             await self.load_extension(ext)

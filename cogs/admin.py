@@ -7,9 +7,7 @@ only); every command still checks the permission when it runs.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -17,24 +15,12 @@ from discord.ext import commands
 
 from bot import waiting
 from bot.app import CommerceBot
+from bot.interactions import guarded, reply, require_manager
 from bot.service import UserError
 from bot.ui import help as help_text
 from bot.ui.components import reset_ledger_view
-from cogs.play import edit, guarded, reply
 
 log = logging.getLogger(__name__)
-
-
-def require_manager(interaction: discord.Interaction) -> discord.Member:
-    """The caller, if they have Manage Server (checked at run time).
-
-    Raises:
-        UserError: they do not.
-    """
-    member = interaction.user
-    if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
-        raise UserError("You need the **Manage Server** permission for that.")
-    return member
 
 
 @app_commands.guild_only()
@@ -47,13 +33,6 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
         self.bot = bot
         self.service = bot.service
         super().__init__()
-
-    @property
-    def play(self) -> Any:
-        """The ``Play`` cog (lobby and table messages, timers)."""
-        cog = self.bot.get_cog("Play")
-        assert cog is not None
-        return cog
 
     @app_commands.command(name="settings", description="Show or change the server's Commerce settings")
     @app_commands.autocomplete(default_preset=help_text.preset_autocomplete)
@@ -110,14 +89,10 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             if live is None:
                 raise UserError(f"There is no open table number {table} on this server.")
             live = await self.service.end(live.id, member.id, is_manager=True)
-            play = self.play
-            play.forget(live.id)
+            self.bot.timers.forget(live.id)
             await reply(interaction, f"Table {table} is closed; any unfinished deal was refunded.")
-            await play.refresh_lobby(live)
-            if live.row.table_message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await play.channel(live).get_partial_message(
-                        live.row.table_message_id).edit(view=None)
+            await self.bot.publisher.refresh_lobby(live)
+            await self.bot.publisher.close_table_message(live)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="backup", description="Write a consistent copy of the database")
@@ -134,7 +109,8 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
     @app_commands.command(name="reset-ledger", description="Set every balance on this server back to zero")
     async def reset_ledger(self, interaction: discord.Interaction) -> None:
         """Ask to confirm (Confirm / Cancel, answerable for a minute, even across a
-        restart); the reset itself happens in ``on_reset_answer``."""
+        restart); the reset itself happens when Confirm is pressed
+        (``bot.handlers.Handlers.on_reset_answer``)."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
@@ -143,25 +119,6 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                         "Reset every Commerce balance on this server to zero? The history is kept; "
                         "offsetting entries are added to the ledger.",
                         view=reset_ledger_view(interaction.guild.id, member.id, now))
-        await guarded(interaction, None, work)
-
-    async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
-                              confirmed: bool) -> None:
-        """Confirm or Cancel pressed under the reset question (by the member who
-        asked, in the guild it was asked in: ``components.Placed`` checked that).
-        After ``expires`` (unix seconds) nothing happens and the buttons go."""
-        async def work() -> None:
-            assert interaction.guild is not None
-            if discord.utils.utcnow().timestamp() > expires:
-                await edit(interaction, content="This confirmation expired: run the command again.",
-                           view=None)
-                return
-            if not confirmed:
-                await edit(interaction, content="Cancelled: nothing changed.", view=None)
-                return
-            member = require_manager(interaction)  # they may have lost it meanwhile
-            count = await self.service.reset_ledger(interaction.guild.id, member.id)
-            await edit(interaction, content=f"Done: {count} balance(s) reset to zero.", view=None)
         await guarded(interaction, None, work)
 
 

@@ -29,12 +29,13 @@ It prints figures and asserts nothing. Everything happens in ONE SimCord run
 
 Bot's own work: the script wraps (in this process only) the public
 ``TableService`` methods, every function of ``bot.ui.render`` and the
-view/component builders the Play cog uses with a timer that counts only the
-outermost call. Their sum during one click is the bot's work for that
-interaction: lock, engine step, AI turns, SQLite commit (aiosqlite thread round
-trip included) and rendering. Not included: discord.py's parsing and dispatch
-(the no-op pays it too) and the simulated Discord. The Play cog handlers are
-timed too ("handler": includes their calls to the simulated Discord API).
+view/component builders the control handlers and the publisher use with a timer
+that counts only the outermost call. Their sum during one click is the bot's
+work for that interaction: lock, engine step, AI turns, SQLite commit (aiosqlite
+thread round trip included) and rendering. Not included: discord.py's parsing
+and dispatch (the no-op pays it too) and the simulated Discord. The control
+handlers (``bot.handlers``) are timed too ("handler": includes their calls to
+the simulated Discord API).
 
 Throughput = interactions / summed SimCord round trips of the clicks (the
 driver's own bookkeeping between clicks is left out), bot and no-op alike.
@@ -122,11 +123,11 @@ class Meter:
 
 
 WORK = Meter()      # service + render + view building
-HANDLER = Meter()   # the Play cog handler coroutines (includes simulated Discord API calls)
+HANDLER = Meter()   # the control handler coroutines (includes simulated Discord API calls)
 
 SERVICE_METHODS = ("act", "verify", "observation", "next_deal", "start", "add_ai", "join",
                    "create", "leave", "end", "set_message", "get", "in_channel", "of_member",
-                   "settings", "next_number")
+                   "settings")
 PLAY_BUILDERS = ("table_view", "lobby_view", "view_of", "CardSelect", "AnswerButton",
                  "answer_buttons", "NextDealButton")
 PLAY_HANDLERS = ("on_lobby", "on_play", "on_answer", "on_card", "on_next")
@@ -140,14 +141,15 @@ def instrument(bot: Any) -> None:
     for name, fn in list(vars(render).items()):
         if inspect.isfunction(fn) and fn.__module__ == render.__name__:
             setattr(render, name, WORK.wrap(fn))
-    play = bot.get_cog("Play")
-    # load_extension executes cogs/play.py as a fresh module: patch that one
-    play_module = sys.modules[type(play).__module__]
-    for name in PLAY_BUILDERS:
-        if callable(getattr(play_module, name, None)):  # the cog's imports may change
-            setattr(play_module, name, WORK.wrap(getattr(play_module, name)))
+    handlers = bot.handlers
+    # the builders are looked up in the modules that call them: patch them there
+    for obj in (handlers, bot.publisher):
+        module = sys.modules[type(obj).__module__]
+        for name in PLAY_BUILDERS:
+            if callable(getattr(module, name, None)):  # the modules' imports may change
+                setattr(module, name, WORK.wrap(getattr(module, name)))
     for name in PLAY_HANDLERS:
-        setattr(play, name, HANDLER.wrap(getattr(play, name)))
+        setattr(handlers, name, HANDLER.wrap(getattr(handlers, name)))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -514,7 +516,7 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
     print("1. Bot's own work per interaction, ms = timed TableService calls + rendering")
     print("   (lock, engine step, AI turns, SQLite commit, embeds/texts/views)")
     print("\n".join(table_rows(rec)))
-    print("   handler = Play cog coroutine incl. its calls to the simulated Discord API;")
+    print("   handler = control handler coroutine incl. its calls to the simulated Discord API;")
     print("   click = whole SimCord round trip (gateway event, discord.py dispatch, handler,")
     print("   simulated HTTP, settle)\n")
 

@@ -1,6 +1,10 @@
 """``python -m bot.engine replay FILE|-``: replay a game record (docs/RULES.md §3).
 
 Prints one JSON object and exits 0, or prints ``{"error": ...}`` and exits 2.
+
+``python -m bot.engine verify FILE|-``: check the fair deals of a record
+(docs/FAIRNESS.md); prints a JSON summary and exits 0 only when every deal is
+verified, else 2.
 """
 
 from __future__ import annotations
@@ -8,15 +12,17 @@ from __future__ import annotations
 import json
 import sys
 
-from .game import RecordError, replay
+from .game import RecordError, replay, verify_record
 
-USAGE = "usage: python -m bot.engine replay FILE|-"
+USAGE = "usage: python -m bot.engine replay FILE|-\n       python -m bot.engine verify FILE|-"
+#: the subcommands that read one record
+RECORD_COMMANDS = ("replay", "verify")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2 or args[0] != "replay":
+    if len(args) != 2 or args[0] not in RECORD_COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
     try:
@@ -39,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     except RecursionError:
         print(json.dumps(RecordError("not valid JSON: nested too deeply").to_dict()))
         return 2
+    if args[0] == "verify":
+        return verify(record)
     try:
         game = replay(record)
     except RecordError as exc:
@@ -49,6 +57,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(json.dumps(game.summary()))
     return 0
+
+
+def verify(record: object) -> int:
+    """Print the ``verify_record`` summary (or the replay error); the exit code."""
+    try:
+        ok, summary = verify_record(record)
+    except RecordError as exc:
+        print(json.dumps(exc.to_dict()))
+        return 2
+    except Exception as exc:  # noqa: BLE001 — the CLI never shows a traceback
+        print(json.dumps(RecordError(f"cannot verify: {type(exc).__name__}").to_dict()))
+        return 2
+    print(json.dumps(summary))
+    return 0 if ok else 2
 
 
 if __name__ == "__main__":

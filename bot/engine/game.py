@@ -13,6 +13,7 @@ from .cards import Card, card_code, parse_card, shuffled_deck
 from .common import DealBase, IllegalAction, Standing
 from .deal import TradeDeal
 from .discard import DiscardDeal
+from .fairness import SEED_BYTES, DealProof, deck_order, failed_checks
 from .hands import Category
 from .operations import (
     BarterAnswer,
@@ -76,12 +77,16 @@ class Game:
         rules: the rule system (options already applied).
         n_seats: number of seats.
         first_dealer: seat of the first dealer.
+        table: the table id, needed for fair deals (``start_fair_deal``) and
+            written into records as ``table`` (docs/FAIRNESS.md).
 
     Raises:
         ValueError: seat count or first dealer out of range.
     """
 
-    def __init__(self, rules: Rules, n_seats: int, first_dealer: int) -> None:
+    def __init__(
+        self, rules: Rules, n_seats: int, first_dealer: int, table: int | None = None
+    ) -> None:
         if not rules.min_players <= n_seats <= rules.max_players:
             raise ValueError(
                 f"{rules.name} needs {rules.min_players} to {rules.max_players} players"
@@ -94,6 +99,10 @@ class Game:
         #: deals in the game, or ``None`` when the game ends by lives or chips
         self.deals_total: int | None = rules.deals_in_game(n_seats)
         self.deals: list[AnyDeal] = []
+        #: per deal, its fairness data (docs/FAIRNESS.md), or ``None``. Secret while
+        #: the deal is open: only ``reveal`` and records read it, never a deal object.
+        self.proofs: list[DealProof | None] = []
+        self.table = table
         self.closed = False
 
     # ------------------------------------------------------------- state
@@ -228,10 +237,16 @@ class Game:
 
     # ------------------------------------------------------------ steps
     def start_deal(
-        self, deck: Sequence[Card] | None = None, rng: random.Random | None = None
+        self,
+        deck: Sequence[Card] | None = None,
+        rng: random.Random | None = None,
+        *,
+        proof: DealProof | None = None,
     ) -> AnyDeal:
         """Start the next deal with ``deck`` (or a fresh CSPRNG shuffle). ``rng``
-        (tests only) also drives live jaques reshuffles.
+        (tests only) also drives live jaques reshuffles. ``proof`` is the deal's
+        fairness data as a record carries it (kept as given, never checked here:
+        that is ``verify_record``'s job).
 
         Raises:
             GameError: a deal is in progress, the game is complete or closed.
@@ -262,7 +277,33 @@ class Game:
                 first=not self.deals, final=final, rng=rng,
             )
         self.deals.append(deal)
+        self.proofs.append(proof)
         return deal
+
+    def start_fair_deal(self, seed: bytes, cuts: Sequence[bytes | str]) -> AnyDeal:
+        """Start the next deal with the deck ``deck_order(seed, cuts, table, number,
+        preset)`` gives (docs/FAIRNESS.md); the number counts deals from 1. The
+        seed stays secret until ``reveal``.
+
+        Raises:
+            GameError: no table id, or as ``start_deal``.
+            ValueError: a seed that is not 32 bytes, or an out-of-range table id.
+        """
+        if self.table is None:
+            raise GameError("A fair deal needs the table id.")
+        number = len(self.deals) + 1
+        deck = deck_order(seed, cuts, self.table, number, self.rules.name)
+        return self.start_deal(deck, proof=DealProof.make(seed, cuts))
+
+    def reveal(self, index: int) -> DealProof | None:
+        """The fairness data of deal ``index`` (from 0) that may be made public now:
+        everything once the deal is over (showdown or void) or the game closed; while
+        it is open only the commitment and the cuts. ``None`` for a deal without it.
+        """
+        proof = self.proofs[index]
+        if proof is None or self.deals[index].finished or self.closed:
+            return proof
+        return DealProof(proof.commitment, None, proof.cuts)
 
     def apply(self, op: Operation) -> Operation:
         """Apply ``op`` to the deal in progress.
@@ -300,17 +341,29 @@ class Game:
         self, players: Sequence[str], options: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The game as a docs/RULES.md §3 record (JSON-ready; docs/RECORDS.md);
-        ``options`` default to the game's own table options."""
-        return {
+        ``options`` default to the game's own table options. ``table`` and each
+        deal's ``commitment``, ``seed`` and ``cuts`` are written only when known
+        (docs/FAIRNESS.md). Like the decks, the seeds make a record private while
+        its last deal is open."""
+        deals = []
+        for d, proof in zip(self.deals, self.proofs, strict=True):
+            item: dict[str, Any] = {
+                "deck": [card_code(c) for c in d.deck],
+                "actions": record_actions(d.operations),
+            }
+            if proof is not None:
+                item.update(proof.to_record())
+            deals.append(item)
+        record: dict[str, Any] = {
             "rules": self.rules.name,
             "options": dict(self.options if options is None else options),
             "players": list(players),
             "first_dealer": self.first_dealer,
-            "deals": [
-                {"deck": [card_code(c) for c in d.deck], "actions": record_actions(d.operations)}
-                for d in self.deals
-            ],
         }
+        if self.table is not None:
+            record["table"] = self.table
+        record["deals"] = deals
+        return record
 
     def summary(self) -> dict[str, Any]:
         """The outcome as ``python -m bot.engine replay`` prints it (docs/RULES.md §3;
@@ -498,6 +551,39 @@ def _apply_discard_action(deal: DiscardDeal, seat: int, kind: Any, action: dict[
 
 #: the keys every record holds (docs/RECORDS.md "The record")
 RECORD_KEYS = ("rules", "options", "players", "first_dealer", "deals")
+#: optional per-deal keys of a fair deal (docs/FAIRNESS.md)
+PROOF_KEYS = ("commitment", "seed", "cuts")
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _hex(value: Any, what: str) -> bytes:
+    if not isinstance(value, str) or len(value) % 2 or not _HEX.issuperset(value):
+        raise ValueError(f"{what} must be a string of hex digits (two per byte)")
+    return bytes.fromhex(value)
+
+
+def _proof(deal_record: dict[str, Any]) -> DealProof | None:
+    """The deal's fairness fields, checked for shape only (``verify_record`` checks
+    the values); ``None`` when it has none."""
+    if not any(key in deal_record for key in PROOF_KEYS):
+        return None
+    committed = seed = cuts = None
+    if "commitment" in deal_record:
+        raw = deal_record["commitment"]
+        if len(_hex(raw, "commitment")) != 32:
+            raise ValueError("commitment must be 64 hex digits (a SHA-256)")
+        committed = raw.lower()
+    if "seed" in deal_record:
+        seed = _hex(deal_record["seed"], "seed")
+        if len(seed) != SEED_BYTES:
+            raise ValueError("seed must be 64 hex digits (32 bytes)")
+    if "cuts" in deal_record:
+        raw_cuts = deal_record["cuts"]
+        if not isinstance(raw_cuts, list):
+            raise ValueError("cuts must be a list of hex strings")
+        cuts = tuple(_hex(c, "a cut") for c in raw_cuts)
+    return DealProof(committed, seed, cuts)
 
 
 def replay(record: Any) -> Game:
@@ -534,7 +620,12 @@ def replay(record: Any) -> Game:
         first = record["first_dealer"]
         if not isinstance(first, int) or isinstance(first, bool):
             raise RecordError("first_dealer must be a seat number")
-        game = Game(rules, len(players), first)
+        table = record.get("table")
+        if table is not None and (
+            not isinstance(table, int) or isinstance(table, bool) or not 0 <= table < 1 << 64
+        ):
+            raise RecordError("table must be a table id (a whole number from 0 to 2**64 - 1)")
+        game = Game(rules, len(players), first, table)
     except (RulesError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
@@ -552,7 +643,7 @@ def replay(record: Any) -> Game:
             if not isinstance(raw, list):
                 raise ValueError("deck must be a list of 52 card codes")
             deck = [_card(c, "deck entry") for c in raw]
-            deal = game.start_deal(deck)
+            deal = game.start_deal(deck, proof=_proof(deal_record))
         except (ValueError, GameError) as exc:
             raise RecordError(str(exc), di) from None
         actions = deal_record.get("actions")
@@ -566,3 +657,50 @@ def replay(record: Any) -> Game:
             except ValueError as exc:  # IllegalAction is a ValueError
                 raise RecordError(str(exc), di, ai) from None
     return game
+
+
+def verify_record(record: Any) -> tuple[bool, dict[str, Any]]:
+    """Check the fair deals of a game record (docs/FAIRNESS.md), as
+    ``python -m bot.engine verify`` does.
+
+    The record must replay (``replay``). Then each deal is ``verified`` (its
+    seed hashes to its commitment and ``deck_order`` of the seed and cuts is its
+    recorded deck), ``failed`` (with the checks that failed: ``commitment``,
+    ``deck``) or ``unverifiable`` (it lacks ``commitment``, ``seed`` or ``cuts``,
+    or the record lacks ``table``). Returns ``(ok, summary)``: ``ok`` only when
+    the record has at least one deal and every deal is verified.
+
+    Raises:
+        RecordError: the record does not replay.
+    """
+    game = replay(record)
+    items: list[dict[str, Any]] = []
+    counts = {"verified": 0, "failed": 0, "unverifiable": 0}
+    for index, (deal, proof) in enumerate(zip(game.deals, game.proofs, strict=True)):
+        number = index + 1
+        item: dict[str, Any] = {"deal": index, "number": number}
+        missing = [
+            key for key in PROOF_KEYS if proof is None or getattr(proof, key) is None
+        ]
+        if missing:
+            item["status"] = "unverifiable"
+            item["reason"] = f"the deal has no {', '.join(missing)}"
+        elif game.table is None:
+            item["status"] = "unverifiable"
+            item["reason"] = "the record has no table"
+        else:
+            assert proof is not None and proof.commitment is not None
+            assert proof.seed is not None and proof.cuts is not None
+            failures = failed_checks(
+                proof.commitment, proof.seed, proof.cuts, game.table, number,
+                game.rules.name, deal.deck,
+            )
+            if failures:
+                item["status"] = "failed"
+                item["failed"] = [{"check": check, "reason": why} for check, why in failures]
+            else:
+                item["status"] = "verified"
+        counts[item["status"]] += 1
+        items.append(item)
+    ok = bool(items) and counts["verified"] == len(items)
+    return ok, {"ok": ok, "table": game.table, **counts, "deals": items}

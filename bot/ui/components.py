@@ -10,22 +10,19 @@ Before any callback runs, one check (``Placed.interaction_check``) makes sure
 the control acts only where it was posted — its table's guild and channel, or
 the guild in its id — and only for its owner; a refused click gets a short
 ephemeral answer and changes nothing. Callbacks only parse ids and hand over
-to a cog (``Play``, ``Commerce``, ``Admin``).
+to the bot's handlers (``ControlHandlers``; no cog is ever imported here).
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from ..engine import Controls
 from ..service import UserError
-
-if TYPE_CHECKING:
-    from cogs.play import Play
 
 #: the answer to a control used outside the guild or channel it was posted in
 NOT_HERE = "That control does not belong here."
@@ -33,16 +30,42 @@ NOT_HERE = "That control does not belong here."
 CONFIRM_SECONDS = 60
 
 
-def _play(interaction: discord.Interaction) -> Play:
-    cog = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
-    assert cog is not None
-    return cog  # type: ignore[no-any-return]
+class ControlHandlers(Protocol):
+    """What the controls hand over to: the bot's ``handlers`` (``bot.handlers.Handlers``,
+    made in ``CommerceBot.setup_hook``). The UI layer names no cog and no module
+    above it; it only knows this shape."""
+
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int,
+                       action: str) -> None:
+        """Join / Leave / Add AI / Start."""
+
+    async def on_play(self, interaction: discord.Interaction, table_id: int, deal: int,
+                      action: str) -> None:
+        """A table-message button."""
+
+    async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
+                        seq: int, action: str) -> None:
+        """Accept / Refuse / Decline an offer."""
+
+    async def on_card(self, interaction: discord.Interaction, table_id: int, deal: int,
+                      seq: int, action: str, value: str | None) -> None:
+        """An option chosen in a card select."""
+
+    async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
+        """Next deal."""
+
+    async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int) -> None:
+        """Previous / Next under a leaderboard."""
+
+    async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
+                              confirmed: bool) -> None:
+        """Confirm / Cancel of a ledger reset."""
 
 
-def _cog(interaction: discord.Interaction, name: str) -> Any:
-    cog = interaction.client.get_cog(name)  # type: ignore[attr-defined]
-    assert cog is not None, name
-    return cog
+def handlers(interaction: discord.Interaction) -> ControlHandlers:
+    """The handlers of the bot that received ``interaction``."""
+    found: ControlHandlers = interaction.client.handlers  # type: ignore[attr-defined]
+    return found
 
 
 def table_refusal(interaction: discord.Interaction, table_id: int) -> str | None:
@@ -101,7 +124,7 @@ class LobbyButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"
         return cls(int(match["table"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        await _play(interaction).on_lobby(interaction, self.table_id, self.action)
+        await handlers(interaction).on_lobby(interaction, self.table_id, self.action)
 
 
 class PlayButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock|back|swap|stand|take_widow|keep_hand|pounce|buy_horse|decline_horse|take_discard|draw|pass|offer)"):  # type: ignore[call-arg]  # noqa: E501
@@ -138,7 +161,7 @@ class PlayButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"c
         return cls(int(match["table"]), int(match["deal"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        await _play(interaction).on_play(interaction, self.table_id, self.deal, self.action)
+        await handlers(interaction).on_play(interaction, self.table_id, self.deal, self.action)
 
 
 class AnswerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>accept|refuse|decline)"):  # type: ignore[call-arg]  # noqa: E501
@@ -160,7 +183,7 @@ class AnswerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r
         return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        await _play(interaction).on_answer(
+        await handlers(interaction).on_answer(
             interaction, self.table_id, self.deal, self.seq, self.action)
 
 
@@ -198,7 +221,7 @@ class CardSelect(Placed, discord.ui.DynamicItem[discord.ui.Select], template=r"c
     async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         card = values[0] if values else None
-        await _play(interaction).on_card(
+        await handlers(interaction).on_card(
             interaction, self.table_id, self.deal, self.seq, self.action, card)
 
 
@@ -217,7 +240,7 @@ class NextDealButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template
         return cls(int(match["table"]), int(match["deal"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        await _play(interaction).on_next(interaction, self.table_id, self.deal)
+        await handlers(interaction).on_next(interaction, self.table_id, self.deal)
 
 
 class LeaderboardButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:board:(?P<guild>\d+):(?P<owner>\d+):(?P<page>\d+):(?P<way>prev|next)"):  # type: ignore[call-arg]  # noqa: E501
@@ -248,7 +271,7 @@ class LeaderboardButton(Placed, discord.ui.DynamicItem[discord.ui.Button], templ
         return None
 
     async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        await _cog(interaction, "Commerce").on_page(interaction, self.guild_id, self.page)
+        await handlers(interaction).on_page(interaction, self.guild_id, self.page)
 
 
 class ResetLedgerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:reset:(?P<guild>\d+):(?P<owner>\d+):(?P<expires>\d+):(?P<answer>confirm|cancel)"):  # type: ignore[call-arg]  # noqa: E501
@@ -280,7 +303,7 @@ class ResetLedgerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], templ
         return None
 
     async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        await _cog(interaction, "Admin").on_reset_answer(
+        await handlers(interaction).on_reset_answer(
             interaction, self.expires, self.answer == "confirm")
 
 
@@ -330,8 +353,6 @@ def answer_buttons(table_id: int, deal: int, seq: int,
     its target says no where the rules allow it (Refuse by knocking, or Decline
     a direct trade: ``Controls.answers``)."""
     return [AnswerButton(table_id, deal, seq, a) for a in answers]
-
-
 
 
 def pager_view(guild_id: int, owner_id: int, page: int, pages: int) -> discord.ui.View | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from bot.engine import replay
 from bot.service import TableService
-from cogs.play import WATCH_EVERY
+from bot.timers import WATCH_EVERY
 from tests.cogs.helpers import answer_text, custom_ids, restart
 
 #: the scripted games: one preset of each rule family, short enough to repeat often

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from bot.storage import database
-from cogs.play import LOBBY_IDLE, WATCH_EVERY
+from bot.timers import LOBBY_IDLE, WATCH_EVERY
 from tests.cogs.faults import Injector, memory_matches_storage
 from tests.cogs.helpers import (
     Table,

@@ -29,8 +29,7 @@ async def test_restart_releases_the_file_and_cancels_the_old_timers(simcord_env,
     guild, table, actors, lobby = await open_table(env, bots)
     await actors[0].click(lobby, label="Start")
     old = env.bot
-    play = old.get_cog("Play")
-    timers = [*play.timers.values(), *play.turn_timers.values()]
+    timers = [*old.timers.next_deal_timers.values(), *old.timers.turn_timers.values()]
     assert timers, "the human to act has a running turn timer"
     to_act = table.actor_to_act()
 

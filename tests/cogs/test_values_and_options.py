@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine import OPTIONS, PRESETS, get_preset
 from bot.service import TableService
-from cogs.commerce import NEW_OPTIONS, Commerce
+from cogs.tables import NEW_OPTIONS, Tables
 from tests.cogs.helpers import answer_text, emit_component, open_table, private, select_values
 
 
@@ -30,7 +30,7 @@ async def test_a_forged_select_value_gets_a_short_answer_and_changes_nothing(sim
 
 
 def test_the_new_command_takes_its_bounds_and_descriptions_from_the_rules_table():
-    params = {p.name: p for p in Commerce.new.parameters}
+    params = {p.name: p for p in Tables.new.parameters}
     assert set(NEW_OPTIONS) <= set(params)
     for name in NEW_OPTIONS:
         option, param = OPTIONS[name], params[name]

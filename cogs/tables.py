@@ -1,6 +1,8 @@
-"""The ``/commerce`` slash-command group: tables, hands, ledger and help.
+"""``/commerce`` commands of a table: open, join, leave, start, add an AI, see
+your hand, end, and the next-deal delay.
 
-Commands are thin: they find the table, call the table service and render.
+Commands are thin: they find the table, call the table service, answer, and
+let the bot's publisher (``bot.messages``) bring the public messages up to date.
 """
 
 from __future__ import annotations
@@ -10,21 +12,18 @@ import logging
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import waiting
 from bot.app import CommerceBot
-from bot.engine import OPTIONS, PRESETS
+from bot.commands import Subcommands
+from bot.engine import OPTIONS
+from bot.interactions import guarded, reply, say
 from bot.service import LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import render
-from bot.ui.components import lobby_view, pager_view
-from cogs.play import Play, edit, guarded, reply, say
+from bot.ui.components import lobby_view
 
 log = logging.getLogger(__name__)
-
-#: leaderboard lines per page
-PER_PAGE = 10
 
 #: the table options ``/commerce new`` offers, in its order; their bounds and
 #: descriptions come from the rules' own table (``OPTIONS``, docs/RULES.md §2.8)
@@ -36,38 +35,29 @@ Chips = app_commands.Range[int, OPTIONS["chips"].low, OPTIONS["chips"].high]
 FixedRounds = app_commands.Range[int, OPTIONS["fixed_rounds"].low, OPTIONS["fixed_rounds"].high]
 
 
-@app_commands.guild_only()
-class Commerce(commands.GroupCog, group_name="commerce",
-               group_description="Play Commerce, the old three-card exchange game"):
-    """Slash commands of Commerce."""
+class Tables(Subcommands):
+    """``/commerce new | join | leave | start | addbot | hand | end | delay``."""
 
     def __init__(self, bot: CommerceBot) -> None:
+        super().__init__(bot.commerce)
         self.bot = bot
         self.service = bot.service
-        super().__init__()
-
-    @property
-    def play(self) -> Play:
-        cog = self.bot.get_cog("Play")
-        assert isinstance(cog, Play)
-        return cog
 
     def here(self, interaction: discord.Interaction) -> LiveTable:
+        """The open table in the interaction's channel.
+
+        Raises:
+            UserError: there is none.
+        """
         live = self.service.in_channel(interaction.channel_id or 0)
         if live is None:
             raise UserError("There is no open table in this channel. Open one with /commerce new.")
         return live
 
-    # ------------------------------------------------------------ tables
-    async def preset_autocomplete(self, interaction: discord.Interaction, current: str,
-                                  ) -> list[app_commands.Choice[str]]:
-        """Presets whose name matches what was typed, each with its one-line summary."""
-        return await help_text.preset_autocomplete(interaction, current)
-
     @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
     @app_commands.describe(rules="Which Commerce (default: the server's, normally foster)",
                            **{name: OPTIONS[name].description for name in NEW_OPTIONS})
-    @app_commands.autocomplete(rules=preset_autocomplete)
+    @app_commands.autocomplete(rules=help_text.preset_autocomplete)
     @app_commands.choices(direction=[app_commands.Choice(name=label, value=value)
                                      for value, label in OPTIONS["direction"].values])
     async def new(self, interaction: discord.Interaction, rules: str | None = None,
@@ -172,7 +162,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
             live = await self.service.join(self.here(interaction).id, interaction.user.id,
                                            interaction.user.display_name)
             await reply(interaction, "You are seated. Wait for the host to press Start.")
-            await self.play.refresh_lobby(live)
+            await self.bot.publisher.refresh_lobby(live)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="leave", description="Leave the table you sit at (before it starts)")
@@ -184,9 +174,9 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 raise UserError("You are not seated at any table.")
             left = await self.service.leave(live.id, interaction.user.id)
             await reply(interaction, "You left the table.")
-            await self.play.refresh_lobby(left)
+            await self.bot.publisher.refresh_lobby(left)
             if left.row.status == "closed":
-                await self.play.close_channel(left)
+                await self.bot.publisher.close_channel(left)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="start", description="Start the game at this table (host only)")
@@ -194,8 +184,8 @@ class Commerce(commands.GroupCog, group_name="commerce",
         async def work() -> None:
             live = await self.service.start(self.here(interaction).id, interaction.user.id)
             await reply(interaction, "The game begins!")
-            await self.play.refresh_lobby(live)
-            await self.play.post_deal(live)
+            await self.bot.publisher.refresh_lobby(live)
+            await self.bot.publisher.post_deal(live)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="addbot", description="Add an AI player to the table in this channel")
@@ -203,7 +193,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
         async def work() -> None:
             live = await self.service.add_ai(self.here(interaction).id, interaction.user.id)
             await reply(interaction, f"{render.seat_name(live, len(live.seats) - 1)} sits down.")
-            await self.play.refresh_lobby(live)
+            await self.bot.publisher.refresh_lobby(live)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="hand", description="Show your cards (only you can see them)")
@@ -213,7 +203,7 @@ class Commerce(commands.GroupCog, group_name="commerce",
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
             if live is None:
                 raise UserError("You are not playing at any table.")
-            await self.play.show_hand(interaction, live.id)
+            await self.bot.handlers.show_hand(interaction, live.id)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="end", description="Close the table in this channel (host or Manage Server)")
@@ -223,9 +213,9 @@ class Commerce(commands.GroupCog, group_name="commerce",
             manager = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
             here = self.here(interaction)
             gone = (not manager and member.id != here.row.host_id
-                    and not await self.play.still_member(here.row.guild_id, here.row.host_id))
+                    and not await self.bot.timers.still_member(here.row.guild_id, here.row.host_id))
             live = await self.service.end(here.id, member.id, manager, host_gone=gone)
-            self.play.forget(live.id)
+            self.bot.timers.forget(live.id)
             voided = live.deal is not None and live.deal.voided
             shared = -sum(live.game.ledger) if live.game is not None else 0
             text = "The table is closed." + (
@@ -234,12 +224,9 @@ class Commerce(commands.GroupCog, group_name="commerce",
                 f" The {shared} point(s) left in the pot were shared by the players still in."
                 if shared > 0 else "")
             await say(interaction, text)
-            await self.play.refresh_lobby(live)
-            if live.row.table_message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.play.channel(live).get_partial_message(
-                        live.row.table_message_id).edit(view=None)
-            await self.play.close_channel(live)
+            await self.bot.publisher.refresh_lobby(live)
+            await self.bot.publisher.close_table_message(live)
+            await self.bot.publisher.close_channel(live)
         await guarded(interaction, None, work, public=True)
 
     @app_commands.command(name="delay", description="Seconds before the next deal starts by itself")
@@ -248,76 +235,12 @@ class Commerce(commands.GroupCog, group_name="commerce",
                     seconds: app_commands.Range[int, 0, 600]) -> None:  # noqa: D102
         async def work() -> None:
             live = await self.service.set_delay(self.here(interaction).id, interaction.user.id, seconds)
-            self.play.reschedule_next(live)
+            self.bot.timers.reschedule_next(live)
             text = (f"The next deal now starts {live.row.next_deal_delay} seconds after a showdown."
                     if seconds else "The next deal now waits for the Next deal button.")
             await say(interaction, text)
         await guarded(interaction, None, work, public=True)
 
-    # ------------------------------------------------------------ ledger
-    @app_commands.command(name="leaderboard", description="Who is ahead on this server's ledger")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        async def work() -> None:
-            assert interaction.guild is not None
-            guild_id = interaction.guild.id
-            rows, total = await self.service.leaderboard(guild_id, 0, per_page=PER_PAGE)
-            if not rows:
-                await reply(interaction, "Nobody has finished a deal on this server yet.")
-                return
-            pages = -(-total // PER_PAGE)
-            view = pager_view(guild_id, interaction.user.id, 0, pages)
-            await say(interaction, embed=render.leaderboard_embed(rows, 0, total, PER_PAGE),
-                      view=view or discord.utils.MISSING,
-                      allowed_mentions=discord.AllowedMentions.none())
-        await guarded(interaction, None, work, public=True)
-
-    async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int) -> None:
-        """Previous / Next pressed under a leaderboard: show page ``page`` (0-based)
-        as the ledger stands now."""
-        async def work() -> None:
-            rows, total = await self.service.leaderboard(guild_id, page, per_page=PER_PAGE)
-            if not rows:
-                raise UserError(f"Page {page + 1} of the leaderboard is empty now: the ledger "
-                                "has changed. Run /commerce leaderboard again.")
-            pages = -(-total // PER_PAGE)
-            await edit(interaction, embed=render.leaderboard_embed(rows, page, total, PER_PAGE),
-                       view=pager_view(guild_id, interaction.user.id, page, pages),
-                       allowed_mentions=discord.AllowedMentions.none())
-        await guarded(interaction, None, work)
-
-    @app_commands.command(name="stats", description="A player's Commerce record on this server")
-    @app_commands.describe(member="Whose record to show (default: yours)")
-    async def stats(self, interaction: discord.Interaction,
-                    member: discord.Member | None = None) -> None:  # noqa: D102
-        async def work() -> None:
-            assert interaction.guild is not None
-            who = member or interaction.user
-            s = await self.service.stats(interaction.guild.id, who.id)
-            embed = discord.Embed(title=f"{who.display_name} at Commerce", colour=render.GREEN)
-            embed.add_field(name="Balance", value=f"{s.balance:+d}")
-            embed.add_field(name="Games", value=f"{s.games} played, {s.games_won} won")
-            embed.add_field(name="Deals", value=f"{s.deals} played, {s.deals_won} won")
-            embed.add_field(name="Best hand", value=s.best_label or "—")
-            await say(interaction, embed=embed, ephemeral=True)
-        await guarded(interaction, None, work)
-
-    # -------------------------------------------------------------- help
-    @app_commands.command(name="rules", description="How to play Commerce (any preset)")
-    @app_commands.describe(preset="Which rules to explain (default: foster)")
-    @app_commands.autocomplete(preset=preset_autocomplete)
-    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:  # noqa: D102
-        async def work() -> None:
-            name = (preset or "foster").strip().lower()
-            if name == "foster":
-                embeds = help_text.rules_embeds()
-            elif name in PRESETS:
-                r = PRESETS[name]
-                embeds = [help_text.preset_embed(name, r.summary)]
-            else:
-                raise UserError(f"There is no preset called {name!r}. Try: {', '.join(PRESETS)}.")
-            await say(interaction, embeds=embeds, ephemeral=True)
-        await guarded(interaction, None, work)
-
 
 async def setup(bot: CommerceBot) -> None:  # noqa: D103
-    await bot.add_cog(Commerce(bot))
+    await bot.add_cog(Tables(bot))

@@ -1,0 +1,128 @@
+"""Answering interactions: the helpers every command and control handler uses.
+
+``guarded`` is the one frame of every handler: the member's cooldown, the
+acknowledgement before any wait (``defer_hook``), ``UserError`` as a short
+ephemeral answer and anything else as a logged apology, never a traceback.
+``reply`` / ``say`` / ``edit`` answer whether or not the interaction was
+acknowledged already; ``retrying`` retries a Discord call on 429 and 5xx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from . import waiting
+from .service import UserError
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+RETRY_DELAYS = (1.0, 2.0, 4.0)
+
+
+async def retrying(call: Callable[[], Awaitable[Any]]) -> Any:
+    """Run a Discord call, retrying on 429 and 5xx answers (the state it shows is
+    already committed, so waiting is safe). Other errors are raised."""
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            return await call()
+        except discord.HTTPException as exc:
+            if delay is None or not (exc.status == 429 or exc.status >= 500):
+                raise
+            log.info("Discord answered %s; retrying in %.0f s", exc.status, delay)
+            await asyncio.sleep(delay)
+
+
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """Answer ephemerally, whether or not the interaction was answered already
+    (text beyond Discord's 2,000 characters is cut)."""
+    await say(interaction, text, ephemeral=True, **kwargs)
+
+
+async def say(interaction: discord.Interaction, text: str | None = None, *,
+              ephemeral: bool = False, **kwargs: Any) -> None:
+    """Answer with a message, as the first response or (once the interaction was
+    acknowledged, e.g. deferred before a wait) as a follow-up."""
+    if text is not None and len(text) > 1900:
+        text = text[:1900] + "…"
+    if interaction.response.is_done():
+        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=ephemeral,
+                                        **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+
+
+async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message a component is on, as the first response or (once the
+    interaction was deferred) through the original response."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+def defer_hook(interaction: discord.Interaction, public: bool = False,
+               ) -> Callable[[], Awaitable[None]]:
+    """What ``bot.waiting`` calls before a wait: acknowledge the interaction so
+    Discord does not fail it after 3 seconds (a component: a silent deferred
+    update; a command: "thinking…", ephemeral unless ``public``)."""
+    async def defer() -> None:
+        if interaction.response.is_done():
+            return
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=not public, thinking=True)
+    return defer
+
+
+async def guarded(interaction: discord.Interaction, table_id: int | None,
+                  work: Callable[[], Awaitable[None]], *, public: bool = False) -> None:
+    """Run ``work``; turn ``UserError`` into an ephemeral answer and any other
+    error into a logged apology. A member clicking or commanding faster than
+    the bot's cooldown allows gets a short answer and nothing runs. Before any
+    wait (a busy table or database) the interaction is acknowledged first
+    (``defer_hook``; ``public``: a command whose answer everyone sees)."""
+    client = interaction.client
+    cooldown = getattr(client, "cooldown", None)
+    if cooldown is not None:
+        retry = cooldown.get_bucket(interaction).update_rate_limit()
+        if retry:
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, f"Slow down a little: try again in {retry:.0f} s.")
+            return
+    try:
+        with waiting.hook(defer_hook(interaction, public)):
+            await work()
+    except UserError as exc:
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, str(exc))
+    except discord.NotFound as exc:
+        if exc.code not in (10062, 10015):  # not an expired interaction: a real fault
+            log.exception("table %s: interaction failed", table_id)
+        else:
+            log.warning("table %s: the interaction expired before it was answered", table_id)
+    except Exception:
+        log.exception("table %s: interaction failed", table_id)
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, "Something went wrong on our side. Nothing was lost: "
+                                     "press My hand to see where things stand.")
+
+
+def require_manager(interaction: discord.Interaction) -> discord.Member:
+    """The caller, if they have Manage Server (checked at run time).
+
+    Raises:
+        UserError: they do not.
+    """
+    member = interaction.user
+    if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
+        raise UserError("You need the **Manage Server** permission for that.")
+    return member

@@ -1,0 +1,274 @@
+"""The public messages of a game: the deal's table message, barter offers,
+showdowns, final standings, lobby edits and the read-only end of a table.
+
+One ``Publisher`` per bot (``CommerceBot.publisher``), shared by the commands,
+the control handlers and the timers. It renders only what the table service
+has already committed, so a failed post or edit never loses an action: the
+watch (``bot.timers``) posts what could not be posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Protocol
+
+import discord
+
+from .interactions import NO_PINGS, reply, retrying
+from .service import LiveTable, TableService
+from .ui import render
+from .ui.components import (
+    NextDealButton,
+    PlayButton,
+    answer_buttons,
+    lobby_view,
+    table_view,
+    view_of,
+)
+
+log = logging.getLogger(__name__)
+
+
+class Clock(Protocol):
+    """What the publisher asks of the timers (``bot.timers.Timers``)."""
+
+    def waiting(self, table_id: int) -> bool:
+        """Whether the table's next deal is waiting for its delay."""
+
+    def schedule_next(self, live: LiveTable) -> None:
+        """Deal the next hand after the table's delay."""
+
+    def cancel_timer(self, table_id: int) -> None:
+        """Stop the table's next-deal timer."""
+
+    async def arm_turn_timer(self, live: LiveTable) -> None:
+        """(Re)start the turn timer of the member to act."""
+
+
+class Publisher:
+    """Posts and keeps up to date the public messages of every table.
+
+    Args:
+        client: the bot (channels are found through it, by id).
+        service: the table service whose committed state is shown.
+
+    Attributes:
+        clock: the bot's timers, set once they exist (``CommerceBot.setup_hook``):
+            a showdown schedules the next deal, a new state re-arms the turn timer.
+        offers: barter offers already announced: ``(table, deal, seq)`` -> message
+            id (``None``: unknown).
+    """
+
+    clock: Clock
+
+    def __init__(self, client: discord.Client, service: TableService) -> None:
+        self.client = client
+        self.service = service
+        self.offers: dict[tuple[int, int, int], int | None] = {}
+        self.editing: set[int] = set()
+        self.dirty: set[int] = set()
+
+    def restore(self) -> None:
+        """After a start: remember the offers announced before it (the table
+        message carries the Accept / Refuse buttons either way, so never ping
+        twice), and refresh every table message, posting a showdown a crash
+        kept back."""
+        for live in list(self.service.tables.values()):
+            if live.game is None:
+                continue
+            deal = live.deal
+            if deal is not None and deal.pending is not None:
+                key = (live.id, live.deal_number, len(deal.operations))
+                known = live.row.offer_key == f"{key[1]}:{key[2]}"
+                self.offers[key] = live.row.offer_message_id if known else None
+            asyncio.get_running_loop().create_task(self.refresh(live))
+
+    def channel(self, live: LiveTable) -> discord.PartialMessageable:
+        """Where the table plays (a channel or a thread)."""
+        return self.client.get_partial_messageable(live.row.channel_id,
+                                                   guild_id=live.row.guild_id)
+
+    def table_view(self, live: LiveTable) -> discord.ui.View | None:
+        """The table message's controls now (``None`` once the deal is over)."""
+        deal = live.deal
+        if deal is None or deal.finished:
+            return None
+        return table_view(live.id, live.deal_number, deal.controls(),
+                          seq=len(deal.operations), away=any(s.away for s in live.seats))
+
+    def ping_text(self, live: LiveTable) -> str:
+        """The line above the table message: who is to move (never an AI seat)."""
+        deal = live.deal
+        if deal is None or deal.finished or deal.to_act is None or live.is_ai(deal.to_act):
+            return ""
+        return f"{render.seat_name(live, deal.to_act)}, your move."
+
+    async def post_deal(self, live: LiveTable) -> None:
+        """Post the new deal's table message, then anything the AI already did;
+        the previous showdown loses its Next deal button."""
+        self.clock.cancel_timer(live.id)
+        previous = live.showdown_messages.get(live.deal_number - 1)
+        if previous is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(live).get_partial_message(previous).edit(view=None)
+        await self.post_table_message(live)
+        try:
+            await self.after_deal_change(live)
+        except Exception:
+            log.exception("table %s: could not announce the deal's progress", live.id)
+        await self.clock.arm_turn_timer(live)
+
+    async def post_table_message(self, live: LiveTable) -> None:
+        """Post the deal's table message and remember it (failures are logged: the
+        state is committed, and the watch posts a message that could not be)."""
+        try:
+            msg = await retrying(lambda: self.channel(live).send(
+                content=self.ping_text(live), embed=render.table_embed(live),
+                view=self.table_view(live)))
+        except discord.HTTPException:
+            log.exception("table %s: could not post the table message", live.id)
+            return
+        await self.service.set_message(live.id, table=msg.id)
+
+    async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None) -> None:
+        """Bring the table message up to date after a change. Edits are coalesced:
+        while one edit for the table is in flight, later changes are folded into
+        one more edit. Discord 429/5xx answers are retried; the game state is
+        already committed, so a failed edit never loses an action."""
+        if live.id in self.editing:
+            self.dirty.add(live.id)
+            return
+        self.editing.add(live.id)
+        try:
+            while True:
+                self.dirty.discard(live.id)
+                await self._refresh_once(live, interaction)
+                if live.id not in self.dirty:
+                    break
+        finally:
+            self.editing.discard(live.id)
+        await self.clock.arm_turn_timer(live)
+
+    async def _refresh_once(self, live: LiveTable, interaction: discord.Interaction | None) -> None:
+        if live.deal is None:
+            return
+        try:
+            if live.row.table_message_id is not None:
+                message = self.channel(live).get_partial_message(live.row.table_message_id)
+                await retrying(lambda: message.edit(
+                    content=self.ping_text(live), embed=render.table_embed(live),
+                    view=self.table_view(live)))
+            elif not live.deal.finished:
+                await self.post_table_message(live)
+            await self.after_deal_change(live)
+        except discord.Forbidden:
+            log.warning("table %s: missing permission to post in channel %s",
+                        live.id, live.row.channel_id)
+            if interaction is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await reply(interaction, "Your move is saved, but I cannot update the table: "
+                                             "I am missing **Send Messages** or **Embed Links** "
+                                             "in this channel.")
+        except discord.HTTPException:
+            log.exception("table %s: could not update the table message", live.id)
+        except Exception:  # the move is committed: the watch tries again later
+            log.exception("table %s: could not bring the table up to date", live.id)
+
+    async def after_deal_change(self, live: LiveTable) -> None:
+        """Post a barter offer to a human target, or the showdown (and final standings)."""
+        deal = live.deal
+        assert deal is not None and live.game is not None
+        channel = self.channel(live)
+        if deal.finished:
+            if deal.showdown is None or live.deal_number in live.announced:
+                if not live.game.complete and not self.clock.waiting(live.id):
+                    self.clock.schedule_next(live)
+                return
+            complete = live.game.complete
+            items: list[discord.ui.Item[Any]] = []
+            if not complete:
+                items.append(NextDealButton(live.id, live.deal_number))
+                if any(s.away for s in live.seats):
+                    items.append(PlayButton(live.id, live.deal_number, "back"))
+            view = view_of(*items) if items else None
+            msg = await retrying(lambda: channel.send(embed=render.showdown_embed(live), view=view))
+            await self.service.mark_announced(live, msg.id)
+            if complete:
+                await channel.send(embed=render.final_embed(live))
+                await self.close_channel(live)
+            else:
+                self.clock.schedule_next(live)
+            return
+        pending = deal.pending
+        if pending is not None:
+            target = deal.to_act
+            assert target is not None
+            seq = len(deal.operations)
+            key = (live.id, live.deal_number, seq)
+            if not live.is_ai(target) and key not in self.offers:
+                offerer = render.seat_name(live, pending.seat)
+                answers = deal.controls().answers
+                if "decline" in answers:  # a direct trade: the card is shown to the target
+                    how = ("Press My hand to see the card; Accept (then pick the card you give "
+                           "back) or Decline.")
+                elif "refuse" in answers:  # a barter, refused by knocking
+                    how = ("Choose the card you give back before you see theirs, or refuse by "
+                           "knocking.")
+                else:
+                    how = "Choose the card you give back before you see theirs (you must accept)."
+                self.offers[key] = None  # posted at most once, even if the send fails
+                msg = await channel.send(
+                    f"{render.seat_name(live, target)}, {offerer} offers you a card face down. {how}",
+                    view=view_of(*answer_buttons(live.id, live.deal_number, seq, answers)))
+                self.offers[key] = msg.id
+                await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
+
+    async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
+        """Replace a barter offer's buttons with its outcome."""
+        msg_id = self.offers.pop((live.id, deal, seq), None)
+        if msg_id is None and live.row.offer_key == f"{deal}:{seq}":
+            msg_id = live.row.offer_message_id
+        if live.row.offer_key is not None and live.id in self.service.tables:
+            with contextlib.suppress(Exception):
+                await self.service.set_offer_message(live, None, None)
+        if msg_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(live).get_partial_message(msg_id).edit(
+                    content=text, view=None, allowed_mentions=NO_PINGS)
+
+    async def refresh_lobby(self, live: LiveTable, note: str | None = None) -> None:
+        """Edit the lobby message after a change (``note``: text above it)."""
+        if live.row.lobby_message_id is None:
+            return
+        view = lobby_view(live.id) if live.row.status == "lobby" else None
+        extra = {"content": note} if note is not None else {}
+        with contextlib.suppress(discord.HTTPException):
+            await self.channel(live).get_partial_message(live.row.lobby_message_id).edit(
+                embed=render.lobby_embed(live), view=view, **extra)
+
+    async def close_table_message(self, live: LiveTable) -> None:
+        """Take the controls off the table message of a closed table."""
+        if live.row.table_message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(live).get_partial_message(
+                    live.row.table_message_id).edit(view=None)
+
+    async def close_channel(self, live: LiveTable) -> None:
+        """After the last deal: make the table read-only (channel) or lock it (thread)."""
+        channel = self.client.get_channel(live.row.channel_id)  # found by id, never by name
+        try:
+            if live.row.place is None:  # a table older than the place column: by its name
+                ours = getattr(channel, "name", "") == f"commerce-{live.row.number}"
+            else:
+                ours = live.row.place in ("channel", "thread")
+            if channel is None or not ours:  # a table played "here" leaves the channel as it was
+                return
+            if isinstance(channel, discord.Thread):
+                await channel.edit(archived=True, locked=True)
+            elif isinstance(channel, discord.TextChannel):
+                await channel.set_permissions(channel.guild.default_role, send_messages=False,
+                                              reason="Commerce game over")
+        except discord.HTTPException:
+            log.warning("table %s: could not make the channel read-only", live.id)

@@ -1,0 +1,38 @@
+"""The table service: the one path from an interaction to a state change.
+
+Each public coroutine takes the table's lock, checks the request, steps the
+engine, appends the operation to the action log (committed before it
+returns), lets AI seats play, and returns a ``LiveTable`` for rendering.
+Errors a user can cause are raised as ``UserError`` with a short message.
+
+``TableService`` is the one entry; its parts live beside it:
+
+- ``core``: open tables in memory, the unit of work, rebuilds from the action
+  log, the engine step (append an operation, let AI seats play);
+- ``lifecycle``: create, join, add an AI, leave, start, departures, idle
+  lobbies, end;
+- ``actions``: a member's move, the next deal, the turn timer's move, I'm back;
+- ``progress``: what a table owes without anyone clicking (``due``, ``resume``);
+- ``queries``: settings, ledger pages, stats, records, backups, ledger reset.
+"""
+
+from __future__ import annotations
+
+from .actions import Actions
+from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .lifecycle import AI_NAMES, LifeCycle
+from .live import LiveTable
+from .progress import Progress
+from .queries import Queries
+
+__all__ = ["AI_NAMES", "STORAGE_ERRORS", "LiveTable", "StorageFailure", "TableService",
+           "UserError"]
+
+
+class TableService(LifeCycle, Actions, Progress, Queries):
+    """Owns every open table; see the module docstring.
+
+    Args:
+        storage: the opened storage.
+        rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
+    """

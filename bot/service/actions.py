@@ -1,0 +1,171 @@
+"""Actions at a running table: a member's decision checked and applied, the
+next deal, the turn timer's move for a slow player, and a seat taken back
+from the AI.
+"""
+
+from __future__ import annotations
+
+from ..engine import AnyDeal, Decision, IllegalAction, Operation
+from ..engine import ai as engine_ai
+from .core import ServiceBase
+from .errors import UserError
+from .live import LiveTable
+
+
+class Actions(ServiceBase):
+    """Moves at a running table (part of ``TableService``)."""
+
+    async def next_deal(self, table_id: int, after: int) -> LiveTable:
+        """Deal the next hand once deal number ``after`` is over (idempotent: a
+        second call for the same ``after`` is refused).
+
+        Raises:
+            UserError: the deal is not over, already dealt, or the game is over.
+            StorageFailure: nothing changed (the deal can be dealt again).
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            if live.game is None or live.deal_number != after or live.game.current is not None:
+                raise UserError("The next deal has already started.")
+            if live.game.complete:
+                raise UserError("This game is over.")
+            async with self._unit(table_id):
+                await self._deal(live)
+            return live
+
+    async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,
+                  seq: int | None = None) -> tuple[LiveTable, Operation]:
+        """Apply a player's decision and let AI seats answer (docs/RULES.md §2:
+        ``deal.act`` of the table's family).
+
+        Args:
+            deal_number: the deal the control belongs to (stale controls are refused).
+            decision: what the player chose (``bot.engine.choices.decide`` turns a
+                control and its select value into one).
+            seq: the number of operations the control was issued after, when it
+                carries one (card selects): a used or outdated select is refused.
+
+        Returns:
+            the table and the player's own operation.
+
+        Raises:
+            UserError: not seated, stale control, not your turn, a card not held,
+                anything the rules do not allow now.
+            StorageFailure: nothing changed.
+        """
+        async with self.lock(table_id):
+            live, seat, deal = self._control(table_id, member_id, deal_number, seq)
+            async with self._unit(table_id):
+                try:
+                    op = deal.act(seat, decision)
+                except IllegalAction as exc:  # checked before anything changes
+                    raise UserError(str(exc)) from None
+                await self._persist(live, op, member_id)
+                if live.seats[seat].timeouts:
+                    await self.storage.set_seat_state(table_id, seat, timeouts=0)
+                    live.seats = await self.storage.seats(table_id)
+                await self._run_ai(live)
+            return live, op
+
+    def _control(self, table_id: int, member_id: int, deal_number: int,
+                 seq: int | None) -> tuple[LiveTable, int, AnyDeal]:
+        """The table, the member's seat and the deal a control acts on.
+
+        Raises:
+            UserError: not seated, a control of an earlier deal, or one that is
+                out of date (``seq`` is the operation count it was issued at).
+        """
+        live = self.get(table_id)
+        seat = live.seat_of(member_id)
+        if seat is None:
+            raise UserError("You are not playing at this table.")
+        deal = live.deal
+        if deal is None or live.deal_number != deal_number:
+            raise UserError("That button belongs to an earlier deal.")
+        if seq is not None and seq != len(deal.operations):
+            raise UserError("That choice is out of date: press My hand to see where things stand.")
+        return live, seat, deal
+
+    def verify(self, table_id: int, member_id: int, deal_number: int, kind: str,
+               seq: int | None = None) -> LiveTable:
+        """Check, without changing anything, that ``member_id`` may start ``kind``
+        now (used before showing a card select).
+
+        Raises:
+            UserError: as ``act`` would.
+        """
+        live, seat, deal = self._control(table_id, member_id, deal_number, seq)
+        if kind in deal.legal_actions(seat):
+            return live
+        if deal.finished:
+            raise UserError("This deal is already over.")
+        if deal.to_act != seat:
+            if deal.to_act is not None and live.deal is deal and deal.pending is not None:
+                raise UserError("Wait: an offer is waiting for an answer.")
+            raise UserError("It is not your turn.")
+        raise UserError("You cannot do that now.")
+
+    # ----------------------------------------------------- presence (issue 3)
+    async def timeout(self, table_id: int, deal_number: int, seq: int,
+                      away_after: int = 2) -> LiveTable | None:
+        """The turn timer ran out for the seat to act at (``deal_number``, ``seq``):
+        the AI plays that decision (a barter answer is an accept with the AI's
+        card) and the seat's timeouts grow; at ``away_after`` in a row the seat is
+        marked away. Returns ``None`` (and changes nothing) when the moment has
+        passed. One transaction.
+
+        Raises:
+            StorageFailure: nothing changed; the timer may try again.
+        """
+        async with self.lock(table_id):
+            live = self.tables.get(table_id)
+            deal = live.deal if live else None
+            if (live is None or deal is None or deal.finished or live.deal_number != deal_number
+                    or len(deal.operations) != seq):
+                return None
+            seat = deal.to_act
+            assert seat is not None
+            if live.is_ai(seat):
+                return None
+            own_turn = seat == deal.turn and deal.pending is None
+            async with self._unit(table_id):
+                # the AI finishes the whole move (a jaques draw is followed by keep or
+                # throw), but never spends the absent player's points on a horse
+                for _ in range(3):
+                    decision = engine_ai.choose(deal.observation(seat))
+                    if decision.kind == "refuse" and "refuse" in deal.controls(seat).answers:
+                        # refusing would knock and end the deal for them: accept instead
+                        decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
+                    if decision.kind == "buy_horse":
+                        decision = Decision("decline_horse")
+                    op = deal.act(seat, decision)
+                    await self._persist(live, op, None)
+                    if deal.finished or deal.to_act != seat or deal.drawn is None:
+                        break
+                if own_turn:  # answering someone else's offer never marks a seat away
+                    timeouts = live.seats[seat].timeouts + 1
+                    await self.storage.set_seat_state(
+                        table_id, seat, timeouts=timeouts,
+                        away=True if timeouts >= away_after else None)
+                    live.seats = await self.storage.seats(table_id)
+                await self._run_ai(live)
+            return live
+
+    async def back(self, table_id: int, member_id: int) -> LiveTable:
+        """The member takes their seat back from the AI.
+
+        Raises:
+            UserError: not seated, or not away.
+            StorageFailure: nothing changed.
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            seat = live.seat_of(member_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            if not live.seats[seat].away:
+                raise UserError("You are not marked away.")
+            async with self._unit(table_id):
+                await self.storage.set_seat_state(table_id, seat, away=False, timeouts=0)
+                live.seats = await self.storage.seats(table_id)
+            return live

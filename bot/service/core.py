@@ -1,0 +1,302 @@
+"""The core every request of the table service shares: the open tables in
+memory, the unit of work (one transaction; memory rebuilt from storage when
+it fails), the rebuild of a table from its action log, and the engine step
+that appends each operation to that log and lets AI seats play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from ..engine import (
+    AnyDeal,
+    Game,
+    Observation,
+    Operation,
+    Rules,
+    RulesError,
+    card_code,
+    describe,
+    get_preset,
+    operation_from_dict,
+    operation_to_dict,
+    parse_card,
+    shuffled_deck,
+)
+from ..engine import ai as engine_ai
+from ..locks import KeyedLock
+from ..storage import GuildSettings, HandResult, LedgerEntry, Storage, TableRow
+from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .live import LiveTable
+
+log = logging.getLogger(__name__)
+
+
+class ServiceBase:
+    """State and unit of work of ``TableService`` (``bot.service``); the other
+    parts of the service (life cycle, actions, automatic progress, queries)
+    build on it.
+
+    Args:
+        storage: the opened storage.
+        rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
+    """
+
+    def __init__(self, storage: Storage, rng: random.Random | None = None) -> None:
+        self.storage = storage
+        self.rng = rng
+        self.tables: dict[int, LiveTable] = {}
+        #: open tables whose rebuild from storage failed; ``resume`` retries them
+        self.stale: set[int] = set()
+        #: lobby table id -> event-loop time of its last join/leave/AI seat
+        self.activity: dict[int, float] = {}
+        self.lock = KeyedLock()
+        self._settings: dict[int, GuildSettings] = {}
+
+    async def load(self) -> list[LiveTable]:
+        """Rebuild every open table from storage by replaying its action log."""
+        self.tables.clear()
+        self.stale.clear()
+        for row in await self.storage.open_tables():
+            try:
+                await self._reload(row.id)
+            except Exception:  # a broken table must not stop the others
+                log.exception("table %s could not be rebuilt", row.id)
+                self.stale.add(row.id)
+        return list(self.tables.values())
+
+    @asynccontextmanager
+    async def _unit(self, table_id: int | None) -> AsyncIterator[None]:
+        """One unit of work: every write made inside is committed together, or none.
+
+        The write lock is taken first (before the engine changes anything), and
+        the table must still be open in storage. On any failure the table is
+        rebuilt from storage, so memory never runs ahead of the database; a
+        storage error becomes ``StorageFailure``.
+
+        Raises:
+            UserError: the table was closed in storage (it leaves memory too).
+            StorageFailure: the transaction could not begin or commit.
+        """
+        try:
+            async with self.storage.atomic():
+                if table_id is not None:
+                    row = await self.storage.get_table(table_id)
+                    if row is None or row.status not in ("lobby", "playing"):
+                        self.tables.pop(table_id, None)
+                        raise UserError("This table is closed.")
+                yield
+        except UserError:  # raised before anything changed (a refused request)
+            raise
+        except BaseException as exc:  # also a cancellation: memory must never run ahead
+            if table_id is not None:
+                await asyncio.shield(self._resync(table_id))
+            if isinstance(exc, STORAGE_ERRORS):
+                log.error("table %s: a write failed (%s); nothing of it was kept",
+                          table_id, type(exc).__name__)
+                raise StorageFailure() from exc
+            raise
+
+    async def _resync(self, table_id: int) -> None:
+        """Rebuild the table from storage; if even that fails, keep it aside
+        (``stale``) for ``resume`` to retry."""
+        try:
+            await self._reload(table_id)
+            self.stale.discard(table_id)
+        except Exception:
+            log.exception("table %s: could not be rebuilt from storage; will retry", table_id)
+            self.tables.pop(table_id, None)
+            self.stale.add(table_id)
+
+    async def _reload(self, table_id: int) -> LiveTable:
+        row = await self.storage.get_table(table_id)
+        if row is None:
+            raise UserError("This table no longer exists.")
+        seats = await self.storage.seats(table_id)
+        rules = get_preset(row.preset, row.options)
+        live = LiveTable(row, seats, rules)
+        if row.first_dealer is not None:
+            game = Game(rules, len(seats), row.first_dealer)
+            for deal_row in await self.storage.deals(table_id):
+                deal = game.start_deal([parse_card(c) for c in deal_row.deck])
+                for action in deal_row.actions:
+                    deal.apply(operation_from_dict(action.payload))
+                if deal_row.status == "void" and not deal.finished:
+                    deal.void()
+                live.deal_ids.append(deal_row.id)
+                if deal_row.showdown_message_id is not None:
+                    live.showdown_messages[deal_row.number] = deal_row.showdown_message_id
+            if row.status == "closed":
+                game.closed = True
+            live.game = game
+        if row.status in ("lobby", "playing"):
+            self.tables[table_id] = live
+        else:
+            self.tables.pop(table_id, None)
+        return live
+
+    def get(self, table_id: int) -> LiveTable:
+        """The open table ``table_id``.
+
+        Raises:
+            UserError: no such open table.
+        """
+        live = self.tables.get(table_id)
+        if live is None:
+            if table_id in self.stale:
+                raise UserError("This table is being restored after a storage problem; "
+                                "try again in a moment.")
+            raise UserError("This table is closed.")
+        return live
+
+    def in_channel(self, channel_id: int) -> LiveTable | None:
+        """The open table playing in ``channel_id``, if any."""
+        for live in self.tables.values():
+            if live.row.channel_id == channel_id:
+                return live
+        return None
+
+    def of_member(self, guild_id: int, member_id: int) -> LiveTable | None:
+        """The open table in ``guild_id`` where ``member_id`` is seated, if any."""
+        for live in self.tables.values():
+            if live.row.guild_id == guild_id and live.seat_of(member_id) is not None:
+                return live
+        return None
+
+    @staticmethod
+    def check_rules(preset: str, options: dict[str, Any] | None) -> Rules:
+        """The rules a table would play (``options`` is not changed; what they
+        imply is the rules' to apply: ``get_preset``).
+
+        Raises:
+            UserError: unknown preset or bad option, said plainly.
+        """
+        if len(preset) > 40:
+            raise UserError("That is not a preset name. See /commerce rules.")
+        try:
+            return get_preset(preset, options)
+        except RulesError as exc:
+            text = str(exc)
+            raise UserError(text[:1].upper() + text[1:200] + ".") from None
+
+    async def _row(self, table_id: int) -> TableRow:
+        row = await self.storage.get_table(table_id)
+        assert row is not None
+        return row
+
+    # ---------------------------------------------------- the engine step
+    async def _deal(self, live: LiveTable) -> None:
+        """Deal the next hand and let AI seats play (inside the caller's unit)."""
+        assert live.game is not None
+        deck = shuffled_deck(self.rng)
+        deal = live.game.start_deal(deck)
+        deal_id = await self.storage.start_deal(
+            live.id, live.deal_number, deal.dealer, [card_code(c) for c in deck]
+        )
+        live.deal_ids.append(deal_id)
+        await self._run_ai(live)
+
+    async def _run_ai(self, live: LiveTable) -> None:
+        deal = live.deal
+        while deal is not None and not deal.finished:
+            seat = deal.to_act
+            assert seat is not None
+            if not live.is_ai(seat):
+                return
+            op = deal.act(seat, engine_ai.choose(deal.observation(seat)))
+            await self._persist(live, op, None)
+
+    async def _persist(self, live: LiveTable, op: Operation, member_id: int | None) -> None:
+        """Append ``op`` (already applied to the engine) to the log, closing the
+        deal (and the game) when it ends. Runs inside the caller's ``_unit``,
+        which rebuilds the table from storage if anything fails."""
+        deal = live.deal
+        assert deal is not None and live.game is not None
+        finish = None
+        if deal.finished:
+            finish = ("finished", self._ledger(live, deal), self._hands(live, deal))
+        await self.storage.append_action(
+            live.deal_ids[-1], len(deal.operations) - 1, operation_to_dict(op),
+            member_id, finish=finish,
+        )
+        if deal.finished and live.game.complete:
+            await self.storage.finish_game(live.id, live.game.winners or [], "finished")
+            live.row = await self._row(live.id)
+            self.tables.pop(live.id, None)
+
+    @staticmethod
+    def _ledger(live: LiveTable, deal: AnyDeal) -> list[LedgerEntry]:
+        entries = []
+        for m in deal.movements:
+            if m.payer is not None:
+                entries.append(LedgerEntry(m.payer, live.member_of(m.payer), -m.amount, m.reason))
+            if m.payee is not None:
+                entries.append(LedgerEntry(m.payee, live.member_of(m.payee), m.amount, m.reason))
+        return entries
+
+    @staticmethod
+    def _hands(live: LiveTable, deal: AnyDeal) -> list[HandResult]:
+        sd = deal.showdown
+        if sd is None:
+            return []
+        return [
+            HandResult(s, live.member_of(s), sd.scores[s] or 0, describe(h, deal.rules.ranking),
+                       s == sd.winner)
+            for s, h in enumerate(sd.hands) if h and sd.scores[s] is not None
+        ]
+
+    # ------------------------------------------------------ message ids
+    # Message ids: what the Discord layer posted. They are cosmetic: memory takes
+    # them at once, and a failed write is logged, not raised (after a restart the
+    # bot then edits an older message, whose controls still work).
+    async def _remember(self, table_id: int, what: str,
+                        write: Callable[[], Awaitable[None]]) -> None:
+        try:
+            async with self._unit(None):
+                await write()
+        except StorageFailure:
+            log.warning("table %s: could not store the %s message id", table_id, what)
+
+    async def set_offer_message(self, live: LiveTable, key: str | None,
+                                message_id: int | None) -> None:
+        """Remember the message that pinged a player about offer ``key`` (or forget it)."""
+        live.row = dataclasses.replace(live.row, offer_key=key, offer_message_id=message_id)
+        await self._remember(live.id, "offer", lambda: self.storage.set_offer_message(
+            live.id, key, message_id))
+
+    async def mark_announced(self, live: LiveTable, message_id: int) -> None:
+        """Remember that the latest deal's showdown was posted as ``message_id``."""
+        live.showdown_messages[live.deal_number] = message_id
+        await self._remember(live.id, "showdown", lambda: self.storage.set_showdown_message(
+            live.deal_ids[-1], message_id))
+
+    async def set_message(self, table_id: int, *, lobby: int | None = None,
+                          table: int | None = None) -> None:
+        """Remember the lobby or the current table message id."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            live.row = dataclasses.replace(
+                live.row, lobby_message_id=lobby or live.row.lobby_message_id,
+                table_message_id=table or live.row.table_message_id)
+        await self._remember(table_id, "table", lambda: self.storage.set_messages(
+            table_id, lobby_message_id=lobby, table_message_id=table))
+
+    def observation(self, table_id: int, member_id: int) -> tuple[LiveTable, Observation]:
+        """The member's own view of the current deal.
+
+        Raises:
+            UserError: not seated, or no deal yet.
+        """
+        live = self.get(table_id)
+        seat = live.seat_of(member_id)
+        if seat is None:
+            raise UserError("You are not playing at this table.")
+        if live.deal is None:
+            raise UserError("The game has not started yet.")
+        return live, live.deal.observation(seat)

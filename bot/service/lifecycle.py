@@ -1,0 +1,331 @@
+"""A table's life cycle: a lobby opened, joined, left and filled with AI
+seats, the game started, members gone, and the table ended (by its host, a
+manager, a deleted channel or an idle lobby), its pots shared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..engine import implied_options
+from ..storage import LedgerEntry
+from .core import ServiceBase
+from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .live import LiveTable
+
+log = logging.getLogger(__name__)
+
+
+AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss",
+            "Hypatia", "Jacobi", "Kepler", "Leibniz")
+
+
+class LifeCycle(ServiceBase):
+    """Opening, seating, starting and closing tables (part of ``TableService``)."""
+
+    async def create(
+        self, guild_id: int, channel_id: int, host_id: int, host_name: str,
+        preset: str = "foster", options: dict[str, Any] | None = None,
+        next_deal_delay: int = 30,
+        open_place: Callable[[int], Awaitable[tuple[int, str]]] | None = None,
+    ) -> LiveTable:
+        """Open a lobby with the host seated, in ``channel_id`` or, with
+        ``open_place``, where that coroutine opens it: it gets the table's number
+        (the n of ``commerce-<n>``) and returns ``(channel_id, place)``, place
+        being ``channel``, ``thread`` or ``here`` (``TableRow.place``). Number,
+        place and row are made under the guild's lock, so tables created at the
+        same moment never share a number or a channel name.
+
+        Raises:
+            UserError: bad preset/options, host already seated, channel taken,
+                or whatever ``open_place`` raises.
+            StorageFailure: nothing was stored (a place already opened is the
+                caller's to remove).
+        """
+        self.check_rules(preset, options)
+        async with self.lock(("guild", guild_id)):
+            self.check_free(guild_id, host_id)
+            if self.in_channel(channel_id):
+                raise UserError("A table is already open in this channel.")
+            place: str | None = None
+            number = None
+            if open_place is not None:
+                try:
+                    number = await self.storage.next_table_number(guild_id)
+                except STORAGE_ERRORS as exc:
+                    raise StorageFailure() from exc
+                channel_id, place = await open_place(number)
+            async with self._unit(None):
+                row = await self.storage.create_table(
+                    guild_id, channel_id, host_id, preset, implied_options(options),
+                    next_deal_delay, place)
+                await self.storage.add_seat(row.id, host_id, host_name)
+            if number is not None and row.number != number:  # another writer: never here
+                log.warning("table %s got number %s, its channel says %s", row.id, row.number,
+                            number)
+            self.touch(row.id)
+            return await self._reload(row.id)
+
+    def check_free(self, guild_id: int, member_id: int, here: int | None = None) -> None:
+        """Raise ``UserError`` naming the way out if the member sits at another
+        open table of the guild (``here``: the table they are joining)."""
+        live = self.of_member(guild_id, member_id)
+        if live is None:
+            return
+        if live.id == here:
+            raise UserError("You are already seated at this table.")
+        where = f"table {live.row.number} (<#{live.row.channel_id}>)"
+        if live.row.status == "lobby":
+            way = "leave it first with /commerce leave (or its Leave button)"
+        else:
+            way = ("its game is running: finish it, or ask its host (or a member with "
+                   "Manage Server) to close it with /commerce end there")
+        raise UserError(f"You are already seated at {where}: {way}.")
+
+    async def join(self, table_id: int, member_id: int, name: str) -> LiveTable:
+        """Seat ``member_id`` at a lobby table.
+
+        Raises:
+            UserError: not a lobby, full, already seated here or elsewhere.
+            StorageFailure: nothing changed.
+        """
+        guild_id = self.get(table_id).row.guild_id
+        async with self.lock(("guild", guild_id)), self.lock(table_id):
+            live = self._lobby(table_id)
+            self.check_free(guild_id, member_id, here=table_id)
+            if len(live.seats) >= live.rules.max_players:
+                raise UserError(f"This table is full ({live.rules.max_players} seats).")
+            async with self._unit(table_id):
+                await self.storage.add_seat(table_id, member_id, name)
+                live = await self._reload(table_id)
+            self.touch(table_id)
+            return live
+
+    async def add_ai(self, table_id: int, member_id: int) -> LiveTable:
+        """Add an AI seat; only someone seated at the table may.
+
+        Raises:
+            UserError: not a lobby, full, caller not seated.
+            StorageFailure: nothing changed.
+        """
+        async with self.lock(table_id):
+            live = self._lobby(table_id)
+            if live.seat_of(member_id) is None:
+                raise UserError("Only players seated at this table can add an AI.")
+            if len(live.seats) >= live.rules.max_players:
+                raise UserError(f"This table is full ({live.rules.max_players} seats).")
+            taken = {s.name for s in live.seats}
+            name = next((f"AI {n}" for n in AI_NAMES if f"AI {n}" not in taken), "AI")
+            async with self._unit(table_id):
+                await self.storage.add_seat(table_id, None, name)
+                live = await self._reload(table_id)
+            self.touch(table_id)
+            return live
+
+    async def leave(self, table_id: int, member_id: int) -> LiveTable:
+        """Leave a lobby. If the host leaves, the next seated member hosts; if no
+        member remains, the table closes (its status becomes ``closed``).
+
+        Raises:
+            UserError: not seated, or the game has started.
+            StorageFailure: nothing changed.
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            seat = live.seat_of(member_id)
+            if seat is None:
+                raise UserError("You are not seated at this table.")
+            if live.row.status != "lobby":
+                raise UserError(
+                    "The game has started: ask the host to end it with /commerce end."
+                )
+            async with self._unit(table_id):
+                await self.storage.remove_seat(table_id, seat)
+                humans = [s for s in await self.storage.seats(table_id) if not s.is_ai]
+                if not humans:
+                    await self.storage.set_status(table_id, "closed")
+                elif member_id == live.row.host_id:  # the host left: the next player hosts
+                    assert humans[0].member_id is not None
+                    await self.storage.set_host(table_id, humans[0].member_id)
+                live = await self._reload(table_id)
+            self.touch(table_id)
+            return live
+
+    async def start(self, table_id: int, member_id: int) -> LiveTable:
+        """Start the game: random first dealer, first deal dealt, AI seats play,
+        all in one transaction.
+
+        Raises:
+            UserError: not the host, too few seats, not a lobby.
+            StorageFailure: nothing changed (the table is still a lobby).
+        """
+        async with self.lock(table_id):
+            live = self._lobby(table_id)
+            if member_id != live.row.host_id or live.seat_of(member_id) is None:
+                raise UserError("Only the host can start the game.")
+            n = len(live.seats)
+            if n < live.rules.min_players:
+                raise UserError(
+                    f"You need at least {live.rules.min_players} players "
+                    f"(now {n}). Invite friends or press Add AI."
+                )
+            first = self.rng.randrange(n) if self.rng else secrets.randbelow(n)
+            async with self._unit(table_id):
+                await self.storage.start_game(table_id, first)
+                live = await self._reload(table_id)
+                await self._deal(live)
+            return live
+
+    def _lobby(self, table_id: int) -> LiveTable:
+        live = self.get(table_id)
+        if live.row.status != "lobby":
+            raise UserError("The game at this table has already started.")
+        return live
+
+    async def set_delay(self, table_id: int, member_id: int, seconds: int) -> LiveTable:
+        """Change the table's automatic next-deal delay (seconds, 0 = off).
+
+        Raises:
+            UserError: not seated at the table, or out of range (0..600).
+        """
+        if not 0 <= seconds <= 600:
+            raise UserError("Choose a delay from 0 (off) to 600 seconds.")
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            if live.seat_of(member_id) is None:
+                raise UserError("Only players at this table can change its delay.")
+            async with self._unit(table_id):
+                await self.storage.set_next_deal_delay(table_id, seconds)
+                live.row = await self._row(table_id)
+            return live
+
+    # ------------------------------------------------------- departures
+    async def member_gone(self, guild_id: int, member_id: int) -> list[LiveTable]:
+        """The member left the guild: the AI takes their seat in running games
+        (their ledger still counts); they leave lobbies (a host hands the lobby
+        on). Returns the tables changed.
+
+        Raises:
+            StorageFailure: a table could not be changed (the others were).
+        """
+        changed = []
+        failed: StorageFailure | None = None
+        for live in [t for t in self.tables.values() if t.row.guild_id == guild_id]:
+            seat = live.seat_of(member_id)
+            if seat is None:
+                continue
+            try:
+                if live.row.status == "lobby":
+                    changed.append(await self.leave(live.id, member_id))
+                    continue
+                async with self.lock(live.id), self._unit(live.id):
+                    await self.storage.set_seat_state(live.id, seat, gone=True)
+                    live.seats = await self.storage.seats(live.id)
+                    await self.storage.audit(guild_id, member_id, "member_gone",
+                                             f"table {live.id}")
+                    await self._run_ai(live)
+                changed.append(live)
+            except StorageFailure as exc:
+                failed = exc
+        if failed is not None and not changed:
+            raise failed
+        return changed
+
+    async def channel_gone(self, channel_id: int) -> LiveTable | None:
+        """The table's channel or thread was deleted or archived: end the table
+        cleanly (the deal in progress is voided and refunded; the record stays)."""
+        live = self.in_channel(channel_id)
+        if live is None:
+            return None
+        return await self.end(live.id, None, is_manager=True)
+
+    # ------------------------------------------------------ idle lobbies
+    def touch(self, table_id: int) -> None:
+        """Note activity at a lobby (for ``idle_lobbies``)."""
+        self.activity[table_id] = asyncio.get_running_loop().time()
+
+    def idle_lobbies(self, seconds: float) -> list[int]:
+        """Lobby tables with no join, leave or AI added for ``seconds`` (counted
+        from the bot's start for lobbies older than that)."""
+        now = asyncio.get_running_loop().time()
+        return [t.id for t in self.tables.values() if t.row.status == "lobby"
+                and now - self.activity.setdefault(t.id, now) >= seconds]
+
+    async def close_idle(self, table_id: int, seconds: float) -> LiveTable | None:
+        """Close a lobby that has been idle for ``seconds``; ``None`` if it is
+        not (any more). Raises StorageFailure (nothing changed)."""
+        async with self.lock(table_id):
+            if table_id not in self.idle_lobbies(seconds):
+                return None
+            live = self.tables[table_id]
+            async with self._unit(table_id):
+                await self.storage.set_status(table_id, "closed")
+                await self.storage.audit(live.row.guild_id, None, "idle_lobby_closed",
+                                         f"table {table_id}")
+                live.row = await self._row(table_id)
+            self.tables.pop(table_id, None)
+            self.activity.pop(table_id, None)
+            return live
+
+    # ---------------------------------------------------------------- end
+    async def end(self, table_id: int, member_id: int | None, is_manager: bool,
+                  host_gone: bool = False) -> LiveTable:
+        """Close a table; an unfinished deal is voided (its stakes and fees refunded)
+        and a pool or pot carried from earlier deals is shared by the players
+        still in the game (docs/RELIABILITY.md, "Ledger"). One transaction.
+
+        Args:
+            member_id: who asks (``None``: the bot itself).
+            is_manager: the member has Manage Server.
+            host_gone: the host has left the server: any seated member may end it.
+
+        Raises:
+            UserError: the caller may not end it.
+            StorageFailure: nothing changed.
+        """
+        async with self.lock(table_id):
+            live = self.get(table_id)
+            seated = member_id is not None and live.seat_of(member_id) is not None
+            if not (member_id is None or member_id == live.row.host_id or is_manager
+                    or (host_gone and seated)):
+                raise UserError("Only the host or a member with Manage Server can end this table.")
+            async with self._unit(table_id):
+                if live.game is not None:
+                    voided = live.game.close()
+                    shares = self._share_pots(live)
+                    if voided is not None:
+                        await self.storage.finish_deal(live.deal_ids[-1], "void", shares, [])
+                    elif shares:
+                        await self.storage.add_ledger(live.row.guild_id, table_id,
+                                                      live.deal_ids[-1], shares)
+                await self.storage.set_status(table_id, "closed")
+                await self.storage.audit(
+                    live.row.guild_id, member_id, "end_table", f"table {table_id}"
+                )
+                live.row = await self._row(table_id)
+            self.tables.pop(table_id, None)
+            self.activity.pop(table_id, None)
+            return live
+
+    @staticmethod
+    def _share_pots(live: LiveTable) -> list[LedgerEntry]:
+        """A closed game's pool or pots carried between deals (hoyle carry, oldway
+        pool, jaques pots) shared equally by the seats still in the game; the odd
+        points go to the earliest of them from the dealer's left. No point is
+        created or lost."""
+        game = live.game
+        assert game is not None
+        pots = -sum(game.ledger)
+        if pots <= 0:
+            return []
+        seats = game.in_play or list(range(game.n))
+        dealer = game.deals[-1].dealer if game.deals else 0
+        step = game.rules.step
+        seats.sort(key=lambda s: ((s - dealer) * step - 1) % game.n)
+        share, odd = divmod(pots, len(seats))
+        return [LedgerEntry(s, live.member_of(s), share + (1 if i < odd else 0), "share")
+                for i, s in enumerate(seats) if share or i < odd]

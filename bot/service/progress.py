@@ -1,0 +1,54 @@
+"""Automatic progress: what a table owes without anyone clicking (AI seats to
+act, a first deal, a rebuild after a failed write), taken by the watch.
+"""
+
+from __future__ import annotations
+
+from .core import ServiceBase
+from .errors import STORAGE_ERRORS, StorageFailure
+from .live import LiveTable
+
+
+class Progress(ServiceBase):
+    """Steps the watch takes for a table (part of ``TableService``)."""
+
+    def due(self, table_id: int) -> bool:
+        """Whether the table owes an automatic step: an AI seat (or a member away
+        or gone) to act, a started game without its first deal, or a rebuild
+        from storage that failed."""
+        if table_id in self.stale:
+            return True
+        live = self.tables.get(table_id)
+        if live is None or live.game is None or live.row.status != "playing":
+            return False
+        if not live.game.deals:
+            return True
+        deal = live.deal
+        return (deal is not None and not deal.finished and deal.to_act is not None
+                and live.is_ai(deal.to_act))
+
+    async def resume(self, table_id: int) -> LiveTable | None:
+        """Take the automatic step the table owes (see ``due``): rebuild it, deal
+        its first hand, or let AI seats play; ``None`` when nothing was owed.
+
+        Raises:
+            StorageFailure: nothing changed; try again later.
+        """
+        async with self.lock(table_id):
+            if not self.due(table_id):
+                return None
+            if table_id in self.stale:
+                try:
+                    await self._reload(table_id)
+                except STORAGE_ERRORS as exc:
+                    raise StorageFailure() from exc
+                self.stale.discard(table_id)
+            live = self.tables.get(table_id)
+            if live is None or live.game is None or live.row.status != "playing":
+                return live
+            async with self._unit(table_id):
+                if not live.game.deals:
+                    await self._deal(live)
+                else:
+                    await self._run_ai(live)
+            return live

@@ -1,0 +1,103 @@
+"""Guild-wide settings and queries: settings, the ledger's pages and a member's
+figures, a game's record, backups and the ledger reset.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..engine import operation_from_dict, record_actions
+from ..storage import GuildSettings, MemberStats
+from .core import ServiceBase
+from .errors import STORAGE_ERRORS, StorageFailure, UserError
+
+log = logging.getLogger(__name__)
+
+
+class Queries(ServiceBase):
+    """Settings, ledger and records of a guild (part of ``TableService``)."""
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings (defaults when never set; cached)."""
+        cached = self._settings.get(guild_id)
+        if cached is None:
+            cached = self._settings[guild_id] = await self.storage.get_settings(guild_id)
+        return cached
+
+    async def update_settings(self, guild_id: int, member_id: int, **fields: Any) -> GuildSettings:
+        """Change guild settings and record who did it in the audit table (one
+        transaction).
+
+        Raises:
+            UserError: a bad value. StorageFailure: nothing changed.
+        """
+        try:
+            async with self._unit(None):
+                settings = await self.storage.update_settings(guild_id, **fields)
+                await self.storage.audit(guild_id, member_id, "settings",
+                                         ", ".join(f"{k}={v}" for k, v in sorted(fields.items())))
+        except ValueError as exc:
+            raise UserError(str(exc).capitalize() + ".") from None
+        self._settings[guild_id] = settings
+        return settings
+
+    async def record(self, table_id: int) -> dict[str, Any]:
+        """The table's game as a docs/RULES.md §3 record, read from storage (not memory).
+
+        Raises:
+            UserError: no such table, or it never started.
+        """
+        row = await self.storage.get_table(table_id)
+        if row is None or row.first_dealer is None:
+            raise UserError("That table has no game to export.")
+        seats = await self.storage.seats(table_id)
+        deals = []
+        for deal_row in await self.storage.deals(table_id):
+            ops = [operation_from_dict(a.payload) for a in deal_row.actions]
+            deals.append({"deck": list(deal_row.deck), "actions": record_actions(ops)})
+        return {"rules": row.preset, "options": dict(row.options),
+                "players": [s.name for s in seats], "first_dealer": row.first_dealer,
+                "deals": deals}
+
+    async def backup(self, guild_id: int, member_id: int) -> Path:
+        """Write a consistent copy of the database beside it, in ``backups/``;
+        audited. Returns the file written."""
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        folder = self.storage.path.parent / "backups"
+        dest = folder / f"commerce-{stamp}.db"
+        n = 1
+        while dest.exists():
+            n += 1
+            dest = folder / f"commerce-{stamp}-{n}.db"
+        try:
+            await self.storage.backup(dest)
+            async with self._unit(None):
+                await self.storage.audit(guild_id, member_id, "backup", dest.name)
+        except STORAGE_ERRORS as exc:
+            log.error("guild %s: backup failed (%s)", guild_id, exc)
+            raise StorageFailure("The backup could not be written (a storage problem on "
+                                 "the bot's side); nothing changed.") from exc
+        return dest
+
+    async def reset_ledger(self, guild_id: int, member_id: int) -> int:
+        """Zero every balance in the guild, AI seats' too (offsetting entries;
+        audited); points in running games' pots stay there (see
+        ``Storage.reset_ledger``). Returns the members reset.
+
+        Raises:
+            StorageFailure: nothing changed.
+        """
+        async with self._unit(None):
+            return await self.storage.reset_ledger(guild_id, member_id)
+
+    async def leaderboard(self, guild_id: int, page: int, per_page: int = 10,
+                          ) -> tuple[list[tuple[int, int]], int]:
+        """One page (0-based) of ``(member_id, balance)`` and the member count."""
+        return await self.storage.leaderboard(guild_id, page * per_page, per_page)
+
+    async def stats(self, guild_id: int, member_id: int) -> MemberStats:
+        """``/commerce stats`` figures for a member."""
+        return await self.storage.member_stats(guild_id, member_id)

@@ -1,0 +1,242 @@
+"""What happens at a table without anyone clicking: the next-deal timer, the
+turn timer (a reminder halfway, then the AI plays) and the watch that keeps
+every open table moving whatever failed before.
+
+One ``Timers`` per bot (``CommerceBot.timers``); the ``Play`` cog starts it
+when it loads and stops it (the watch and every timer) when it unloads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from discord.ext import tasks
+
+from .interactions import NO_PINGS
+from .messages import Publisher
+from .service import LiveTable, StorageFailure, TableService, UserError
+from .ui import render
+
+log = logging.getLogger(__name__)
+
+#: seconds between two rounds of the watch over open tables (see ``Timers.tick``)
+WATCH_EVERY = 5.0
+#: seconds without a join, leave or new AI seat after which a lobby closes
+LOBBY_IDLE = 30 * 60
+
+
+class Timers:
+    """Next-deal and turn timers of every table, and the watch.
+
+    Args:
+        client: the bot (to wait until it is ready and to ask about members).
+        service: the table service the timers act through.
+        publisher: posts what the timers change.
+
+    Attributes:
+        next_deal_timers: table id -> the task dealing its next hand after the delay.
+        turn_timers: table id -> the turn timer of the member to act.
+    """
+
+    def __init__(self, client: discord.Client, service: TableService,
+                 publisher: Publisher) -> None:
+        self.client = client
+        self.service = service
+        self.publisher = publisher
+        self.next_deal_timers: dict[int, asyncio.Task[None]] = {}
+        self.turn_timers: dict[int, asyncio.Task[None]] = {}
+
+    def start(self) -> None:
+        """Start the watch (its first round runs once the bot is ready)."""
+        self.watch.start()
+
+    def stop(self) -> None:
+        """Stop the watch and every timer."""
+        self.watch.cancel()
+        for task in [*self.next_deal_timers.values(), *self.turn_timers.values()]:
+            task.cancel()
+
+    # ------------------------------------------------------------ the watch
+    @tasks.loop(seconds=WATCH_EVERY)
+    async def watch(self) -> None:
+        """Every few seconds (and at start-up): ``tick``."""
+        await self.tick()
+
+    @watch.before_loop
+    async def _before_watch(self) -> None:
+        await self.client.wait_until_ready()
+
+    async def tick(self) -> None:
+        """Keep every open table moving by itself, whatever failed before: a
+        table owing an automatic step (AI seats to act, a first deal, a rebuild
+        after a failed write) takes it; a showdown not yet posted is posted; a
+        next deal or turn timer that is not running is started; a lobby idle for
+        ``LOBBY_IDLE`` seconds is closed. Failures are logged and tried again at
+        the next tick."""
+        for table_id in sorted({*self.service.tables, *self.service.stale}):
+            try:
+                await self._tend(table_id)
+            except StorageFailure:
+                log.warning("table %s: still cannot write; will try again", table_id)
+            except Exception:
+                log.exception("table %s: the watch failed", table_id)
+        for table_id in self.service.idle_lobbies(LOBBY_IDLE):
+            try:
+                live = await self.service.close_idle(table_id, LOBBY_IDLE)
+            except StorageFailure:
+                continue
+            if live is not None:
+                log.info("table %s: lobby closed after %s s without activity", table_id,
+                         LOBBY_IDLE)
+                await self.publisher.refresh_lobby(
+                    live, f"Nobody joined or left for {LOBBY_IDLE // 60} minutes: "
+                          "this lobby is closed.")
+                await self.publisher.close_channel(live)
+
+    async def _tend(self, table_id: int) -> None:
+        if self.service.due(table_id):
+            before = self.service.tables.get(table_id)
+            number = before.deal_number if before is not None else None
+            live = await self.service.resume(table_id)
+            if live is not None and live.deal_number != number:
+                await self.publisher.post_deal(live)  # the first deal, dealt late
+            elif live is not None:
+                await self.publisher.refresh(live)
+            return
+        live = self.service.tables.get(table_id)
+        if live is None or live.game is None or live.deal is None:
+            return
+        deal = live.deal
+        if deal.finished:
+            unposted = deal.showdown is not None and live.deal_number not in live.announced
+            waiting = (not live.game.complete and live.row.next_deal_delay > 0
+                       and not self.waiting(table_id))
+            if unposted or waiting:
+                await self.publisher.refresh(live)
+        elif live.row.table_message_id is None:
+            await self.publisher.refresh(live)  # posts the table message a failed write lost
+        elif table_id not in self.turn_timers:
+            await self.arm_turn_timer(live)
+
+    # ------------------------------------------------------------ next deal
+    def waiting(self, table_id: int) -> bool:
+        """Whether the table's next deal is waiting for its delay."""
+        return table_id in self.next_deal_timers
+
+    def reschedule_next(self, live: LiveTable) -> None:
+        """Apply a changed delay to a next deal that is already waiting."""
+        if live.id in self.next_deal_timers:
+            self.cancel_timer(live.id)
+            self.schedule_next(live)
+
+    def schedule_next(self, live: LiveTable) -> None:
+        """Deal the next hand automatically after the table's delay."""
+        delay = live.row.next_deal_delay
+        if delay <= 0:
+            return
+        self.cancel_timer(live.id)
+        self.next_deal_timers[live.id] = asyncio.create_task(
+            self._auto_next(live.id, live.deal_number, delay))
+
+    def forget(self, table_id: int) -> None:
+        """Stop every timer of a closed table."""
+        self.cancel_timer(table_id)
+        turn = self.turn_timers.pop(table_id, None)
+        if turn is not None:
+            turn.cancel()
+
+    def cancel_timer(self, table_id: int) -> None:
+        """Stop the table's next-deal timer (unless it is the one running this)."""
+        task = self.next_deal_timers.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _auto_next(self, table_id: int, after: int, delay: int) -> None:
+        await asyncio.sleep(delay)
+        self.next_deal_timers.pop(table_id, None)
+        await asyncio.shield(self._deal_next(table_id, after))
+
+    async def _deal_next(self, table_id: int, after: int) -> None:
+        try:
+            live = await self.service.next_deal(table_id, after=after)
+        except UserError:
+            return  # someone pressed Next deal, or the table closed
+        except Exception:
+            log.exception("table %s: automatic next deal failed", table_id)
+            return
+        await self.publisher.post_deal(live)
+
+    # ------------------------------------------------------------ turn timer
+    async def arm_turn_timer(self, live: LiveTable) -> None:
+        """(Re)start the turn timer of the member to act, if the guild has one."""
+        old = self.turn_timers.pop(live.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        deal = live.deal
+        if deal is None or deal.finished or live.id not in self.service.tables:
+            return
+        seat = deal.to_act
+        assert seat is not None
+        if live.is_ai(seat):
+            return
+        seconds = (await self.service.settings(live.row.guild_id)).turn_timer
+        if seconds > 0:
+            self.turn_timers[live.id] = asyncio.create_task(self._turn_timer(
+                live.id, live.deal_number, len(deal.operations), seat, seconds))
+
+    async def _turn_timer(self, table_id: int, deal_number: int, seq: int, seat: int,
+                          seconds: int) -> None:
+        await asyncio.sleep(seconds / 2)
+        live = self.service.tables.get(table_id)
+        if live is None:
+            return
+        member_id = live.member_of(seat)
+        with contextlib.suppress(discord.HTTPException):
+            await self.publisher.channel(live).send(
+                f"⏰ <@{member_id}>, it is your move: {seconds - seconds // 2} seconds left "
+                "before the AI plays for you.")
+        await asyncio.sleep(seconds - seconds / 2)
+        # From here on the timer acts: re-arming must not cancel it half-way.
+        self.turn_timers.pop(table_id, None)
+        await asyncio.shield(self._expire(table_id, deal_number, seq, seat, member_id))
+
+    async def _expire(self, table_id: int, deal_number: int, seq: int, seat: int,
+                      member_id: int | None) -> None:
+        try:
+            live = self.service.tables.get(table_id)
+            if live is None or member_id is None:
+                return
+            if not await self.still_member(live.row.guild_id, member_id):
+                for changed in await self.service.member_gone(live.row.guild_id, member_id):
+                    await self.publisher.refresh(changed)
+                return
+            timed = await self.service.timeout(table_id, deal_number, seq)
+            if timed is None:
+                return
+            await self.publisher.close_offer(timed, deal_number, seq,
+                                             "Answered by the AI: time ran out.")
+            note = (" They are marked away: the AI plays for them until they press I'm back."
+                    if timed.seats[seat].away else "")
+            with contextlib.suppress(discord.HTTPException):
+                await self.publisher.channel(timed).send(
+                    f"⌛ {render.seat_name(timed, seat, mention=False)} ran out of time, "
+                    f"so the AI played for them.{note}", allowed_mentions=NO_PINGS)
+            await self.publisher.refresh(timed)
+        except Exception:
+            log.exception("table %s: turn timer failed", table_id)
+
+    async def still_member(self, guild_id: int, member_id: int) -> bool:
+        """Whether the member is still in the guild (asks Discord; no member intent)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None:
+            return True
+        try:
+            await guild.fetch_member(member_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            return True
+        return True

@@ -1,0 +1,52 @@
+"""``/commerce`` is one top-level group whose subcommands come from three cogs
+(tables, ledger, help; ``bot/commands.py``): Discord sees exactly the commands it
+saw when one cog held them all, in the same order, and a cog that unloads takes
+its subcommands with it without leaving anything at the top level."""
+
+from __future__ import annotations
+
+from tests.cogs.helpers import answer_text
+
+#: /commerce's subcommands, in the order Discord lists them, and the cog of each
+SUBCOMMANDS = {
+    "new": "Tables", "join": "Tables", "leave": "Tables", "start": "Tables",
+    "addbot": "Tables", "hand": "Tables", "end": "Tables", "delay": "Tables",
+    "leaderboard": "Ledger", "stats": "Ledger", "rules": "Help",
+}
+
+
+def synced(env) -> list[dict]:
+    return list(env.backend.commands.get(None, {}).values())
+
+
+async def test_commerce_is_one_guild_only_group_made_of_three_cogs(simcord_env):
+    env = simcord_env
+    assert [c["name"] for c in synced(env)] == ["commerce", "commerce-admin"]
+    commerce = synced(env)[0]
+    assert [o["name"] for o in commerce["options"]] == list(SUBCOMMANDS)
+    assert all(o["type"] == 1 for o in commerce["options"])  # subcommands, no nested group
+    assert commerce["dm_permission"] is False and commerce["contexts"] == [0]
+    assert commerce.get("default_member_permissions") is None
+    group = env.bot.tree.get_command("commerce")
+    assert group is env.bot.commerce and group.guild_only
+    owners = {c.name: type(c.binding).__name__ for c in group.commands}
+    assert owners == SUBCOMMANDS
+    assert {c.qualified_name for c in env.bot.tree.get_commands()} == {"commerce", "commerce-admin"}
+
+
+async def test_a_cog_that_unloads_takes_its_subcommands_and_gives_them_back(simcord_env):
+    env = simcord_env
+    bot = env.bot
+    await bot.unload_extension("cogs.ledger")
+    names = [c.name for c in bot.commerce.commands]
+    assert names == [n for n, cog in SUBCOMMANDS.items() if cog != "Ledger"]
+    await bot.load_extension("cogs.ledger")
+    assert sorted(c.name for c in bot.commerce.commands) == sorted(SUBCOMMANDS)
+    assert {c.name for c in bot.tree.get_commands()} == {"commerce", "commerce-admin"}
+    # the reloaded commands run in the new cog
+    guild = env.create_guild()
+    channel = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await bot.tree.sync()
+    result = await ann.slash(channel, "commerce leaderboard")
+    assert answer_text(result) == "Nobody has finished a deal on this server yet."
