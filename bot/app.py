@@ -29,6 +29,31 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.play", "cogs.tables", "cogs.ledger", "cogs.help", "cogs.admin")
 
 
+class CommerceTree(app_commands.CommandTree["CommerceBot"]):
+    """The bot's command tree; its ``on_error`` is the last resort of every slash command."""
+
+    async def on_error(self, interaction: discord.Interaction[CommerceBot],
+                       error: app_commands.AppCommandError, /) -> None:
+        """Log the error and answer with a short ephemeral, never a traceback: a
+        missing permission or a command used in direct messages says so; anything
+        else is logged and apologised for (nothing was changed)."""
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = "Commerce is played in servers, not in direct messages."
+        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+            text = "You do not have permission to do that."
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+                      exc_info=error)
+            text = "Something went wrong on our side. Nothing was changed."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
 class CommerceBot(commands.Bot):
     """The Commerce bot. Build it with ``create_bot``.
 
@@ -53,10 +78,20 @@ class CommerceBot(commands.Bot):
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
                  dev_guild: int | None = None, sync_commands: bool = True,
                  cooldown: tuple[int, float] | None = (12, 10.0)) -> None:
+        """A bot with the ``guilds`` intent only; nothing is opened before ``setup_hook``.
+
+        Args:
+            db_path: the SQLite file (created with its folder when missing).
+            rng: a seeded RNG for tests only (shuffles and first dealer); default CSPRNG.
+            dev_guild: a guild id to sync commands to instantly (development).
+            sync_commands: sync the command tree with Discord in ``setup_hook``.
+            cooldown: per-member limit on commands and clicks, ``(uses, seconds)``;
+                ``None`` turns it off.
+        """
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads, roles: no privileged intent needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None)
+                         help_command=None, tree_cls=CommerceTree)
         self.db_path = Path(db_path)
         self.rng = rng
         self.dev_guild = dev_guild
@@ -66,7 +101,15 @@ class CommerceBot(commands.Bot):
             commands.CooldownMapping(commands.Cooldown(*cooldown), lambda i: i.user.id)
             if cooldown else None)
 
-    async def setup_hook(self) -> None:  # noqa: D102
+    async def setup_hook(self) -> None:
+        """Open the storage, make what the bot owns (service, publisher, timers,
+        handlers, the ``/commerce`` group), register the persistent controls, load
+        the cogs and sync the commands (to ``dev_guild`` only when it is set).
+
+        Raises:
+            DatabaseUnavailable: the database is corrupt, in use by another bot, or
+                not writable (``Storage.open``); the file is left untouched.
+        """
         self.storage = await Storage.open(self.db_path)
         self.service = TableService(self.storage, self.rng)
         await self.service.load()
@@ -79,7 +122,6 @@ class CommerceBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
-        self.tree.on_error = self.on_app_command_error
         if self.sync_commands:
             if self.dev_guild:
                 guild = discord.Object(self.dev_guild)
@@ -88,32 +130,14 @@ class CommerceBot(commands.Bot):
             else:
                 await self.tree.sync()
 
-    async def on_app_command_error(self, interaction: discord.Interaction,
-                                   error: app_commands.AppCommandError) -> None:
-        """Last resort: log the error, answer with a short ephemeral, never a traceback."""
-        if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Commerce is played in servers, not in direct messages."
-        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = "You do not have permission to do that."
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=error)
-            text = "Something went wrong on our side. Nothing was changed."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
-
     async def close_storage(self) -> None:
         """Close the database (tests call this: the simulated Discord never calls close)."""
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
 
-    async def close(self) -> None:  # noqa: D102
+    async def close(self) -> None:
+        """Log out from Discord, then close the database whatever happened."""
         try:
             await super().close()
         finally:

@@ -32,16 +32,19 @@ class Subcommands(commands.Cog):
     """
 
     def __init__(self, group: CommerceGroup) -> None:
+        """A cog whose commands will join ``group`` when it loads."""
         self.group = group
         self.joined: tuple[str, ...] = ()
 
-    async def cog_load(self) -> None:  # noqa: D102
+    async def cog_load(self) -> None:
+        """Move the cog's commands into ``group``, in the order they are defined."""
         for command in self.__cog_app_commands__:
             self.group.add_command(command)
         self.joined = tuple(c.name for c in self.__cog_app_commands__)
         # they are the group's now: discord.py must not add them at the top level too
         self.__cog_app_commands__ = []
 
-    async def cog_unload(self) -> None:  # noqa: D102
+    async def cog_unload(self) -> None:
+        """Take the cog's commands back out of ``group``."""
         for name in self.joined:
             self.group.remove_command(name)

@@ -81,6 +81,7 @@ class Handlers:
     """
 
     def __init__(self, service: TableService, publisher: Publisher, timers: Timers) -> None:
+        """Handlers acting through ``service`` and posting through ``publisher``."""
         self.service = service
         self.publisher = publisher
         self.timers = timers

@@ -15,11 +15,15 @@ class KeyedLock:
     acknowledged (``bot.waiting``). Idle locks are dropped so the map does not grow without bound."""
 
     def __init__(self) -> None:
+        """No lock is held, and none is kept until a key is first used."""
         self._locks: dict[Hashable, asyncio.Lock] = {}
         self._users: dict[Hashable, int] = {}
 
     @asynccontextmanager
     async def __call__(self, key: Hashable) -> AsyncIterator[None]:
+        """Hold ``key``'s lock for the ``async with`` block, acknowledging the
+        running interaction first when the lock is taken; the lock is dropped
+        once no one holds or waits for it."""
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._users[key] = self._users.get(key, 0) + 1
         try:

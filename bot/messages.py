@@ -31,6 +31,12 @@ from .ui.components import (
 log = logging.getLogger(__name__)
 
 
+def sent_view(view: discord.ui.View | None) -> discord.ui.View:
+    """``view`` as ``send`` takes it: ``None`` (no controls) becomes ``MISSING``,
+    since ``send`` is typed for a view or nothing."""
+    return view if view is not None else discord.utils.MISSING
+
+
 class Clock(Protocol):
     """What the publisher asks of the timers (``bot.timers.Timers``)."""
 
@@ -64,6 +70,8 @@ class Publisher:
     clock: Clock
 
     def __init__(self, client: discord.Client, service: TableService) -> None:
+        """A publisher that has announced nothing yet; ``restore`` reads back the
+        offers announced before a restart."""
         self.client = client
         self.service = service
         self.offers: dict[tuple[int, int, int], int | None] = {}
@@ -126,7 +134,7 @@ class Publisher:
         try:
             msg = await retrying(lambda: self.channel(live).send(
                 content=self.ping_text(live), embed=render.table_embed(live),
-                view=self.table_view(live)))
+                view=sent_view(self.table_view(live))))
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
@@ -192,7 +200,7 @@ class Publisher:
                 items.append(NextDealButton(live.id, live.deal_number))
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
-            view = view_of(*items) if items else None
+            view = sent_view(view_of(*items) if items else None)
             msg = await retrying(lambda: channel.send(embed=render.showdown_embed(live), view=view))
             await self.service.mark_announced(live, msg.id)
             if complete:
@@ -243,10 +251,10 @@ class Publisher:
         if live.row.lobby_message_id is None:
             return
         view = lobby_view(live.id) if live.row.status == "lobby" else None
-        extra = {"content": note} if note is not None else {}
+        content = note if note is not None else discord.utils.MISSING  # MISSING: keep the text
         with contextlib.suppress(discord.HTTPException):
             await self.channel(live).get_partial_message(live.row.lobby_message_id).edit(
-                embed=render.lobby_embed(live), view=view, **extra)
+                content=content, embed=render.lobby_embed(live), view=view)
 
     async def close_table_message(self, live: LiveTable) -> None:
         """Take the controls off the table message of a closed table."""

@@ -7,7 +7,12 @@ import asyncio
 import contextlib
 import signal
 import tempfile
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import simcord
 
 
 async def run_sandbox(port: int = 8765, db_path: str | None = None,
@@ -79,7 +84,7 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     return 0
 
 
-def _fingerprint(channel: object) -> tuple[tuple[int, object], ...]:
-    """What the channel shows: each message's id and last edit (for refreshes)."""
-    history = getattr(channel, "history", lambda: [])()
-    return tuple((m.id, getattr(m, "edited_at", None)) for m in history[-30:])
+def _fingerprint(channel: simcord.ChannelHandle) -> tuple[tuple[int, datetime | None], ...]:
+    """What the channel shows: the id and last edit of each of its last 30
+    messages (for refreshes)."""
+    return tuple((m.id, m.edited_at) for m in channel.history()[-30:])

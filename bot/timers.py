@@ -43,6 +43,7 @@ class Timers:
 
     def __init__(self, client: discord.Client, service: TableService,
                  publisher: Publisher) -> None:
+        """No timer runs, and the watch waits for ``start`` (the ``Play`` cog's load)."""
         self.client = client
         self.service = service
         self.publisher = publisher

@@ -30,6 +30,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
     """Commands for members with Manage Server."""
 
     def __init__(self, bot: CommerceBot) -> None:
+        """The ``/commerce-admin`` group of ``bot``."""
         self.bot = bot
         self.service = bot.service
         super().__init__()
@@ -80,7 +81,8 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
 
     @app_commands.command(name="cancel", description="Close a stuck table; its unfinished deal is refunded")
     @app_commands.describe(table="The table number (the n of commerce-n)")
-    async def cancel(self, interaction: discord.Interaction, table: int) -> None:  # noqa: D102
+    async def cancel(self, interaction: discord.Interaction, table: int) -> None:
+        """Close the server's open table number ``table``; its unfinished deal is refunded."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
@@ -96,7 +98,8 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
         await guarded(interaction, None, work)
 
     @app_commands.command(name="backup", description="Write a consistent copy of the database")
-    async def backup(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def backup(self, interaction: discord.Interaction) -> None:
+        """Write a consistent copy of the database on the bot's host and name the file."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
@@ -122,5 +125,6 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
         await guarded(interaction, None, work)
 
 
-async def setup(bot: CommerceBot) -> None:  # noqa: D103
+async def setup(bot: CommerceBot) -> None:
+    """Extension entry point (``bot.load_extension``): add the ``Admin`` cog."""
     await bot.add_cog(Admin(bot))

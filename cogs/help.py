@@ -17,13 +17,15 @@ class Help(Subcommands):
     """``/commerce rules``."""
 
     def __init__(self, bot: CommerceBot) -> None:
+        """The help command of ``bot``; it joins ``bot.commerce`` on load."""
         super().__init__(bot.commerce)
         self.bot = bot
 
     @app_commands.command(name="rules", description="How to play Commerce (any preset)")
     @app_commands.describe(preset="Which rules to explain (default: foster)")
     @app_commands.autocomplete(preset=help_text.preset_autocomplete)
-    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:  # noqa: D102
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        """Explain the rules of a preset, ephemerally: foster in full, with an example."""
         async def work() -> None:
             name = (preset or "foster").strip().lower()
             if name == "foster":
@@ -37,5 +39,6 @@ class Help(Subcommands):
         await guarded(interaction, None, work)
 
 
-async def setup(bot: CommerceBot) -> None:  # noqa: D103
+async def setup(bot: CommerceBot) -> None:
+    """Extension entry point (``bot.load_extension``): add the ``Help`` cog."""
     await bot.add_cog(Help(bot))

@@ -20,12 +20,15 @@ class Ledger(Subcommands):
     """``/commerce leaderboard | stats``."""
 
     def __init__(self, bot: CommerceBot) -> None:
+        """The ledger commands of ``bot``; they join ``bot.commerce`` on load."""
         super().__init__(bot.commerce)
         self.bot = bot
         self.service = bot.service
 
     @app_commands.command(name="leaderboard", description="Who is ahead on this server's ledger")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        """Post the first page of the server's leaderboard, with Previous / Next
+        for the member who asked when there are more."""
         async def work() -> None:
             assert interaction.guild is not None
             guild_id = interaction.guild.id
@@ -43,7 +46,8 @@ class Ledger(Subcommands):
     @app_commands.command(name="stats", description="A player's Commerce record on this server")
     @app_commands.describe(member="Whose record to show (default: yours)")
     async def stats(self, interaction: discord.Interaction,
-                    member: discord.Member | None = None) -> None:  # noqa: D102
+                    member: discord.Member | None = None) -> None:
+        """Show a member's balance, games, deals and best hand, ephemerally."""
         async def work() -> None:
             assert interaction.guild is not None
             who = member or interaction.user
@@ -57,5 +61,6 @@ class Ledger(Subcommands):
         await guarded(interaction, None, work)
 
 
-async def setup(bot: CommerceBot) -> None:  # noqa: D103
+async def setup(bot: CommerceBot) -> None:
+    """Extension entry point (``bot.load_extension``): add the ``Ledger`` cog."""
     await bot.add_cog(Ledger(bot))

@@ -23,31 +23,39 @@ class Play(commands.Cog):
     """The watch's switch, and Discord's events about tables and members."""
 
     def __init__(self, bot: CommerceBot) -> None:
+        """The watch's switch for ``bot``; nothing starts before ``cog_load``."""
         self.bot = bot
         self.service = bot.service
 
-    async def cog_load(self) -> None:  # noqa: D102
+    async def cog_load(self) -> None:
+        """Restore the public messages, then start the watch and the timers."""
         self.bot.publisher.restore()
         self.bot.timers.start()
 
-    async def cog_unload(self) -> None:  # noqa: D102
+    async def cog_unload(self) -> None:
+        """Stop the watch and every timer: a bot being replaced never acts again."""
         self.bot.timers.stop()
 
     @commands.Cog.listener()
-    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:  # noqa: D102
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel ends the table that played in it."""
         await self.channel_gone(channel.id, "deleted")
 
     @commands.Cog.listener()
-    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:  # noqa: D102
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread ends the table that played in it."""
         await self.channel_gone(payload.thread_id, "deleted")
 
     @commands.Cog.listener()
-    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:  # noqa: D102
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A thread just archived ends the table that played in it."""
         if after.archived and not before.archived:
             await self.channel_gone(after.id, "archived")
 
     @commands.Cog.listener()
-    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:  # noqa: D102
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server: the AI takes their seat in running games and
+        they leave lobbies; refresh the public messages of each table changed."""
         for live in await self.service.member_gone(payload.guild_id, payload.user.id):
             await self.bot.publisher.refresh(live)
 
@@ -63,5 +71,6 @@ class Play(commands.Cog):
             log.info("table %s closed: its channel was %s", live.id, how)
 
 
-async def setup(bot: CommerceBot) -> None:  # noqa: D103
+async def setup(bot: CommerceBot) -> None:
+    """Extension entry point (``bot.load_extension``): add the ``Play`` cog."""
     await bot.add_cog(Play(bot))

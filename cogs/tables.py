@@ -39,6 +39,7 @@ class Tables(Subcommands):
     """``/commerce new | join | leave | start | addbot | hand | end | delay``."""
 
     def __init__(self, bot: CommerceBot) -> None:
+        """The commands of ``bot``'s tables; they join ``bot.commerce`` on load."""
         super().__init__(bot.commerce)
         self.bot = bot
         self.service = bot.service
@@ -157,7 +158,8 @@ class Tables(Subcommands):
         )
 
     @app_commands.command(name="join", description="Sit at the table in this channel")
-    async def join(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def join(self, interaction: discord.Interaction) -> None:
+        """Sit the member at the table in this channel (lobby only)."""
         async def work() -> None:
             live = await self.service.join(self.here(interaction).id, interaction.user.id,
                                            interaction.user.display_name)
@@ -166,7 +168,10 @@ class Tables(Subcommands):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="leave", description="Leave the table you sit at (before it starts)")
-    async def leave(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Take the member off the lobby they sit at (the next member hosts if the
+        host leaves); a lobby left without human members closes, and a channel it
+        got from the bot is made read-only (a thread is locked)."""
         async def work() -> None:
             assert interaction.guild is not None
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
@@ -180,7 +185,8 @@ class Tables(Subcommands):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="start", description="Start the game at this table (host only)")
-    async def start(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game (host only) and post the first deal's table message."""
         async def work() -> None:
             live = await self.service.start(self.here(interaction).id, interaction.user.id)
             await reply(interaction, "The game begins!")
@@ -189,7 +195,8 @@ class Tables(Subcommands):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="addbot", description="Add an AI player to the table in this channel")
-    async def addbot(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def addbot(self, interaction: discord.Interaction) -> None:
+        """Seat an AI player at the table in this channel."""
         async def work() -> None:
             live = await self.service.add_ai(self.here(interaction).id, interaction.user.id)
             await reply(interaction, f"{render.seat_name(live, len(live.seats) - 1)} sits down.")
@@ -197,7 +204,8 @@ class Tables(Subcommands):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="hand", description="Show your cards (only you can see them)")
-    async def hand(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Show the member the cards they hold at their table in this server, ephemerally."""
         async def work() -> None:
             assert interaction.guild is not None
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
@@ -207,7 +215,10 @@ class Tables(Subcommands):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="end", description="Close the table in this channel (host or Manage Server)")
-    async def end(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def end(self, interaction: discord.Interaction) -> None:
+        """Close the table in this channel (its host, a member with Manage Server,
+        or any seated member once the host has left the server): an unfinished
+        deal is voided and refunded, a pot left over is shared."""
         async def work() -> None:
             member = interaction.user
             manager = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
@@ -232,7 +243,8 @@ class Tables(Subcommands):
     @app_commands.command(name="delay", description="Seconds before the next deal starts by itself")
     @app_commands.describe(seconds="0 turns it off (then use the Next deal button); at most 600")
     async def delay(self, interaction: discord.Interaction,
-                    seconds: app_commands.Range[int, 0, 600]) -> None:  # noqa: D102
+                    seconds: app_commands.Range[int, 0, 600]) -> None:
+        """Set this table's delay before the next deal starts by itself (host only)."""
         async def work() -> None:
             live = await self.service.set_delay(self.here(interaction).id, interaction.user.id, seconds)
             self.bot.timers.reschedule_next(live)
@@ -242,5 +254,6 @@ class Tables(Subcommands):
         await guarded(interaction, None, work, public=True)
 
 
-async def setup(bot: CommerceBot) -> None:  # noqa: D103
+async def setup(bot: CommerceBot) -> None:
+    """Extension entry point (``bot.load_extension``): add the ``Tables`` cog."""
     await bot.add_cog(Tables(bot))

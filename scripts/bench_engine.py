@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import ai  # noqa: E402
-from bot.engine.cards import Card, shuffled_deck  # noqa: E402
-from bot.engine.deal import TradeDeal  # noqa: E402
-from bot.engine.hands import Ranking, _compute, score, score_table  # noqa: E402
-from bot.engine.rules import PRESETS, Rules  # noqa: E402
+from bot.engine import ai
+from bot.engine.cards import Card, shuffled_deck
+from bot.engine.deal import TradeDeal
+from bot.engine.hands import Ranking, _compute, score, score_table
+from bot.engine.rules import PRESETS, Rules
 
 Table = tuple[tuple[Card, ...], ...]
 

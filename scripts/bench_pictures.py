@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Game, ai, get_preset, shuffled_deck  # noqa: E402
-from bot.ui import pictures  # noqa: E402
+from bot.engine import Game, ai, get_preset, shuffled_deck
+from bot.ui import pictures
 
 #: (preset, seats, AI moves before the table picture)
 CASES = [("foster", 3, 2), ("parlett", 5, 12), ("widow", 6, 3), ("oldway", 8, 5),

@@ -57,6 +57,7 @@ class ChoiceError(ValueError):
     """A control or value no menu of ours produces; ``str()`` is for the player."""
 
     def __init__(self) -> None:
+        """The one message a player sees, whatever was wrong with the value."""
         super().__init__("That choice is not valid.")
 
 

@@ -278,6 +278,9 @@ class DealBase(ABC):
         deck: Sequence[Card],
         active: Collection[int] | None = None,
     ) -> None:
+        """Check the arguments, then deal three cards to each seat in play, one at a
+        time in turn order from the eldest hand (docs/RULES.md §1.3); the family
+        lays out ``deck[dealt:]``. Arguments and errors: see the class."""
         if rules.family != self.family:
             raise ValueError(f"{rules.name} is not played with {type(self).__name__}")
         if not rules.min_players <= n_seats <= rules.max_players:
@@ -321,8 +324,8 @@ class DealBase(ABC):
     @abstractmethod
     def to_act(self) -> int | None:
         """The seat whose decision is awaited (the target of a pending offer, the
-        seat whose turn it is...); ``None`` once finished. (A pounce or an open
-        offer may also come from another seat: see ``legal_actions``.)"""
+        seat whose turn it is...); ``None`` once finished. A pounce or an open
+        offer may also come from another seat (see ``legal_actions``)."""
 
     @property
     @abstractmethod
@@ -439,6 +442,7 @@ class DealBase(ABC):
             moves=len(self.operations),
             legal=() if seat is None else tuple(self.legal_actions(seat)),
             active=self.active,
+            # each family passes its own Observation fields, typed where it calls this
             **family,  # type: ignore[arg-type]
         )
 

@@ -63,6 +63,9 @@ class TradeDeal(DealBase):
         carried_pool: int = 0,
         final: bool = True,
     ) -> None:
+        """Deal, take each seat's ante into the pool (plus ``carried_pool``) and
+        stack the rest as the stock; the eldest hand is first to move
+        (docs/RULES.md §2.1). Arguments and errors: see the class."""
         super().__init__(rules, n_seats, dealer, deck)
         self.final = final
         step = rules.step

@@ -116,6 +116,9 @@ class DiscardDeal(DealBase):
         final: bool = False,
         rng: random.Random | None = None,
     ) -> None:
+        """Deal to the seats with chips, take the stake (first deal) and, under
+        three-stake, an ante into each pot; turn up the first discard, stack the stock
+        (docs/RULES.md §2.7). Arguments and errors: see the class."""
         chips_in = tuple(chips) if chips is not None else (rules.chips,) * n_seats
         if len(chips_in) != n_seats or any(c < 0 for c in chips_in):
             raise ValueError("chips must give one stack per seat")
@@ -153,7 +156,7 @@ class DiscardDeal(DealBase):
     def to_act(self) -> int | None:
         """The seat whose decision is awaited: the target of a pending offer, else the
         seat whose turn it is (also while it holds a drawn card); ``None`` once
-        finished. (Under open trading any seat may also ``offer``.)"""
+        finished. Under open trading any seat may also ``offer``."""
         if self.finished:
             return None
         if self.pending is not None:

@@ -44,6 +44,7 @@ class RecordError(ValueError):
     """An invalid game record. ``deal`` and ``action`` index from 0 (or are ``None``)."""
 
     def __init__(self, reason: str, deal: int | None = None, action: int | None = None) -> None:
+        """``reason`` is the message; ``deal`` and ``action`` say where (0-based)."""
         super().__init__(reason)
         self.reason = reason
         self.deal = deal
@@ -87,6 +88,8 @@ class Game:
     def __init__(
         self, rules: Rules, n_seats: int, first_dealer: int, table: int | None = None
     ) -> None:
+        """A game with no deal yet (start one with ``start_deal`` or
+        ``start_fair_deal``). Arguments and errors: see the class."""
         if not rules.min_players <= n_seats <= rules.max_players:
             raise ValueError(
                 f"{rules.name} needs {rules.min_players} to {rules.max_players} players"
@@ -606,6 +609,23 @@ def replay(record: Any) -> Game:
     missing = [key for key in RECORD_KEYS if key not in record]
     if missing:
         raise RecordError(f"the record has no {', '.join(missing)}")
+    game = _game_of(record)
+    deals = record["deals"]
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list")
+    for di, deal_record in enumerate(deals):
+        _replay_deal(game, di, deal_record)
+    return game
+
+
+def _game_of(record: dict[str, Any]) -> Game:
+    """The game a record's header describes (``rules``, ``options``, ``players``,
+    ``first_dealer`` and ``table``), with no deal yet.
+
+    Raises:
+        RecordError: a header field of the wrong type or value, an unknown preset
+            or option, a seat count the rules do not allow (deal and action ``None``).
+    """
     try:
         name = record["rules"]
         if not isinstance(name, str):
@@ -625,38 +645,45 @@ def replay(record: Any) -> Game:
             not isinstance(table, int) or isinstance(table, bool) or not 0 <= table < 1 << 64
         ):
             raise RecordError("table must be a table id (a whole number from 0 to 2**64 - 1)")
-        game = Game(rules, len(players), first, table)
+        return Game(rules, len(players), first, table)
     except (RulesError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
         raise RecordError(str(exc)) from None
-    deals = record["deals"]
-    if not isinstance(deals, list):
-        raise RecordError("deals must be a list")
-    for di, deal_record in enumerate(deals):
-        if not isinstance(deal_record, dict):
-            raise RecordError("a deal must be an object", di)
-        if game.current is not None:
-            raise RecordError("the previous deal is unfinished", di)
+
+
+def _replay_deal(game: Game, di: int, deal_record: Any) -> None:
+    """Deal ``game``'s next deal from record deal ``di`` (0-based): its deck and
+    fairness data, then each of its actions in order.
+
+    Raises:
+        RecordError: at deal ``di`` (and the action's index where one is wrong):
+            the deal is not an object, the previous deal is unfinished, a bad
+            deck or proof, ``actions`` not a list, an action after the deal is
+            over, or an action that is malformed or illegal.
+    """
+    if not isinstance(deal_record, dict):
+        raise RecordError("a deal must be an object", di)
+    if game.current is not None:
+        raise RecordError("the previous deal is unfinished", di)
+    try:
+        raw = deal_record.get("deck")
+        if not isinstance(raw, list):
+            raise ValueError("deck must be a list of 52 card codes")
+        deck = [_card(c, "deck entry") for c in raw]
+        deal = game.start_deal(deck, proof=_proof(deal_record))
+    except (ValueError, GameError) as exc:
+        raise RecordError(str(exc), di) from None
+    actions = deal_record.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("actions must be a list (empty when nobody has acted)", di)
+    for ai, action in enumerate(actions):
+        if deal.finished:
+            raise RecordError("the deal is already over", di, ai)
         try:
-            raw = deal_record.get("deck")
-            if not isinstance(raw, list):
-                raise ValueError("deck must be a list of 52 card codes")
-            deck = [_card(c, "deck entry") for c in raw]
-            deal = game.start_deal(deck, proof=_proof(deal_record))
-        except (ValueError, GameError) as exc:
-            raise RecordError(str(exc), di) from None
-        actions = deal_record.get("actions")
-        if not isinstance(actions, list):
-            raise RecordError("actions must be a list (empty when nobody has acted)", di)
-        for ai, action in enumerate(actions):
-            if deal.finished:
-                raise RecordError("the deal is already over", di, ai)
-            try:
-                _apply_action(deal, action)
-            except ValueError as exc:  # IllegalAction is a ValueError
-                raise RecordError(str(exc), di, ai) from None
-    return game
+            _apply_action(deal, action)
+        except ValueError as exc:  # IllegalAction is a ValueError
+            raise RecordError(str(exc), di, ai) from None
 
 
 def verify_record(record: Any) -> tuple[bool, dict[str, Any]]:

@@ -298,6 +298,7 @@ class Rules:
             if key not in self.table_options:
                 raise RulesError(f"unknown option {key!r} for {self.name}")
             changes[key] = OPTIONS[key].check(value)
+        # each value was checked against its option (OPTIONS[key].check) just above
         rules = replace(self, **changes)  # type: ignore[arg-type]
         if rules.open_trading and not rules.direct_trading:
             raise RulesError("open_trading needs direct_trading")

@@ -94,6 +94,9 @@ class WidowDeal(DealBase):
         first: bool = True,
         final: bool = True,
     ) -> None:
+        """Deal to the seats in play (with lives, in oldway), take the stake (first
+        deal) and the antes into the pool, and lay the next three cards face up as
+        the widow (docs/RULES.md §2.5, §2.6). Arguments and errors: see the class."""
         lives_in: tuple[int, ...] | None = None
         if rules.lives:
             lives_in = tuple(lives) if lives is not None else (rules.lives,) * n_seats
@@ -146,7 +149,7 @@ class WidowDeal(DealBase):
     def to_act(self) -> int | None:
         """The seat whose decision is awaited: the dealer choosing about the widow,
         the seat whose turn it is, or the seat offered the horse; ``None`` once
-        finished. (Under the pounce option another seat may also ``pounce``.)"""
+        finished. Under the pounce option another seat may also ``pounce``."""
         if self.finished:
             return None
         if self.phase == "choice":

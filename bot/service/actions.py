@@ -39,6 +39,8 @@ class Actions(ServiceBase):
         ``deal.act`` of the table's family).
 
         Args:
+            table_id: the table.
+            member_id: the member who acts (their seat is the one that moves).
             deal_number: the deal the control belongs to (stale controls are refused).
             decision: what the player chose (``bot.engine.choices.decide`` turns a
                 control and its select value into one).

@@ -49,6 +49,7 @@ class ServiceBase:
     """
 
     def __init__(self, storage: Storage, rng: random.Random | None = None) -> None:
+        """A service with no table in memory yet; ``load`` rebuilds the open ones."""
         self.storage = storage
         self.rng = rng
         self.tables: dict[int, LiveTable] = {}

@@ -15,6 +15,7 @@ class StorageFailure(UserError):
 
     def __init__(self, text: str = "I could not save that (a storage problem on the bot's "
                                    "side), so nothing changed. Try again in a moment.") -> None:
+        """``text``: the ephemeral answer; by default it says nothing changed."""
         super().__init__(text)
 
 

@@ -279,6 +279,7 @@ class LifeCycle(ServiceBase):
         still in the game (docs/RELIABILITY.md, "Ledger"). One transaction.
 
         Args:
+            table_id: the table to close.
             member_id: who asks (``None``: the bot itself).
             is_manager: the member has Manage Server.
             host_gone: the host has left the server: any seated member may end it.

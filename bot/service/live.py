@@ -30,6 +30,7 @@ class LiveTable:
 
     @property
     def id(self) -> int:
+        """The table's id (``tables.id`` in storage, also its lock's key)."""
         return self.row.id
 
     @property

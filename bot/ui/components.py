@@ -17,17 +17,24 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
 from ..engine import Controls
 from ..service import UserError
 
+if TYPE_CHECKING:
+    from discord.types.interactions import SelectMessageComponentInteractionData
+
 #: the answer to a control used outside the guild or channel it was posted in
 NOT_HERE = "That control does not belong here."
 #: seconds the reset-ledger question can be answered
 CONFIRM_SECONDS = 60
+
+#: the two kinds of persistent control: a button and a select, each in a view of its own kind
+DynamicButton = discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]]
+DynamicSelect = discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]]
 
 
 class ControlHandlers(Protocol):
@@ -64,6 +71,7 @@ class ControlHandlers(Protocol):
 
 def handlers(interaction: discord.Interaction) -> ControlHandlers:
     """The handlers of the bot that received ``interaction``."""
+    # the client is a ``CommerceBot``, which this layer may not import (it sits above the UI)
     found: ControlHandlers = interaction.client.handlers  # type: ignore[attr-defined]
     return found
 
@@ -87,13 +95,22 @@ class Placed:
     """Mixin of every control: the one place that refuses a click made outside
     the control's guild or channel, or by someone it is not for. Subclasses
     say why in ``refusal``; a refused click is answered ephemerally, and the
-    callback (so any change) never runs."""
+    callback (so any change) never runs.
+
+    Attributes:
+        table_id: the table the control belongs to; set by the controls of a table,
+            while the others (no table in their id) override ``refusal``.
+    """
+
+    table_id: int
 
     def refusal(self, interaction: discord.Interaction) -> str | None:
         """Why this control may not act on ``interaction``; ``None`` when it may."""
-        return table_refusal(interaction, self.table_id)  # type: ignore[attr-defined]
+        return table_refusal(interaction, self.table_id)
 
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:  # noqa: D102
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """discord.py's check before the callback: ``False`` (after an ephemeral
+        answer saying why) refuses the click."""
         text = self.refusal(interaction)
         if text is None:
             return True
@@ -102,7 +119,8 @@ class Placed:
         return False
 
 
-class LobbyButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:lobby:(?P<table>\d+):(?P<action>join|leave|ai|start)"):  # type: ignore[call-arg]  # noqa: E501
+class LobbyButton(Placed, DynamicButton,
+                  template=r"commerce:lobby:(?P<table>\d+):(?P<action>join|leave|ai|start)"):
     """Join / Leave / Add AI / Start on the lobby message."""
 
     STYLES = {
@@ -113,21 +131,27 @@ class LobbyButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"
     }
 
     def __init__(self, table_id: int, action: str) -> None:
+        """A lobby button of table ``table_id``; ``action``: a key of ``STYLES``."""
         label, style = self.STYLES[action]
         super().__init__(discord.ui.Button(
             label=label, style=style, custom_id=f"commerce:lobby:{table_id}:{action}"))
         self.table_id, self.action = table_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LobbyButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
         return cls(int(match["table"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the handlers' ``on_lobby``."""
         await handlers(interaction).on_lobby(interaction, self.table_id, self.action)
 
 
-class PlayButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock|back|swap|stand|take_widow|keep_hand|pounce|buy_horse|decline_horse|take_discard|draw|pass|offer)"):  # type: ignore[call-arg]  # noqa: E501
+class PlayButton(Placed, DynamicButton,
+                 template=(r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock"
+                           r"|back|swap|stand|take_widow|keep_hand|pounce|buy_horse|decline_horse"
+                           r"|take_discard|draw|pass|offer)")):
     """My hand / Trade / Barter / Knock on a deal's table message."""
 
     STYLES = {
@@ -150,26 +174,34 @@ class PlayButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"c
     }
 
     def __init__(self, table_id: int, deal: int, action: str) -> None:
+        """A button of deal number ``deal`` (1-based) at table ``table_id``;
+        ``action``: a key of ``STYLES``."""
         label, style = self.STYLES[action]
         super().__init__(discord.ui.Button(
             label=label, style=style, custom_id=f"commerce:play:{table_id}:{deal}:{action}"))
         self.table_id, self.deal, self.action = table_id, deal, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PlayButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
         return cls(int(match["table"]), int(match["deal"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the handlers' ``on_play``."""
         await handlers(interaction).on_play(interaction, self.table_id, self.deal, self.action)
 
 
-class AnswerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>accept|refuse|decline)"):  # type: ignore[call-arg]  # noqa: E501
+class AnswerButton(Placed, DynamicButton,
+                   template=(r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
+                             r":(?P<action>accept|refuse|decline)")):
     """Accept / Refuse (knock) on a barter offer, Accept / Decline on a direct trade."""
 
     LABELS = {"accept": "Accept", "refuse": "Refuse (knock)", "decline": "Decline"}
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str) -> None:
+        """An answer to the offer made at operation count ``seq`` of deal ``deal``
+        at table ``table_id``; ``action``: ``accept``, ``refuse`` or ``decline``."""
         label = self.LABELS[action]
         style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
         super().__init__(discord.ui.Button(
@@ -178,16 +210,20 @@ class AnswerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r
         self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AnswerButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
         return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the answer to the handlers' ``on_answer``."""
         await handlers(interaction).on_answer(
             interaction, self.table_id, self.deal, self.seq, self.action)
 
 
-class CardSelect(Placed, discord.ui.DynamicItem[discord.ui.Select], template=r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+):(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)"):  # type: ignore[call-arg]  # noqa: E501
+class CardSelect(Placed, DynamicSelect,
+                 template=(r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
+                           r":(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)")):
     """An ephemeral select of the decisions a control offers; option values are
     those of ``bot.engine.choices`` (one encoding: ``Kd``, ``Kd!``, ``Kd@3``...)."""
 
@@ -203,8 +239,17 @@ class CardSelect(Placed, discord.ui.DynamicItem[discord.ui.Select], template=r"c
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str,
                  choices: list[tuple[str, str]] | None = None) -> None:
-        """``choices``: ``(label, value)`` pairs (``bot.engine.choices.options``);
-        none when the control is rebuilt from its ``custom_id``."""
+        """The select for ``action`` (a key of ``PLACEHOLDERS``) at operation count
+        ``seq`` of deal ``deal`` at table ``table_id``.
+
+        Args:
+            table_id: the table.
+            deal: the deal number (1-based).
+            seq: the operation count the choices were made for; a later click is stale.
+            action: a key of ``PLACEHOLDERS``.
+            choices: ``(label, value)`` pairs (``bot.engine.choices.options``), the
+                first 25 shown; none when the control is rebuilt from its ``custom_id``.
+        """
         choices = choices or []
         options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
         super().__init__(discord.ui.Select(
@@ -214,36 +259,45 @@ class CardSelect(Placed, discord.ui.DynamicItem[discord.ui.Select], template=r"c
         self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> CardSelect:
+        """Rebuild the select from its ``custom_id`` (discord.py calls this on a click)."""
         return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the chosen option's value (``None`` if none came) to the handlers' ``on_card``."""
+        # a select's interaction carries the chosen values (none when Discord omits them)
+        data = cast("SelectMessageComponentInteractionData | None", interaction.data)
+        values = (data.get("values") if data else None) or []
         card = values[0] if values else None
         await handlers(interaction).on_card(
             interaction, self.table_id, self.deal, self.seq, self.action, card)
 
 
-class NextDealButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:next:(?P<table>\d+):(?P<deal>\d+)"):  # type: ignore[call-arg]  # noqa: E501
+class NextDealButton(Placed, DynamicButton, template=r"commerce:next:(?P<table>\d+):(?P<deal>\d+)"):
     """Next deal, on a showdown message."""
 
     def __init__(self, table_id: int, deal: int) -> None:
+        """Next deal after deal number ``deal`` at table ``table_id``."""
         super().__init__(discord.ui.Button(
             label="Next deal", style=discord.ButtonStyle.primary,
             custom_id=f"commerce:next:{table_id}:{deal}"))
         self.table_id, self.deal = table_id, deal
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> NextDealButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
         return cls(int(match["table"]), int(match["deal"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the handlers' ``on_next``."""
         await handlers(interaction).on_next(interaction, self.table_id, self.deal)
 
 
-class LeaderboardButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:board:(?P<guild>\d+):(?P<owner>\d+):(?P<page>\d+):(?P<way>prev|next)"):  # type: ignore[call-arg]  # noqa: E501
+class LeaderboardButton(Placed, DynamicButton,
+                        template=(r"commerce:board:(?P<guild>\d+):(?P<owner>\d+):(?P<page>\d+)"
+                                  r":(?P<way>prev|next)")):
     """Previous / Next under a leaderboard. The id carries the guild, the member
     who asked and the 0-based page to show; each click queries that page afresh,
     so the pager never expires and survives a restart."""
@@ -252,17 +306,21 @@ class LeaderboardButton(Placed, discord.ui.DynamicItem[discord.ui.Button], templ
 
     def __init__(self, guild_id: int, owner_id: int, page: int, way: str,
                  disabled: bool = False) -> None:
+        """The button of ``owner_id``'s pager that shows page ``page`` (0-based) of
+        guild ``guild_id``'s leaderboard; ``way``: ``prev`` or ``next``."""
         super().__init__(discord.ui.Button(
             label=self.LABELS[way], style=discord.ButtonStyle.secondary, disabled=disabled,
             custom_id=f"commerce:board:{guild_id}:{owner_id}:{page}:{way}"))
         self.guild_id, self.owner_id, self.page, self.way = guild_id, owner_id, page, way
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LeaderboardButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
         return cls(int(match["guild"]), int(match["owner"]), int(match["page"]), match["way"])
 
-    def refusal(self, interaction: discord.Interaction) -> str | None:  # noqa: D102
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Refuse a click in another guild, or by anyone but the member who asked."""
         if interaction.guild_id != self.guild_id:
             return NOT_HERE
         if interaction.user.id != self.owner_id:
@@ -270,11 +328,14 @@ class LeaderboardButton(Placed, discord.ui.DynamicItem[discord.ui.Button], templ
                     "run /commerce leaderboard for your own.")
         return None
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the page to show to the handlers' ``on_page``."""
         await handlers(interaction).on_page(interaction, self.guild_id, self.page)
 
 
-class ResetLedgerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], template=r"commerce:reset:(?P<guild>\d+):(?P<owner>\d+):(?P<expires>\d+):(?P<answer>confirm|cancel)"):  # type: ignore[call-arg]  # noqa: E501
+class ResetLedgerButton(Placed, DynamicButton,
+                        template=(r"commerce:reset:(?P<guild>\d+):(?P<owner>\d+):(?P<expires>\d+)"
+                                  r":(?P<answer>confirm|cancel)")):
     """Confirm / Cancel of ``/commerce-admin reset-ledger``. The id carries the
     guild, the manager who asked and when the question expires (unix seconds);
     a later click is told to run the command again."""
@@ -283,6 +344,8 @@ class ResetLedgerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], templ
               "cancel": ("Cancel", discord.ButtonStyle.secondary)}
 
     def __init__(self, guild_id: int, owner_id: int, expires: int, answer: str) -> None:
+        """``answer`` (``confirm`` or ``cancel``) to ``owner_id``'s question in guild
+        ``guild_id``, valid until ``expires`` (unix seconds)."""
         label, style = self.LABELS[answer]
         super().__init__(discord.ui.Button(
             label=label, style=style,
@@ -290,19 +353,22 @@ class ResetLedgerButton(Placed, discord.ui.DynamicItem[discord.ui.Button], templ
         self.guild_id, self.owner_id, self.expires, self.answer = guild_id, owner_id, expires, answer
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # noqa: D102
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ResetLedgerButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
         return cls(int(match["guild"]), int(match["owner"]), int(match["expires"]),
                    match["answer"])
 
-    def refusal(self, interaction: discord.Interaction) -> str | None:  # noqa: D102
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Refuse a click in another guild, or by anyone but the manager who asked."""
         if interaction.guild_id != self.guild_id:
             return NOT_HERE
         if interaction.user.id != self.owner_id:
             return "This question is not for you."
         return None
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # noqa: D102
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the answer (Confirm: ``True``) to the handlers' ``on_reset_answer``."""
         await handlers(interaction).on_reset_answer(
             interaction, self.expires, self.answer == "confirm")
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ..engine import Observation, describe, hand_label
+from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import RANK_LABELS, RANKS, Card, rank, suit
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png"]
@@ -282,9 +282,10 @@ def _palette() -> Image.Image:
         for ink in inks:
             for k in range(1, BLEND_STEPS + 1):
                 t = k / (BLEND_STEPS + 1)
-                shade = tuple(round(g + (i - g) * t) for g, i in zip(ground, ink, strict=True))
+                red, green, blue = (round(g + (i - g) * t) for g, i in zip(ground, ink, strict=True))
+                shade = (red, green, blue)
                 if shade not in colours:
-                    colours.append(shade)  # type: ignore[arg-type]
+                    colours.append(shade)
     assert len(colours) <= 256, len(colours)
     pal = Image.new("P", (1, 1))
     pal.putpalette([v for c in colours for v in c] + [0] * (768 - 3 * len(colours)))
@@ -678,14 +679,35 @@ def draw_table(scene: TableScene) -> bytes:
     centre_h = max(196, sides * PLATE_H + (sides - 1) * GAP + 2 * GAP)
     bottom = top + PLATE_H + GAP + centre_h + GAP
     table_h = bottom + PLATE_H + MARGIN + 6  # room for a tag on the bottom row
-    shown_h = 0
-    if scene.shown:
-        _, _, rows = _shown_layout(len(scene.shown))
-        shown_h = 34 + card_height(SHOWN_CARD) + (rows - 1) * (card_height(SHOWN_CARD) // 2 + 6) \
-            + MARGIN
-    img = Image.new("RGB", (TABLE_W, table_h + shown_h), FELT)
+    img = Image.new("RGB", (TABLE_W, table_h + _shown_height(len(scene.shown))), FELT)
     draw = ImageDraw.Draw(img)
-    # header: title left, status right
+    _draw_table_header(draw, scene)
+    # the table top
+    tx0 = MARGIN + PLATE_W // 2
+    table = (tx0, top + PLATE_H // 2, TABLE_W - tx0, bottom + PLATE_H // 2)
+    draw.rounded_rectangle(table, radius=90, fill=RIM)
+    draw.rounded_rectangle((table[0] + 8, table[1] + 8, table[2] - 8, table[3] - 8), radius=82,
+                           fill=FELT_LIGHT)
+    _draw_centre(img, draw, scene, sides, top)
+    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, top, bottom), strict=True):
+        _draw_seat(img, draw, seat, px, py)
+    if scene.shown:
+        _draw_shown(img, draw, scene.shown, table_h)
+    return _png(img)
+
+
+def _shown_height(count: int) -> int:
+    """Pixels below the table for ``count`` cards traded face up (0 for none)."""
+    if not count:
+        return 0
+    _, _, rows = _shown_layout(count)
+    return 34 + card_height(SHOWN_CARD) + (rows - 1) * (card_height(SHOWN_CARD) // 2 + 6) \
+        + MARGIN
+
+
+def _draw_table_header(draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
+    """The header: the title on the left, the status in gold on the right (the
+    status keeps its room; the title is cut to what is left)."""
     title_font, status_font = _font(20), _font(21, True)
     status = _fit(scene.status, status_font, TABLE_W - 2 * MARGIN - 150)
     status_w = status_font.getlength(status)
@@ -693,20 +715,11 @@ def draw_table(scene: TableScene) -> bytes:
               TABLE_W - 2 * MARGIN - status_w - 24), font=title_font, fill=SOFT, anchor="lm")
     draw.text((TABLE_W - MARGIN - 4, MARGIN + HEADER // 2 - 4), status, font=status_font,
               fill=GOLD, anchor="rm")
-    # the table top
-    tx0 = MARGIN + PLATE_W // 2
-    table = (tx0, top + PLATE_H // 2, TABLE_W - tx0, bottom + PLATE_H // 2)
-    draw.rounded_rectangle(table, radius=90, fill=RIM)
-    draw.rounded_rectangle((table[0] + 8, table[1] + 8, table[2] - 8, table[3] - 8), radius=82,
-                           fill=FELT_LIGHT)
-    # the centre: pool, then stock, middle and discard in one row
-    cx0 = MARGIN + PLATE_W + 2 * GAP if sides else MARGIN + 2 * GAP
-    cx1 = TABLE_W - cx0
-    cy0 = top + PLATE_H + GAP
-    pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
-                     if f.getlength(scene.pool) <= cx1 - cx0 or f.size == 16)
-    draw.text(((cx0 + cx1) // 2, cy0 + 18), _fit(scene.pool, pool_font, cx1 - cx0),
-              font=pool_font, fill=WHITE, anchor="mm")
+
+
+def _centre_groups(scene: TableScene) -> list[tuple[str, list[Card | None]]]:
+    """The centre's piles, left to right, each a label and its cards face up
+    (``None``: a card back): the stock, the widow or middle, the discard pile."""
     groups: list[tuple[str, list[Card | None]]] = []
     if scene.stock is not None:
         groups.append((f"stock {scene.stock}", [None] if scene.stock else []))
@@ -715,6 +728,22 @@ def draw_table(scene: TableScene) -> bytes:
     if scene.discard is not None:
         top_card, count = scene.discard
         groups.append((f"discard ({count})", [top_card] if top_card is not None else []))
+    return groups
+
+
+def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, sides: int,
+                 top: int) -> None:
+    """The centre of the table: the pool, then the piles in one row (an empty
+    pile as an outline), then the note; ``sides``: plates on each side, ``top``:
+    the top row's y."""
+    cx0 = MARGIN + PLATE_W + 2 * GAP if sides else MARGIN + 2 * GAP
+    cx1 = TABLE_W - cx0
+    cy0 = top + PLATE_H + GAP
+    pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
+                     if f.getlength(scene.pool) <= cx1 - cx0 or f.size == 16)
+    draw.text(((cx0 + cx1) // 2, cy0 + 18), _fit(scene.pool, pool_font, cx1 - cx0),
+              font=pool_font, fill=WHITE, anchor="mm")
+    groups = _centre_groups(scene)
     mh = card_height(MID_CARD)
     widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
     total = sum(widths) + 28 * max(0, len(groups) - 1)
@@ -733,18 +762,18 @@ def draw_table(scene: TableScene) -> bytes:
     if scene.note:
         draw.text(((cx0 + cx1) // 2, y + mh + 38), scene.note, font=label_font, fill=SOFT,
                   anchor="mm")
-    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, top, bottom), strict=True):
-        _draw_seat(img, draw, seat, px, py)
-    if scene.shown:
-        y = table_h
-        draw.text((MARGIN + 4, y + 10), f"Traded face up ({len(scene.shown)})", font=_font(18, True),
-                  fill=SOFT, anchor="lm")
-        per_row, step, _ = _shown_layout(len(scene.shown))
-        for i, card in enumerate(scene.shown):
-            r, c = divmod(i, per_row)
-            _paste_card(img, card, MARGIN + c * step, y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6),
-                        SHOWN_CARD)
-    return _png(img)
+
+
+def _draw_shown(img: Image.Image, draw: ImageDraw.ImageDraw, shown: tuple[Card, ...],
+                y: int) -> None:
+    """The cards traded face up, in fanned rows below the table from ``y``."""
+    draw.text((MARGIN + 4, y + 10), f"Traded face up ({len(shown)})", font=_font(18, True),
+              fill=SOFT, anchor="lm")
+    per_row, step, _ = _shown_layout(len(shown))
+    for i, card in enumerate(shown):
+        r, c = divmod(i, per_row)
+        _paste_card(img, card, MARGIN + c * step, y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6),
+                    SHOWN_CARD)
 
 
 # ==================================================================== showdown
@@ -792,51 +821,76 @@ def showdown_scene(obs: Observation, names: Sequence[str],
     sd = obs.showdown
     if sd is None:
         raise ValueError("this deal has no showdown")
-    oldway = bool(obs.rules.lives)
+    rows = tuple(_showdown_row(obs, sd, names, s) for s in range(len(sd.hands)))
+    return ShowdownScene(_clean(title) if title is not None else "Showdown",
+                         _how_text(sd, names), _result_text(obs, sd, names), rows,
+                         _showdown_footer(sd, names))
+
+
+def _how_text(sd: Showdown, names: Sequence[str]) -> str:
+    """How play stopped (as ``render.how_it_ended``, with plain names)."""
     if sd.ended_by == "stock":
-        how = "The stock ran out."
-    elif sd.ended_by == "stand":
-        how = "Everyone has stood."
-    elif sd.ended_by == "pass":
-        how = "Everyone passed for a whole round."
-    elif sd.knocker is not None:
-        how = f"{_name(names, sd.knocker)} knocked."
-    else:
-        how = "The deal is over."
+        return "The stock ran out."
+    if sd.ended_by == "stand":
+        return "Everyone has stood."
+    if sd.ended_by == "pass":
+        return "Everyone passed for a whole round."
+    if sd.knocker is not None:
+        return f"{_name(names, sd.knocker)} knocked."
+    return "The deal is over."
+
+
+def _result_text(obs: Observation, sd: Showdown, names: Sequence[str]) -> str:
+    """The headline: who has the best hand and what it takes (oldway: the pool;
+    jaques: just the best hand), or the pool that carries over."""
     if sd.winner is None:
-        result = f"Nobody holds anything: the pool of {obs.pool} carries over."
-    elif oldway:
-        result = f"{_name(names, sd.winner)} has the best hand and takes {sd.pool_won}."
-    elif obs.chips is not None:
-        result = f"Best hand: {_name(names, sd.winner)}."
-    else:
-        result = f"{_name(names, sd.winner)} wins the pool of {sd.pool_won}."
-    rows = []
-    for s, hand in enumerate(sd.hands):
-        notes = []  # the standing first: the events after it may be cut short
-        if sd.lives is not None:
-            notes.append(f"{sd.lives[s]} {'life' if sd.lives[s] == 1 else 'lives'}")
-        if sd.chips is not None:
-            notes.append(f"{sd.chips[s]} chips")
-        if s == sd.knocker:
-            notes.append("knocked")
-        if s in sd.losers:
-            notes.append("loses a life" if oldway else "pays")
-        if s == sd.horse:
-            notes.append("bought a horse")
-        for pot, takers in zip(POT_NAMES, sd.pot_winners if len(sd.pot_winners) > 1 else (),
-                               strict=False):
-            if s in takers:
-                notes.append(f"takes {pot}" + (" (shared)" if len(takers) > 1 else ""))
-        if s in sd.game_winners:
-            notes.append("takes the sweep" if oldway else "takes the pot")
-        cards = tuple(sorted(hand, reverse=True))
-        category = describe(cards, obs.rules.ranking) if cards else "sits out"
-        delta = obs.delta[s] if s < len(obs.delta) else 0
-        winner = s == sd.winner
-        mark = ("best hand" if obs.chips is not None else "wins") if winner else ""
-        rows.append(Row(_name(names, s), s == obs.dealer, cards, category, delta, winner, mark,
-                        " · ".join(notes)))
+        return f"Nobody holds anything: the pool of {obs.pool} carries over."
+    if obs.rules.lives:
+        return f"{_name(names, sd.winner)} has the best hand and takes {sd.pool_won}."
+    if obs.chips is not None:
+        return f"Best hand: {_name(names, sd.winner)}."
+    return f"{_name(names, sd.winner)} wins the pool of {sd.pool_won}."
+
+
+def _showdown_row(obs: Observation, sd: Showdown, names: Sequence[str], seat: int) -> Row:
+    """Seat ``seat``'s row: its cards highest first and their category (``sits
+    out`` without cards), what the deal paid it, and its notes."""
+    cards = tuple(sorted(sd.hands[seat], reverse=True))
+    category = describe(cards, obs.rules.ranking) if cards else "sits out"
+    delta = obs.delta[seat] if seat < len(obs.delta) else 0
+    winner = seat == sd.winner
+    mark = ("best hand" if obs.chips is not None else "wins") if winner else ""
+    return Row(_name(names, seat), seat == obs.dealer, cards, category, delta, winner, mark,
+               " · ".join(_row_notes(sd, seat, bool(obs.rules.lives))))
+
+
+def _row_notes(sd: Showdown, seat: int, oldway: bool) -> list[str]:
+    """The few words after a seat's category: its lives or chips after the deal
+    first (the events after them may be cut short), then whether it knocked,
+    lost a life or paid, bought a horse, took a pot (three-stake) or the sweep."""
+    notes = []
+    if sd.lives is not None:
+        notes.append(f"{sd.lives[seat]} {'life' if sd.lives[seat] == 1 else 'lives'}")
+    if sd.chips is not None:
+        notes.append(f"{sd.chips[seat]} chips")
+    if seat == sd.knocker:
+        notes.append("knocked")
+    if seat in sd.losers:
+        notes.append("loses a life" if oldway else "pays")
+    if seat == sd.horse:
+        notes.append("bought a horse")
+    for pot, takers in zip(POT_NAMES, sd.pot_winners if len(sd.pot_winners) > 1 else (),
+                           strict=False):
+        if seat in takers:
+            notes.append(f"takes {pot}" + (" (shared)" if len(takers) > 1 else ""))
+    if seat in sd.game_winners:
+        notes.append("takes the sweep" if oldway else "takes the pot")
+    return notes
+
+
+def _showdown_footer(sd: Showdown, names: Sequence[str]) -> tuple[str, ...]:
+    """Lines under the rows: the losing dealer's payment, and the three pots as
+    they stand after the deal (three-stake)."""
     footer = []
     penalties = [m for m in sd.payments if m.reason == "penalty"]
     if len(penalties) > 1:
@@ -846,8 +900,7 @@ def showdown_scene(obs: Observation, names: Sequence[str],
     if len(sd.pots) > 1:
         footer.append("Pots now: " + " · ".join(
             f"{name} {v}" for name, v in zip(POT_NAMES, sd.pots, strict=False)))
-    return ShowdownScene(_clean(title) if title is not None else "Showdown", how, result,
-                         tuple(rows), tuple(footer))
+    return tuple(footer)
 
 
 def showdown_png(obs: Observation, names: Sequence[str], *, title: str | None = None) -> bytes:

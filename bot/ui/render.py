@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from ..engine import Observation, PublicEvent, describe, hand_label
+from ..engine import AnyDeal, Observation, PublicEvent, Showdown, describe, hand_label
 from ..service import LiveTable
 
 GREEN = discord.Colour.from_rgb(46, 125, 50)
@@ -94,7 +94,8 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
 
 
 def table_embed(live: LiveTable) -> discord.Embed:
-    """The public table message of the current deal (from the public observation)."""
+    """The public table message of the current deal (from the public observation):
+    who is to act and the latest moves, what lies in the middle, the players."""
     deal = live.deal
     game = live.game
     assert deal is not None and game is not None
@@ -104,66 +105,87 @@ def table_embed(live: LiveTable) -> discord.Embed:
         + (f" of {game.deals_total}" if game.deals_total else ""),
         colour=GREEN if not obs.finished else GOLD,
     )
-    if obs.finished:
-        status = "This deal is over: see the showdown below."
-    elif obs.barter is not None:
-        a, b = obs.barter
-        status = f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s barter."
-    elif obs.offer is not None:
-        a, b = obs.offer
-        status = f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s trade offer."
-    elif obs.phase == "choice":
-        status = f"The dealer, {seat_name(live, obs.dealer)}, may take the widow or keep their hand."
-    elif obs.phase == "horse" and obs.to_act is not None:
-        status = f"{seat_name(live, obs.to_act)} lost their last life: buy a horse?"
-    else:
-        assert obs.to_act is not None
-        status = f"To act: {seat_name(live, obs.to_act)}"
-        if obs.drawing is not None:
-            status += " (holding a drawn card)"
-        if obs.phase == "final":
-            status += f" · final round after the knock ({obs.final_turns} turn(s) left)"
     recent = [event_text(live, e) for e in deal.events[-RECENT:]]
     embed.description = (
-        f"Dealer: {seat_name(live, obs.dealer)}\n**{status}**\n\n"
+        f"Dealer: {seat_name(live, obs.dealer)}\n**{table_status(live, obs)}**\n\n"
         + ("\n".join(f"• {line}" for line in recent) or event_text(live, None))
     )
-    if obs.widow is not None:
-        embed.add_field(name="Widow (face up)", value=hand_label(obs.widow) or "—")
-    if obs.discard_top is not None:
-        top = hand_label([obs.discard_top])
-        embed.add_field(name="Discard pile", value=f"{top} on top ({obs.discard_count})")
-    if len(obs.pots) > 1:
-        embed.add_field(name="Pots", value=" · ".join(
-            f"{name} {v}" for name, v in zip(("tricon", "sequence/flush", "pair/high"),
-                                             obs.pots, strict=False)))
-    else:
-        embed.add_field(name="Pot" if obs.chips is not None else "Pool", value=str(obs.pool))
-    if obs.lives is not None and obs.rules.horse:
-        embed.add_field(name="Horse", value="still for sale (1 point)" if obs.horse_available
-                        else "already taken")
-    if obs.widow is None or obs.stock_count:
-        embed.add_field(name="Stock", value=f"{obs.stock_count} cards")
+    for name, value in middle_fields(obs):
+        embed.add_field(name=name, value=value)
     balances = game.running_balances
-    lines = []
-    for s in range(obs.n_seats):
-        marks = ("🂠 " if s == obs.dealer else "") + ("▶ " if s == obs.to_act else "")
-        seat = live.seats[s]
-        note = " · left, AI plays" if seat.gone else " · 💤 away, AI plays" if seat.away else ""
-        if s in obs.stood:
-            note += " · knocked" if obs.rules.widow_end == "two_knocks" else " · stands"
-        figure = f"{balances[s]:+d}"
-        if obs.chips is not None:
-            figure = f"{obs.chips[s]} chips" + ("" if obs.chips[s] else " (out)")
-        if obs.lives is not None:
-            figure += f" · {'♥' * obs.lives[s] or 'no lives'}"
-        lines.append(f"{marks}{seat_name(live, s)}: {figure}{note}")
+    lines = [player_line(live, obs, s, balances[s]) for s in range(obs.n_seats)]
     embed.add_field(name="Players", value="\n".join(lines), inline=False)
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
         embed.set_footer(text=footer(obs))
     return embed
+
+
+def table_status(live: LiveTable, obs: Observation) -> str:
+    """The table message's bold line: whose answer or move is awaited (an offer's
+    target, the dealer's widow choice, a horse to buy, the seat to act), or that
+    the deal is over."""
+    if obs.finished:
+        return "This deal is over: see the showdown below."
+    if obs.barter is not None:
+        a, b = obs.barter
+        return f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s barter."
+    if obs.offer is not None:
+        a, b = obs.offer
+        return f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s trade offer."
+    if obs.phase == "choice":
+        return f"The dealer, {seat_name(live, obs.dealer)}, may take the widow or keep their hand."
+    if obs.phase == "horse" and obs.to_act is not None:
+        return f"{seat_name(live, obs.to_act)} lost their last life: buy a horse?"
+    assert obs.to_act is not None
+    status = f"To act: {seat_name(live, obs.to_act)}"
+    if obs.drawing is not None:
+        status += " (holding a drawn card)"
+    if obs.phase == "final":
+        status += f" · final round after the knock ({obs.final_turns} turn(s) left)"
+    return status
+
+
+def middle_fields(obs: Observation) -> list[tuple[str, str]]:
+    """The inline ``(name, value)`` fields of what lies on the table, in order:
+    the widow (widow family), the discard pile (discard family), the pool or the
+    pots (points or chips), the horse (oldway) and the stock, when it is used."""
+    fields = []
+    if obs.widow is not None:
+        fields.append(("Widow (face up)", hand_label(obs.widow) or "—"))
+    if obs.discard_top is not None:
+        top = hand_label([obs.discard_top])
+        fields.append(("Discard pile", f"{top} on top ({obs.discard_count})"))
+    if len(obs.pots) > 1:
+        fields.append(("Pots", " · ".join(
+            f"{name} {v}" for name, v in zip(("tricon", "sequence/flush", "pair/high"),
+                                             obs.pots, strict=False))))
+    else:
+        fields.append(("Pot" if obs.chips is not None else "Pool", str(obs.pool)))
+    if obs.lives is not None and obs.rules.horse:
+        fields.append(("Horse", "still for sale (1 point)" if obs.horse_available
+                       else "already taken"))
+    if obs.widow is None or obs.stock_count:
+        fields.append(("Stock", f"{obs.stock_count} cards"))
+    return fields
+
+
+def player_line(live: LiveTable, obs: Observation, seat: int, balance: int) -> str:
+    """One seat in the table message's Players field: the dealer's and the actor's
+    marks, the name, the running ``balance`` (points; chips instead in jaques),
+    lives (oldway), and whether the AI plays for it or it knocked or stands."""
+    marks = ("🂠 " if seat == obs.dealer else "") + ("▶ " if seat == obs.to_act else "")
+    row = live.seats[seat]
+    note = " · left, AI plays" if row.gone else " · 💤 away, AI plays" if row.away else ""
+    if seat in obs.stood:
+        note += " · knocked" if obs.rules.widow_end == "two_knocks" else " · stands"
+    figure = f"{balance:+d}"
+    if obs.chips is not None:
+        figure = f"{obs.chips[seat]} chips" + ("" if obs.chips[seat] else " (out)")
+    if obs.lives is not None:
+        figure += f" · {'♥' * obs.lives[seat] or 'no lives'}"
+    return f"{marks}{seat_name(live, seat)}: {figure}{note}"
 
 
 def footer(obs: Observation) -> str:
@@ -226,19 +248,40 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
     deal = live.deal
     assert deal is not None and deal.showdown is not None
     sd = deal.showdown
-    ranking = deal.rules.ranking
     embed = discord.Embed(title=f"Showdown · deal {live.deal_number}", colour=GOLD)
-    lives = sd.lives is not None  # oldway: the worst hand loses a life
+    embed.description = f"{how_it_ended(live, sd)}\n{showdown_result(live, deal)}"
+    embed.add_field(name="Hands", value="\n".join(showdown_hands(live, deal)), inline=False)
+    pay = dealer_pays(live, sd)
+    if pay is not None:
+        embed.add_field(name="Dealer pays", value=pay, inline=False)
+    delta = "\n".join(f"{seat_name(live, s)}: {d:+d}" for s, d in enumerate(deal.delta))
+    embed.add_field(name="This deal", value=delta)
+    embed.add_field(name="Standing", value="\n".join(standing_lines(live)))
+    return embed
+
+
+def how_it_ended(live: LiveTable, sd: Showdown) -> str:
+    """How play stopped: the stock ran out (trade and barter, §2.1), everyone
+    stood (widow), a whole round passed (jaques), or who knocked."""
     if sd.ended_by == "stock":
-        how = "The stock ran out."
-    elif sd.ended_by == "stand":
-        how = "Everyone has stood."
-    elif sd.ended_by == "pass":
-        how = "Everyone passed for a whole round."
-    elif sd.knocker is not None:
-        how = f"{seat_name(live, sd.knocker)} knocked."
-    else:
-        how = "The deal is over."
+        return "The stock ran out."
+    if sd.ended_by == "stand":
+        return "Everyone has stood."
+    if sd.ended_by == "pass":
+        return "Everyone passed for a whole round."
+    if sd.knocker is not None:
+        return f"{seat_name(live, sd.knocker)} knocked."
+    return "The deal is over."
+
+
+def showdown_result(live: LiveTable, deal: AnyDeal) -> str:
+    """Who won what, one line each: the best hand and the pool it takes (or the
+    pool carried over when nobody holds anything), then by family who loses a
+    life or pays into the pot, a horse bought, and who takes the final sweep or
+    pot when the deal ended the game (docs/RULES.md §2.5–§2.7)."""
+    sd = deal.showdown
+    assert sd is not None
+    lives = sd.lives is not None  # oldway: the worst hand loses a life
     if sd.winner is None:
         result = f"Nobody holds anything: the pool of {sum(deal.pots)} carries over."
     elif lives:
@@ -257,7 +300,15 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
         what = "the pool's sweep" if lives else "the pot"
         names = ", ".join(seat_name(live, s) for s in sd.game_winners)
         result += f"\n🏁 {names} take(s) {what}."
-    embed.description = f"{how}\n{result}"
+    return result
+
+
+def showdown_hands(live: LiveTable, deal: AnyDeal) -> list[str]:
+    """One line per seat: its hand and category (🏆 for the winner), or that it
+    sat out the deal."""
+    sd = deal.showdown
+    assert sd is not None
+    ranking = deal.rules.ranking
     hands = []
     for s, h in enumerate(sd.hands):
         if not h:
@@ -266,20 +317,21 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
         mark = " 🏆" if s == sd.winner else ""
         dealer = " (dealer)" if s == deal.dealer else ""
         hands.append(f"{seat_name(live, s)}{dealer}: {hand_label(h)} — {describe(h, ranking)}{mark}")
-    embed.add_field(name="Hands", value="\n".join(hands), inline=False)
+    return hands
+
+
+def dealer_pays(live: LiveTable, sd: Showdown) -> str | None:
+    """What a losing dealer pays (the trade-and-barter dealer's penalty,
+    docs/RULES.md §2.1, §2.3): 1 to every other player, or 1 to the winner
+    alone; ``None`` when the dealer pays nothing."""
     penalties = [m for m in sd.payments if m.reason == "penalty"]
-    if penalties:
-        if len(penalties) > 1:
-            pay = f"The dealer lost in the same kind of hand and pays 1 to each of the " \
-                  f"{len(penalties)} other players."
-        else:
-            assert penalties[0].payee is not None
-            pay = f"The dealer lost and pays 1 to {seat_name(live, penalties[0].payee)}."
-        embed.add_field(name="Dealer pays", value=pay, inline=False)
-    delta = "\n".join(f"{seat_name(live, s)}: {d:+d}" for s, d in enumerate(deal.delta))
-    embed.add_field(name="This deal", value=delta)
-    embed.add_field(name="Standing", value="\n".join(standing_lines(live)))
-    return embed
+    if not penalties:
+        return None
+    if len(penalties) > 1:
+        return f"The dealer lost in the same kind of hand and pays 1 to each of the " \
+               f"{len(penalties)} other players."
+    assert penalties[0].payee is not None
+    return f"The dealer lost and pays 1 to {seat_name(live, penalties[0].payee)}."
 
 
 def standing_lines(live: LiveTable) -> list[str]:

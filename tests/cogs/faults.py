@@ -113,97 +113,143 @@ async def faulty_game(env, bots, make_bot, family: str, fail_at: int | None, *,
                       seed: int = 1, restart_after_fault: bool = False) -> FaultOutcome:
     """Play one game of ``family`` (1 member, 2 AI seats) with the ``fail_at``-th
     commit failing; returns what happened (``problems`` empty when all held)."""
-    rng = random.Random(seed)
-    out = FaultOutcome(family, fail_at)
-    faults = Injector(fail_at)
-    bot = env.bot
-    faults.install(bot.storage)
-    preset, options = GAMES[family]
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
+    run = FaultyRun(env, make_bot, family, fail_at, seed, restart_after_fault)
+    if not await run.open_table():
+        return run.out
+    await run.fill_lobby()
+    while run.out.steps < STEP_CAP:
+        run.out.steps += 1
+        if await run.step():
+            break
+    else:
+        run.out.problems.append(f"stuck: no end after {STEP_CAP} steps")
+    await run.check_end()
+    return run.out
 
-    async def interact(call):
+
+class FaultyRun:
+    """One game of ``faulty_game``, step by step: member ann plays against two AI
+    seats while the ``fail_at``-th commit fails."""
+
+    def __init__(self, env, make_bot, family: str, fail_at: int | None, seed: int,
+                 restart_after_fault: bool) -> None:
+        self.env = env
+        self.make_bot = make_bot
+        self.seed = seed
+        self.restart_after_fault = restart_after_fault
+        self.rng = random.Random(seed)
+        self.out = FaultOutcome(family, fail_at)
+        self.faults = Injector(fail_at)
+        self.faults.install(env.bot.storage)
+        self.preset, self.options = GAMES[family]
+        self.guild = env.create_guild()
+        self.general = self.guild.create_text_channel("general")
+        self.ann = self.guild.add_member(env.create_user("ann"))
+        self.table_id = None
+        self.channel = None
+
+    async def interact(self, call):
         """One interaction by ann, checked: it is answered, without a traceback."""
-        before = faults.fired
+        out = self.out
+        before = self.faults.fired
         res = await call()
         out.answers += 1
         text = answer_text(res)
-        env.errors  # noqa: B018 — a failure is answered and logged, read here
+        self.env.errors  # noqa: B018 — a failure is answered and logged, read here
         if not res.acknowledged:
             out.problems.append(f"step {out.steps}: no answer")
         if "Traceback" in text or "Error" in text:
             out.problems.append(f"step {out.steps}: answer shows an error: {text!r}")
-        if faults.fired and not before:
+        if self.faults.fired and not before:
             out.seen = "told" if "nothing changed" in text else "silent"
         out.last_answers = [*out.last_answers[-4:], text]
         return res
 
-    # the lobby: a failed write here is answered and simply tried again
-    table_id = None
-    for _ in range(3):
-        await interact(lambda: ann.slash(general, "commerce new", rules=preset, **options))
-        live = bot.service.of_member(guild.id, ann.id)
-        if live is not None:
-            table_id = live.id
-            break
-    if table_id is None:
-        out.problems.append("no table could be opened")
-        return out
-    channel = env.bot.get_channel(bot.service.tables[table_id].row.channel_id)
-    channel = guild.channels[channel.name]
-    for label in ("Add AI", "Add AI", "Start"):
+    async def open_table(self) -> bool:
+        """The lobby: a failed write here is answered and simply tried again.
+        ``False`` (with a problem noted) when no table could be opened."""
+        bot, ann = self.env.bot, self.ann
         for _ in range(3):
-            lobby = next(m for m in channel.history() if m.embeds and m.components)
-            before = len(bot.service.tables[table_id].seats)
-            started = bot.service.tables[table_id].row.status == "playing"
-            await interact(lambda lobby=lobby, label=label: ann.click(lobby, label=label))
-            live = bot.service.tables[table_id]
-            if (label == "Start" and live.row.status == "playing") or (
-                    label == "Add AI" and len(live.seats) > before) or started:
+            await self.interact(lambda: ann.slash(self.general, "commerce new", rules=self.preset,
+                                                  **self.options))
+            live = bot.service.of_member(self.guild.id, ann.id)
+            if live is not None:
+                self.table_id = live.id
                 break
+        if self.table_id is None:
+            self.out.problems.append("no table could be opened")
+            return False
+        channel = bot.get_channel(bot.service.tables[self.table_id].row.channel_id)
+        self.channel = self.guild.channels[channel.name]
+        return True
 
-    while out.steps < STEP_CAP:
-        out.steps += 1
-        bot = env.bot
-        problem = await memory_matches_storage(bot, table_id)
+    async def fill_lobby(self) -> None:
+        """Add AI, Add AI, Start: each pressed up to three times until it took."""
+        bot, table_id = self.env.bot, self.table_id
+        for label in ("Add AI", "Add AI", "Start"):
+            for _ in range(3):
+                lobby = next(m for m in self.channel.history() if m.embeds and m.components)
+                before = len(bot.service.tables[table_id].seats)
+                started = bot.service.tables[table_id].row.status == "playing"
+                await self.interact(lambda lobby=lobby, label=label: self.ann.click(lobby, label=label))
+                live = bot.service.tables[table_id]
+                if (label == "Start" and live.row.status == "playing") or (
+                        label == "Add AI" and len(live.seats) > before) or started:
+                    break
+
+    async def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of virtual time pass for the watch to act."""
+        self.out.watch_waits += 1
+        await self.env.advance_time(seconds)
+
+    async def step(self) -> bool:
+        """One step of play after the checks; ``True`` when the game is over or a
+        problem stops it."""
+        out = self.out
+        bot = self.env.bot
+        problem = await memory_matches_storage(bot, self.table_id)
         if problem:
             out.problems.append(f"step {out.steps}: {problem}")
-            break
-        if restart_after_fault and faults.fired and out.restarts == 0:
-            new = make_bot(seed=seed)
-            await restart(env, new)
-            faults.install(new.storage)
+            return True
+        if self.restart_after_fault and self.faults.fired and out.restarts == 0:
+            new = self.make_bot(seed=self.seed)
+            await restart(self.env, new)
+            self.faults.install(new.storage)
             out.restarts += 1
-            continue
-        live = bot.service.tables.get(table_id)
+            return False
+        live = bot.service.tables.get(self.table_id)
         if live is None:
-            if table_id in bot.service.stale:
-                out.watch_waits += 1
-                await env.advance_time(WATCH_EVERY + 1)
-                continue
-            break  # the game is over (or the table closed)
+            if self.table_id in bot.service.stale:
+                await self.wait(WATCH_EVERY + 1)
+                return False
+            return True  # the game is over (or the table closed)
         deal = live.deal
         if deal is None:
-            out.watch_waits += 1
-            await env.advance_time(WATCH_EVERY + 1)
-            continue
+            await self.wait(WATCH_EVERY + 1)
+            return False
         if deal.finished:
-            showdown = next((m for m in reversed(channel.history())
-                             if m.embeds and (m.embeds[0].title or "").startswith("Showdown")
-                             and m.components), None)
-            if showdown is not None and rng.random() < 0.7:
-                await interact(lambda m=showdown: ann.click(m, label="Next deal"))
-            else:
-                out.watch_waits += 1
-                await env.advance_time(live.row.next_deal_delay + WATCH_EVERY + 1)
-            continue
-        seat = deal.to_act
-        if live.is_ai(seat):  # owed to an AI seat: the watch must take it
-            out.watch_waits += 1
-            await env.advance_time(WATCH_EVERY + 1)
-            continue
-        history = channel.history()
+            await self.after_showdown(live)
+            return False
+        if live.is_ai(deal.to_act):  # owed to an AI seat: the watch must take it
+            await self.wait(WATCH_EVERY + 1)
+            return False
+        return await self.move(live)
+
+    async def after_showdown(self, live) -> None:
+        """Mostly press Next deal on the showdown; else wait for the timer."""
+        showdown = next((m for m in reversed(self.channel.history())
+                         if m.embeds and (m.embeds[0].title or "").startswith("Showdown")
+                         and m.components), None)
+        if showdown is not None and self.rng.random() < 0.7:
+            await self.interact(lambda m=showdown: self.ann.click(m, label="Next deal"))
+        else:
+            await self.wait(live.row.next_deal_delay + WATCH_EVERY + 1)
+
+    async def move(self, live) -> bool:
+        """Ann's move: a weighted random control of the current deal, then the
+        selects it opens; ``True`` when she has no control to act with."""
+        out, rng, ann = self.out, self.rng, self.ann
+        history = self.channel.history()
         current = [m for m in history if any(
             f":{live.deal_number}:" in c for c in custom_ids(m) if c.startswith(
                 ("commerce:play:", "commerce:answer:")))]
@@ -211,38 +257,38 @@ async def faulty_game(env, bots, make_bot, family: str, fail_at: int | None, *,
         message = next((m for m in current if m.id == live.row.table_message_id),
                        current[-1] if current else None)
         if message is None:
-            out.watch_waits += 1
-            await env.advance_time(WATCH_EVERY + 1)
-            continue
+            await self.wait(WATCH_EVERY + 1)
+            return False
         moves = [c for c in custom_ids(message)
                  if c.rsplit(":", 1)[-1] in WEIGHTS and f":{live.deal_number}:" in c]
         if not moves:
             out.problems.append(f"step {out.steps}: no control for the member to act")
-            break
+            return True
         cid = rng.choices(moves, weights=[WEIGHTS[c.rsplit(":", 1)[-1]] for c in moves])[0]
-        res = await interact(lambda m=message, c=cid: ann.click(m, custom_id=c))
+        res = await self.interact(lambda m=message, c=cid: ann.click(m, custom_id=c))
         for _ in range(2):  # a card select, then (large tables) the player to offer to
             values = [v for v in _options(res) if v != "?"]
             if not values or not res.response.ephemeral:
                 break
-            res = await interact(lambda r=res, v=rng.choice(values): ann.select(r.response, [v]))
-    else:
-        out.problems.append(f"stuck: no end after {STEP_CAP} steps")
+            res = await self.interact(lambda r=res, v=rng.choice(values): ann.select(r.response, [v]))
+        return False
 
-    out.commits, out.fired = faults.commits, faults.fired
-    bot = env.bot
-    row = await bot.storage.get_table(table_id)
-    out.complete = row.status == "finished"
-    if not out.complete and not out.problems:
-        out.problems.append(f"the game did not finish (status {row.status})")
-    if out.complete:
-        live = bot.service.in_channel(channel.id)
-        record = await bot.service.record(table_id)
-        finished = live or await TableService(bot.storage)._reload(table_id)
-        problem = await differs_from_replay(finished, record, bot.storage, guild.id)
-        if problem:
-            out.problems.append(problem)
-    return out
+    async def check_end(self) -> None:
+        """The game finished, and equals the replay of its stored record."""
+        out, faults = self.out, self.faults
+        out.commits, out.fired = faults.commits, faults.fired
+        bot = self.env.bot
+        row = await bot.storage.get_table(self.table_id)
+        out.complete = row.status == "finished"
+        if not out.complete and not out.problems:
+            out.problems.append(f"the game did not finish (status {row.status})")
+        if out.complete:
+            live = bot.service.in_channel(self.channel.id)
+            record = await bot.service.record(self.table_id)
+            finished = live or await TableService(bot.storage)._reload(self.table_id)
+            problem = await differs_from_replay(finished, record, bot.storage, self.guild.id)
+            if problem:
+                out.problems.append(problem)
 
 
 async def differs_from_replay(live, record, storage, guild_id: int) -> str | None:

@@ -24,7 +24,7 @@ NOTHING_CHANGED = "nothing changed"
 
 
 async def solo(env, bots, rules="foster", start=True):
-    """ann at a table with two AI seats (started unless ``start`` is False)."""
+    """Member ann at a table with two AI seats (started unless ``start`` is False)."""
     guild = env.create_guild()
     general = guild.create_text_channel("general")
     ann = guild.add_member(env.create_user("ann"))

@@ -77,7 +77,7 @@ def test_unseeded_shuffle_uses_the_os_csprng(monkeypatch):
     calls: list[list[int]] = []
 
     class RecordingSystemRandom(random.Random):
-        def shuffle(self, x, *args, **kwargs):  # noqa: ANN202 - test double
+        def shuffle(self, x, *args, **kwargs):  # test double
             calls.append(list(x))
             x.reverse()
 

@@ -125,7 +125,7 @@ def test_live_reshuffles_draw_from_the_os_csprng(monkeypatch):
     calls: list[list[int]] = []
 
     class RecordingSystemRandom(random.Random):
-        def shuffle(self, x, *args, **kwargs):  # noqa: ANN202 - test double
+        def shuffle(self, x, *args, **kwargs):  # test double
             calls.append(list(x))
             x.reverse()
 

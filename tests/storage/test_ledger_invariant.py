@@ -1,6 +1,8 @@
-"""The server ledger whatever admins do (docs/RELIABILITY.md, "Ledger"): random games
-of every preset through the table service, interleaved with ledger resets, ends,
-cancels, restarts and timer moves. After every step and every admin action:
+"""The server ledger whatever admins do (docs/RELIABILITY.md, "Ledger").
+
+Random games of every preset run through the table service, interleaved with
+ledger resets, ends, cancels, restarts and timer moves. After every step and
+every admin action:
 
 - the guild's ledger sums to minus the points still in running games' pools and
   pots (so to zero once no pot holds points, e.g. after every game is settled);
