@@ -61,15 +61,24 @@ class ServiceBase:
         self._settings: dict[int, GuildSettings] = {}
 
     async def load(self) -> list[LiveTable]:
-        """Rebuild every open table from storage by replaying its action log."""
+        """Rebuild every open table from storage by replaying its action log, then
+        check the books of every guild with an open table: its ledger must sum
+        to minus the points in its running pots (docs/RELIABILITY.md, "Ledger");
+        a drift is logged as an error for the admins (nothing is changed)."""
         self.tables.clear()
         self.stale.clear()
-        for row in await self.storage.open_tables():
+        rows = await self.storage.open_tables()
+        for row in rows:
             try:
                 await self._reload(row.id)
             except Exception:  # a broken table must not stop the others
                 log.exception("table %s could not be rebuilt", row.id)
                 self.stale.add(row.id)
+        for guild_id in sorted({row.guild_id for row in rows}):
+            drift = (await self.storage.guild_ledger_sum(guild_id)
+                     + await self.storage.points_in_pots(guild_id))
+            if drift:
+                log.error("guild %s: the ledger is off by %+d points", guild_id, drift)
         return list(self.tables.values())
 
     @asynccontextmanager

@@ -414,12 +414,6 @@ class Storage:
                 fd, self._lock_fd = self._lock_fd, None
                 os.close(fd)
 
-    async def schema_version(self) -> int:
-        """The highest applied migration number."""
-        async with self._read() as db, db.execute("SELECT MAX(version) FROM schema_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
-
     async def backup(self, dest: str | Path) -> None:
         """Write a consistent copy of the database to ``dest`` (``VACUUM INTO``),
         creating its parent dirs. Raises FileExistsError if ``dest`` exists."""
@@ -602,11 +596,6 @@ class Storage:
             if cursor.rowcount == 0:
                 raise ValueError(f"no table {table_id}")
 
-    async def set_channel(self, table_id: int, channel_id: int) -> None:
-        """Move the table to ``channel_id``. Raises ValueError for an unknown table."""
-        await self._update_table(table_id, "UPDATE tables SET channel_id = ? WHERE id = ?",
-                                 (channel_id,))
-
     async def set_next_deal_delay(self, table_id: int, seconds: int) -> None:
         """Seconds before the next deal starts by itself (0 = only by the button).
         Raises ValueError for an unknown table or a negative delay."""
@@ -748,17 +737,6 @@ class Storage:
             row = await self._one(db, _TABLE_SELECT + " WHERE t.id = ?", (table_id,))
         return None if row is None else _table_row(row)
 
-    async def table_in_channel(self, channel_id: int) -> TableRow | None:
-        """The open (lobby/playing) table playing in ``channel_id``, if any."""
-        async with self._read() as db:
-            row = await self._one(
-                db,
-                _TABLE_SELECT + " WHERE t.channel_id = ? AND t.status IN ('lobby', 'playing')"
-                " ORDER BY t.id DESC LIMIT 1",
-                (channel_id,),
-            )
-        return None if row is None else _table_row(row)
-
     async def open_tables(self) -> list[TableRow]:
         """All tables with status lobby or playing, by id."""
         async with self._read() as db:
@@ -766,11 +744,6 @@ class Storage:
                 db, _TABLE_SELECT + " WHERE t.status IN ('lobby', 'playing') ORDER BY t.id"
             )
         return [_table_row(row) for row in rows]
-
-    async def table_of_member(self, guild_id: int, member_id: int) -> TableRow | None:
-        """The open table in the guild where the member holds a seat."""
-        async with self._read() as db:
-            return await self._table_of_member(db, guild_id, member_id)
 
     @staticmethod
     async def _table_of_member(

@@ -534,3 +534,29 @@ async def test_resume_plays_an_owed_ai_move_after_a_failed_commit(storage, monke
     assert live.deal.finished or live.deal.to_act == 2
     assert not service.due(table_id)
     assert await service.resume(table_id) is None
+
+
+async def test_load_reports_a_ledger_that_drifted(tmp_path, caplog):
+    """A row added behind the bot's back (an admin's sqlite3 shell) is reported at
+    start-up: the books of a guild with an open table are checked."""
+    import logging
+    import sqlite3 as _sqlite3
+
+    from bot.service import TableService as _Service
+    from bot.storage import Storage as _Storage
+
+    path = tmp_path / "books.db"
+    storage = await _Storage.open(path)
+    try:
+        service = _Service(storage)
+        await service.create(7, 70, 1, "ann")
+        await storage.close()
+        with _sqlite3.connect(path) as db:
+            db.execute("INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
+                       " reason, created_at) VALUES (7, NULL, NULL, NULL, 1, 5, 'gift', 'now')")
+        storage = await _Storage.open(path)
+        with caplog.at_level(logging.ERROR):
+            await _Service(storage).load()
+        assert "guild 7: the ledger is off by +5 points" in caplog.text
+    finally:
+        await storage.close()
