@@ -340,8 +340,8 @@ def standing_lines(live: LiveTable) -> list[str]:
     if game is None:
         return []
     ledger = game.ledger
-    chips = getattr(game, "chips", None)
-    lives = getattr(game, "lives", None)
+    chips = game.chips
+    lives = game.lives
     lines = []
     for s in range(game.n):
         text = f"{seat_name(live, s)}: {ledger[s]:+d}"
