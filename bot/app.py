@@ -26,7 +26,8 @@ from .ui.components import DYNAMIC_ITEMS
 log = logging.getLogger(__name__)
 
 #: loaded in this order; ``/commerce`` lists its subcommands in the order their cogs load
-EXTENSIONS = ("cogs.play", "cogs.tables", "cogs.ledger", "cogs.help", "cogs.admin")
+EXTENSIONS = ("cogs.play", "cogs.tables", "cogs.ledger", "cogs.history", "cogs.help",
+              "cogs.admin")
 
 
 class CommerceTree(app_commands.CommandTree["CommerceBot"]):

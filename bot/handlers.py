@@ -17,13 +17,14 @@ from collections.abc import Callable
 
 import discord
 
-from .engine import Decision, Observation, card_label, choices, hand_label
-from .interactions import NO_PINGS, edit, guarded, reply, require_manager
+from .browsing import HistoryHandlers
+from .engine import Decision, Observation, PublicEvent, card_label, choices, hand_label
+from .interactions import edit, guarded, reply, require_manager
 from .messages import Publisher
 from .service import LiveTable, TableService, UserError
 from .timers import Timers
-from .ui import render
-from .ui.components import CardSelect, PlayButton, dynamic_view, lobby_view, pager_view
+from .ui import panel, render
+from .ui.components import CardSelect, dynamic_view, lobby_view, pager_view
 
 #: leaderboard lines per page
 PER_PAGE = 10
@@ -39,16 +40,6 @@ SIMPLE_MOVES = {
     "buy_horse": "You bought a horse: one more life for 1 point.",
     "decline_horse": "No horse: you sit out from now on.",
 }
-
-PROMPTS = {
-    "trade": "Pick the card you give the dealer (you pay 1 point unless you deal).",
-    "barter": "Pick the card you offer face down to your neighbour.",
-    "swap": "Pick what you put into the middle and what you take from it.",
-    "take_discard": "Pick the card you lay on the pile; you take the top discard.",
-    "draw_keep": "Keep the drawn card (and lay one of yours on the pile), or throw it away.",
-    "offer": "Pick the card you offer, and to whom.",
-}
-
 
 def seat_names(live: LiveTable) -> Callable[[int], str]:
     """A seat as menu labels name it (never a mention)."""
@@ -71,7 +62,75 @@ def decide(action: str, value: str | None = None) -> Decision:
 CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
 
 
-class Handlers:
+def drew_text(obs: Observation) -> str:
+    """What a player who just drew is told: the card."""
+    return f"You drew {card_label(obs.drawn)}." if obs.drawn is not None else "You drew."
+
+
+def concealed_text(live: LiveTable, before: Observation, deal: int, decision: Decision) -> str:
+    """What a concealed exchange did for the player (a trade, a barter offer or
+    answer: the public line does not say what they got). ``before``: the
+    player's observation before it."""
+    seat = before.seat
+    assert seat is not None and before.hand is not None and decision.card is not None
+    current = live.deal if live.deal_number == deal else None
+    after = current.hands[seat] if current is not None else []
+    new = [c for c in after if c not in before.hand]
+    given = card_label(decision.card)
+    action = decision.kind
+    if action == "trade":
+        text = f"You traded {given} and drew {hand_label(new)}."
+    elif action == "barter":
+        neighbour = panel.neighbour_name(live, current, seat) if current is not None else None
+        to = f" to {neighbour}" if neighbour else ""
+        if current is not None and current.pending is not None:
+            text = f"You offered {given}{to}. Waiting for the answer."
+        else:
+            text = (f"You offered {given}{to}, answered at once"
+                    + (f": you got {hand_label(new)}." if new else " by a knock."))
+    else:
+        text = f"You gave {given} and received {hand_label(new)}."
+    if decision.knock:
+        text += " You knocked at the end of your turn."
+    return text
+
+
+def own_move_text(live: LiveTable, event: PublicEvent | None, seat: int) -> str:
+    """The player's own move, told to them first ("You laid 7♠ on the pile and
+    took Q♥."): ``event`` is the public line of their move."""
+    if event is None:
+        return "Done."
+    given, taken = hand_label(event.given), hand_label(event.taken)
+    other = render.seat_name(live, event.target, mention=False) if event.target is not None else ""
+    offerer = render.seat_name(live, event.seat, mention=False)
+    deal = live.deal
+    drawn = deal.observation(seat).drawn if deal is not None else None
+    texts = {
+        "take_widow": f"You took the widow; your old hand {given} lies face up in the middle.",
+        "keep_hand": "You keep your hand.",
+        "swap": f"You put {given} into the middle and took {taken}.",
+        "stand": SIMPLE_MOVES["stand"],
+        "pounce": f"Pounce! You took {taken}.",
+        "buy_horse": SIMPLE_MOVES["buy_horse"],
+        "decline_horse": SIMPLE_MOVES["decline_horse"],
+        "take_discard": f"You laid {given} on the pile and took {taken}.",
+        "draw": f"You drew {card_label(drawn)}." if drawn is not None else "You drew.",
+        "draw_keep": f"You kept the drawn card and laid {given} on the pile.",
+        "draw_discard": f"You threw the drawn card, {given}, on the pile.",
+        "pass": SIMPLE_MOVES["pass"],
+        "offer": f"You offered {other} a trade. Waiting for the answer.",
+        "offer_accept": f"You accepted {offerer}'s trade.",
+        "offer_refuse": f"You declined {offerer}'s trade.",
+        "barter_refuse": "You refused the barter by knocking.",
+        "knock": SIMPLE_MOVES["knock"],
+    }
+    text = texts.get(event.kind, render.event_text(live, event))
+    if event.knocked and event.kind != "knock":
+        text += " You knocked."
+    return text
+
+
+class Handlers(HistoryHandlers):
     """The handler of every control (``bot.ui.components.ControlHandlers``).
 
     Args:
@@ -85,6 +144,7 @@ class Handlers:
         self.service = service
         self.publisher = publisher
         self.timers = timers
+        self.panels = publisher.panels
 
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
@@ -104,7 +164,7 @@ class Handlers:
                     return
             else:
                 await self.replace_gone_host(self.service.get(table_id), user.id)
-                live = await self.service.start(table_id, user.id)
+                live = await self.service.start(table_id, user.id, press=interaction.id)
                 await edit(interaction, embed=render.lobby_embed(live), view=None)
                 await self.publisher.post_deal(live)
                 return
@@ -129,7 +189,9 @@ class Handlers:
                       action: str) -> None:
         """A table-message button: My hand, I'm back, a move without a card (knock,
         stand, pass, the widow choice, pounce, the horse), Draw, or a move that asks
-        for cards (trade, barter, swap, take discard, offer) through a select."""
+        for cards (trade, barter, swap, take discard, offer). Each answers with the
+        player's private panel (``bot.panels``): the menu of the move asked for on
+        top, or what a move did above the hand."""
         async def work() -> None:
             user = interaction.user
             if action == "hand":
@@ -143,7 +205,7 @@ class Handlers:
             if action in SIMPLE_MOVES:
                 live, _ = await self.service.act(table_id, user.id, deal, decide(action))
                 try:
-                    await reply(interaction, SIMPLE_MOVES[action])
+                    await self.panels.send(interaction, live, note=SIMPLE_MOVES[action])
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.publisher.refresh(live, interaction)
                 return
@@ -151,12 +213,7 @@ class Handlers:
                 await self.on_draw(interaction, table_id, deal)
                 return
             live = self.service.verify(table_id, user.id, deal, action)
-            _, obs = self.service.observation(table_id, user.id)
-            assert obs.seat is not None and live.deal is not None
-            seq = len(live.deal.operations)
-            options = choices.options(live.deal, obs.seat, action, seat_names(live))
-            await reply(interaction, f"{render.hand_text(live, obs)}\n\n{PROMPTS[action]}",
-                        view=dynamic_view(CardSelect(table_id, deal, seq, action, options)))
+            await self.panels.send(interaction, live, focus=action)
         await guarded(interaction, table_id, work)
 
     async def on_draw(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
@@ -165,133 +222,123 @@ class Handlers:
         user = interaction.user
         _, obs = self.service.observation(table_id, user.id)
         live = self.service.get(table_id)
+        note = ""
         if obs.drawn is None:
             live, _ = await self.service.act(table_id, user.id, deal, decide("draw"))
             _, obs = self.service.observation(table_id, user.id)
             await self.publisher.refresh(live)
-        assert live.deal is not None and obs.seat is not None and obs.drawn is not None
-        seq = len(live.deal.operations)
-        options = choices.options(live.deal, obs.seat, "draw_keep", seat_names(live))
-        await reply(interaction, f"{render.hand_text(live, obs)}\n\n{PROMPTS['draw_keep']}",
-                    view=dynamic_view(CardSelect(table_id, deal, seq, "draw_keep", options)))
+            note = drew_text(obs)
+        await self.panels.send(interaction, live, focus="draw_keep", note=note)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        """Send the member's current hand ephemerally (a fresh message every time),
-        with the buttons only this player is shown now (``Controls.private``: a
-        Pounce button only for the player who can pounce)."""
-        live, obs = self.service.observation(table_id, interaction.user.id)
-        assert live.deal is not None and obs.seat is not None
-        private = live.deal.controls(obs.seat).private
-        # a control acts only in its table's channel (components.Placed): /commerce hand
-        # run elsewhere shows the cards without the button
-        if private and interaction.channel_id == live.row.channel_id:
-            await reply(interaction, render.hand_text(live, obs), view=dynamic_view(
-                *(PlayButton(table_id, live.deal_number, a) for a in private)))
-        else:
-            await reply(interaction, render.hand_text(live, obs))
+        """Answer with the member's private panel: the hand picture, the hand as
+        text, and a button for each decision they can make now (``bot.panels``);
+        the panel it replaces is deleted."""
+        live, _ = self.service.observation(table_id, interaction.user.id)
+        await self.panels.send(interaction, live)
 
     async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
                         seq: int, action: str) -> None:
         """Accept / Refuse (knock) pressed on a barter offer, Accept / Decline on a
-        direct trade."""
+        direct trade: Accept opens the panel with the cards to give back."""
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
                 live, _ = await self.service.act(table_id, user.id, deal, decide(action), seq=seq)
-                who = render.seat_name(live, live.seat_of(user.id) or 0)
+                who = render.seat_name(live, live.seat_of(user.id) or 0, mention=False)
                 text = (f"{who} refused the barter by knocking." if action == "refuse"
                         else f"{who} declined the trade.")
                 try:
-                    await reply(interaction, "Done: " + text, allowed_mentions=NO_PINGS)
+                    await self.panels.send(interaction, live, note="Done: " + (
+                        "you refused the barter by knocking." if action == "refuse"
+                        else "you declined the trade."))
                     await self.publisher.close_offer(live, deal, seq, text)
                 finally:
                     await self.publisher.refresh(live, interaction)
                 return
             live = self.service.verify(table_id, user.id, deal, "accept", seq=seq)
-            _, obs = self.service.observation(table_id, user.id)
-            assert obs.seat is not None and live.deal is not None
-            options = choices.options(live.deal, obs.seat, "accept", seat_names(live))
-            await reply(
-                interaction,
-                f"{render.hand_text(live, obs)}\n\nPick the card you give back. "
-                "You see the offered card once the swap is made.",
-                view=dynamic_view(CardSelect(table_id, deal, seq, "accept", options)))
+            await self.panels.send(interaction, live, focus="accept")
         await guarded(interaction, table_id, work)
 
     async def on_card(self, interaction: discord.Interaction, table_id: int, deal: int,
                       seq: int, action: str, value: str | None) -> None:
-        """An option chosen in an ephemeral select: its ``value`` (``choices``)
-        is the decision; an offer at a large table asks for the player next."""
+        """An option chosen in a panel's menu: its ``value`` (``choices``) is the
+        decision; an offer at a large table asks for the player next."""
         async def work() -> None:
-            user = interaction.user
             if value is None:
                 raise UserError("Choose a card first.")
-            _, before = self.service.observation(table_id, user.id)
             decision = decide(action, value)
             if decision.kind == "offer" and decision.target is None:  # now the player
+                user = interaction.user
                 live = self.service.verify(table_id, user.id, deal, "offer", seq=seq)
-                assert before.seat is not None and live.deal is not None
+                seat = live.seat_of(user.id)
+                assert seat is not None and live.deal is not None
                 assert decision.card is not None
-                options = choices.target_options(live.deal, before.seat, decision.card,
+                options = choices.target_options(live.deal, seat, decision.card,
                                                  seat_names(live))
                 await edit(interaction, content="Whom do you offer it to?",
                            view=dynamic_view(CardSelect(table_id, deal, seq, "offer", options)))
                 return
-            live, op = await self.service.act(table_id, user.id, deal, decision, seq=seq)
-            try:
-                if op.kind in CONCEALED:
-                    await self.answer_card(interaction, live, before, deal, seq, decision)
-                else:
-                    await self.answer_move(interaction, live, deal, seq, action)
-            finally:
-                await self.publisher.refresh(live, interaction)
+            await self.decide_from_panel(interaction, table_id, deal, seq, action, decision)
         await guarded(interaction, table_id, work)
 
-    async def answer_move(self, interaction: discord.Interaction, live: LiveTable, deal: int,
-                          seq: int, action: str) -> None:
-        """Tell the player what their move did, by its public line and their hand."""
-        seat = live.seat_of(interaction.user.id)
-        assert seat is not None
-        text = "Done."
-        if live.deal_number == deal and live.deal is not None:
-            event = live.deal.last_event
-            text = render.event_text(live, event)
-            text += "\n" + render.hand_text(live, live.deal.observation(seat))
-        await edit(interaction, content=text, view=None)
-        if action == "accept":
-            await self.publisher.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
-                                                    "accepted the trade.")
+    async def on_pick(self, interaction: discord.Interaction, table_id: int, deal: int,
+                      seq: int, action: str, value: str | None) -> None:
+        """A panel button: its decision is made at once, and the panel is edited
+        in place to show what it did. A button of an earlier deal says that deal
+        is over and goes; an outdated one shows the panel as things stand now."""
+        async def work() -> None:
+            decision = decide(action, value)
+            await self.decide_from_panel(interaction, table_id, deal, seq, action, decision)
+        await guarded(interaction, table_id, work)
 
-    async def answer_card(self, interaction: discord.Interaction, live: LiveTable,
-                          before: Observation, deal: int, seq: int, decision: Decision) -> None:
-        """Tell the player what their concealed exchange did (a trade, a barter
-        offer or answer: the public line does not say what they got)."""
+    async def decide_from_panel(self, interaction: discord.Interaction, table_id: int,
+                                deal: int, seq: int, action: str, decision: Decision) -> None:
+        """Make ``decision`` (from a panel's button or menu, made at operation
+        count ``seq`` of deal ``deal``) and edit the panel in place: what the move
+        did above the hand, or why it could not be made (an outdated panel shows
+        the state now; one of an earlier deal says it is over)."""
         user = interaction.user
+        live, _ = self.service.observation(table_id, user.id)  # UserError: not seated
+        assert live.deal is not None
+        if live.deal_number != deal:
+            await edit(interaction, content=panel.over(deal, live.deal_number),
+                       attachments=[], view=None)
+            return
+        if seq != len(live.deal.operations):
+            await self.panels.update(interaction, live, note="That button was out of date: "
+                                                             "here is where things stand now.")
+            return
         seat = live.seat_of(user.id)
-        action = decision.kind
-        assert seat is not None and live.deal is not None and before.hand is not None
-        assert decision.card is not None
-        after = live.deal.hands[seat] if live.deal_number == deal else []
-        new = [c for c in after if c not in before.hand]
-        knocked = decision.knock
-        given = card_label(decision.card)
-        if action == "trade":
-            text = f"You traded {given} and drew {hand_label(new)}."
-        elif action == "barter" and live.deal_number == deal and live.deal.pending is not None:
-            text = f"You offered {given}. Waiting for your neighbour's answer."
-        elif action == "barter":
-            text = (f"You offered {given}; your neighbour answered at once"
-                    + (f" and gave you {hand_label(new)}." if new else " by knocking."))
-        else:
-            text = f"You gave {given} and received {hand_label(new)}."
-        if knocked:
-            text += " You knocked at the end of your turn."
-        if live.deal_number == deal:
-            text += "\n" + render.hand_text(live, live.deal.observation(seat))
-        await edit(interaction, content=text, view=None)
-        if action == "accept":
-            await self.publisher.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
-                                                    "accepted the barter.")
+        assert seat is not None
+        before = live.deal.observation(seat)
+        events = len(live.deal.events)
+        try:
+            live, op = await self.service.act(table_id, user.id, deal, decision, seq=seq)
+        except UserError as exc:
+            if live.id not in self.service.tables:
+                raise
+            await self.panels.update(interaction, live, note=str(exc))
+            return
+        try:
+            if op.kind in CONCEALED:
+                note = concealed_text(live, before, deal, decision)
+            else:
+                own = live.deal.events[events] if live.deal is not None and \
+                    len(live.deal.events) > events else None
+                note = own_move_text(live, own, seat)
+            await self.panels.update(interaction, live, note=note)
+            if action == "accept":
+                what = "barter" if op.kind in CONCEALED else "trade"
+                await self.publisher.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
+                                                             f"accepted the {what}.")
+            elif decision.kind == "refuse":
+                who = render.seat_name(live, seat, mention=False)
+                await self.publisher.close_offer(
+                    live, deal, seq, f"{who} refused the barter by knocking."
+                    if action == "refuse" else f"{who} declined the trade.")
+        finally:
+            await self.publisher.refresh(live, interaction)
 
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal pressed on a showdown message."""
@@ -299,7 +346,8 @@ class Handlers:
             live = self.service.get(table_id)
             if live.seat_of(interaction.user.id) is None:
                 raise UserError("Only players at this table can deal the next hand.")
-            live = await self.service.next_deal(table_id, after=deal)
+            live = await self.service.next_deal(table_id, after=deal, press=interaction.id,
+                                                member_id=interaction.user.id)
             await edit(interaction, view=None)
             await self.publisher.post_deal(live)
         await guarded(interaction, table_id, work)
@@ -336,5 +384,6 @@ class Handlers:
                 return
             member = require_manager(interaction)  # they may have lost it meanwhile
             count = await self.service.reset_ledger(interaction.guild.id, member.id)
-            await edit(interaction, content=f"Done: {count} balance(s) reset to zero.", view=None)
+            await edit(interaction, content=f"Done: {render.plural(count, 'balance')} reset to "
+                                            "zero.", view=None)
         await guarded(interaction, None, work)

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 from typing import Any, Protocol
 
 import discord
 
 from .interactions import NO_PINGS, reply, retrying
+from .panels import Panels
 from .service import LiveTable, TableService
-from .ui import render
+from .ui import media, render
 from .ui.components import (
     NextDealButton,
     PlayButton,
@@ -43,8 +45,14 @@ class Clock(Protocol):
     def waiting(self, table_id: int) -> bool:
         """Whether the table's next deal is waiting for its delay."""
 
-    def schedule_next(self, live: LiveTable) -> None:
-        """Deal the next hand after the table's delay."""
+    def schedule_next(self, live: LiveTable, at: datetime.datetime | None = None) -> None:
+        """Deal the next hand after the table's delay (at ``at`` when given)."""
+
+    def next_deal_at(self, table_id: int) -> datetime.datetime | None:
+        """When the table's waiting next deal comes (``None``: none is waiting)."""
+
+    def turn_deadline(self, live: LiveTable) -> datetime.datetime | None:
+        """When the turn timer of the seat to act runs out (``None``: no timer)."""
 
     def cancel_timer(self, table_id: int) -> None:
         """Stop the table's next-deal timer."""
@@ -65,6 +73,8 @@ class Publisher:
             a showdown schedules the next deal, a new state re-arms the turn timer.
         offers: barter offers already announced: ``(table, deal, seq)`` -> message
             id (``None``: unknown).
+        panels: every player's private panel (``bot.panels``), refreshed with
+            the table message.
     """
 
     clock: Clock
@@ -77,6 +87,7 @@ class Publisher:
         self.offers: dict[tuple[int, int, int], int | None] = {}
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
+        self.panels = Panels(service)
 
     def restore(self) -> None:
         """After a start: remember the offers announced before it (the table
@@ -111,7 +122,15 @@ class Publisher:
         deal = live.deal
         if deal is None or deal.finished or deal.to_act is None or live.is_ai(deal.to_act):
             return ""
-        return f"{render.seat_name(live, deal.to_act)}, your move."
+        return f"{render.seat_name(live, deal.to_act, mention=True)}, your move."
+
+    def table_embed(self, live: LiveTable) -> discord.Embed:
+        """The table message's embed now: the turn deadline or the next deal's
+        time as relative timestamps, and the table picture as its image."""
+        deal = live.deal
+        turn = self.clock.turn_deadline(live) if deal is not None and not deal.finished else None
+        return media.attach(render.table_embed(
+            live, deadline=turn, next_deal=self.clock.next_deal_at(live.id)), media.TABLE_FILE)
 
     async def post_deal(self, live: LiveTable) -> None:
         """Post the new deal's table message, then anything the AI already did;
@@ -121,6 +140,8 @@ class Publisher:
         if previous is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(live).get_partial_message(previous).edit(view=None)
+        await self.panels.refresh(live)  # the panels of the deal before are forgotten
+        await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
         await self.post_table_message(live)
         try:
             await self.after_deal_change(live)
@@ -133,8 +154,8 @@ class Publisher:
         state is committed, and the watch posts a message that could not be)."""
         try:
             msg = await retrying(lambda: self.channel(live).send(
-                content=self.ping_text(live), embed=render.table_embed(live),
-                view=sent_view(self.table_view(live))))
+                content=self.ping_text(live), embed=self.table_embed(live),
+                file=media.table_file(live), view=sent_view(self.table_view(live))))
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
@@ -163,14 +184,17 @@ class Publisher:
         if live.deal is None:
             return
         try:
-            if live.row.table_message_id is not None:
-                message = self.channel(live).get_partial_message(live.row.table_message_id)
-                await retrying(lambda: message.edit(
-                    content=self.ping_text(live), embed=render.table_embed(live),
-                    view=self.table_view(live)))
-            elif not live.deal.finished:
-                await self.post_table_message(live)
-            await self.after_deal_change(live)
+            if live.deal.finished:  # the showdown first: the table message then shows when
+                await self.after_deal_change(live)  # the next deal comes
+                await self.edit_table_message(live)
+            else:
+                await self.clock.arm_turn_timer(live)  # the deadline the message shows
+                if live.row.table_message_id is not None:
+                    await self.edit_table_message(live)
+                else:
+                    await self.post_table_message(live)
+                await self.after_deal_change(live)
+            await self.panels.refresh(live)
         except discord.Forbidden:
             log.warning("table %s: missing permission to post in channel %s",
                         live.id, live.row.channel_id)
@@ -183,6 +207,21 @@ class Publisher:
             log.exception("table %s: could not update the table message", live.id)
         except Exception:  # the move is committed: the watch tries again later
             log.exception("table %s: could not bring the table up to date", live.id)
+
+    async def edit_table_message(self, live: LiveTable) -> None:
+        """Edit the table message to the table's state now (its picture too)."""
+        if live.row.table_message_id is None:
+            return
+        message = self.channel(live).get_partial_message(live.row.table_message_id)
+        await retrying(lambda: message.edit(
+            content=self.ping_text(live), embed=self.table_embed(live),
+            attachments=[media.table_file(live)], view=self.table_view(live)))
+
+    @staticmethod
+    def showdown_embed(live: LiveTable, next_deal: datetime.datetime | None = None,
+                       ) -> discord.Embed:
+        """The showdown's embed, with its picture and when the next deal comes."""
+        return media.attach(render.showdown_embed(live, next_deal=next_deal), media.SHOWDOWN_FILE)
 
     async def after_deal_change(self, live: LiveTable) -> None:
         """Post a barter offer to a human target, or the showdown (and final standings)."""
@@ -201,13 +240,18 @@ class Publisher:
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
             view = sent_view(view_of(*items) if items else None)
-            msg = await retrying(lambda: channel.send(embed=render.showdown_embed(live), view=view))
+            delay = live.row.next_deal_delay
+            at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)
+                  if delay > 0 and not complete else None)
+            msg = await retrying(lambda: channel.send(
+                embed=self.showdown_embed(live, next_deal=at), file=media.showdown_file(live),
+                view=view))
             await self.service.mark_announced(live, msg.id)
             if complete:
                 await channel.send(embed=render.final_embed(live))
                 await self.close_channel(live)
             else:
-                self.clock.schedule_next(live)
+                self.clock.schedule_next(live, at)
             return
         pending = deal.pending
         if pending is not None:
@@ -228,7 +272,8 @@ class Publisher:
                     how = "Choose the card you give back before you see theirs (you must accept)."
                 self.offers[key] = None  # posted at most once, even if the send fails
                 msg = await channel.send(
-                    f"{render.seat_name(live, target)}, {offerer} offers you a card face down. {how}",
+                    f"{render.seat_name(live, target, mention=True)}, {offerer} offers you a card "
+                    f"face down. {how}",
                     view=view_of(*answer_buttons(live.id, live.deal_number, seq, answers)))
                 self.offers[key] = msg.id
                 await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
@@ -257,11 +302,15 @@ class Publisher:
                 content=content, embed=render.lobby_embed(live), view=view)
 
     async def close_table_message(self, live: LiveTable) -> None:
-        """Take the controls off the table message of a closed table."""
-        if live.row.table_message_id is not None:
+        """Show a closed table's message in its final state (refunds applied, no
+        move awaited, no controls), and close the players' panels."""
+        await self.panels.close(live, "This table is closed.")
+        if live.row.table_message_id is not None and live.deal is not None:
             with contextlib.suppress(discord.HTTPException):
-                await self.channel(live).get_partial_message(
-                    live.row.table_message_id).edit(view=None)
+                await self.channel(live).get_partial_message(live.row.table_message_id).edit(
+                    content="", embed=media.attach(render.table_embed(live),
+                                                   media.TABLE_FILE),
+                    attachments=[media.table_file(live)], view=None)
 
     async def close_channel(self, live: LiveTable) -> None:
         """After the last deal: make the table read-only (channel) or lock it (thread)."""

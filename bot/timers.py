@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 
 import discord
@@ -49,6 +50,10 @@ class Timers:
         self.publisher = publisher
         self.next_deal_timers: dict[int, asyncio.Task[None]] = {}
         self.turn_timers: dict[int, asyncio.Task[None]] = {}
+        #: table id -> when its waiting next deal comes
+        self.next_deals: dict[int, datetime.datetime] = {}
+        #: table id -> ((deal number, operation count, seat), when its turn timer runs out)
+        self.deadlines: dict[int, tuple[tuple[int, int, int], datetime.datetime]] = {}
 
     def start(self) -> None:
         """Start the watch (its first round runs once the bot is ready)."""
@@ -59,6 +64,10 @@ class Timers:
         self.watch.cancel()
         for task in [*self.next_deal_timers.values(), *self.turn_timers.values()]:
             task.cancel()
+        self.next_deal_timers.clear()
+        self.turn_timers.clear()
+        self.next_deals.clear()
+        self.deadlines.clear()
 
     # ------------------------------------------------------------ the watch
     @tasks.loop(seconds=WATCH_EVERY)
@@ -133,31 +142,56 @@ class Timers:
             self.cancel_timer(live.id)
             self.schedule_next(live)
 
-    def schedule_next(self, live: LiveTable) -> None:
-        """Deal the next hand automatically after the table's delay."""
-        delay = live.row.next_deal_delay
+    def schedule_next(self, live: LiveTable, at: datetime.datetime | None = None) -> None:
+        """Deal the next hand automatically after the table's delay (at ``at``,
+        the moment already announced, when given)."""
+        delay: float = live.row.next_deal_delay
         if delay <= 0:
             return
+        now = discord.utils.utcnow()
+        if at is None:
+            at = now + datetime.timedelta(seconds=delay)
+        else:
+            delay = max(0.0, (at - now).total_seconds())
         self.cancel_timer(live.id)
+        self.next_deals[live.id] = at
         self.next_deal_timers[live.id] = asyncio.create_task(
             self._auto_next(live.id, live.deal_number, delay))
+
+    def next_deal_at(self, table_id: int) -> datetime.datetime | None:
+        """When the table's waiting next deal comes (``None``: none is waiting)."""
+        return self.next_deals.get(table_id) if table_id in self.next_deal_timers else None
+
+    def turn_deadline(self, live: LiveTable) -> datetime.datetime | None:
+        """When the turn timer of the seat to act now runs out (``None``: no timer
+        runs for this moment of the deal)."""
+        deal = live.deal
+        known = self.deadlines.get(live.id)
+        if deal is None or deal.to_act is None or known is None or live.id not in self.turn_timers:
+            return None
+        moment, deadline = known
+        return deadline if moment == (live.deal_number, len(deal.operations), deal.to_act) \
+            else None
 
     def forget(self, table_id: int) -> None:
         """Stop every timer of a closed table."""
         self.cancel_timer(table_id)
         turn = self.turn_timers.pop(table_id, None)
+        self.deadlines.pop(table_id, None)
         if turn is not None:
             turn.cancel()
 
     def cancel_timer(self, table_id: int) -> None:
         """Stop the table's next-deal timer (unless it is the one running this)."""
         task = self.next_deal_timers.pop(table_id, None)
+        self.next_deals.pop(table_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    async def _auto_next(self, table_id: int, after: int, delay: int) -> None:
+    async def _auto_next(self, table_id: int, after: int, delay: float) -> None:
         await asyncio.sleep(delay)
         self.next_deal_timers.pop(table_id, None)
+        self.next_deals.pop(table_id, None)
         await asyncio.shield(self._deal_next(table_id, after))
 
     async def _deal_next(self, table_id: int, after: int) -> None:
@@ -172,19 +206,31 @@ class Timers:
 
     # ------------------------------------------------------------ turn timer
     async def arm_turn_timer(self, live: LiveTable) -> None:
-        """(Re)start the turn timer of the member to act, if the guild has one."""
+        """Start the turn timer of the member to act, if the guild has one; one
+        already running for this very moment of the deal (same deal, operation
+        count and seat) keeps its deadline, any other is stopped."""
+        deal = live.deal
+        moment = (live.deal_number, len(deal.operations), deal.to_act) \
+            if deal is not None and deal.to_act is not None else None
+        running = self.turn_timers.get(live.id)
+        known = self.deadlines.get(live.id)
+        if (running is not None and not running.done() and known is not None
+                and known[0] == moment and not live.is_ai(moment[2])):
+            return
         old = self.turn_timers.pop(live.id, None)
+        self.deadlines.pop(live.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
-        deal = live.deal
         if deal is None or deal.finished or live.id not in self.service.tables:
             return
         seat = deal.to_act
-        assert seat is not None
+        assert seat is not None and moment is not None
         if live.is_ai(seat):
             return
         seconds = (await self.service.settings(live.row.guild_id)).turn_timer
         if seconds > 0:
+            self.deadlines[live.id] = (moment, discord.utils.utcnow()
+                                       + datetime.timedelta(seconds=seconds))
             self.turn_timers[live.id] = asyncio.create_task(self._turn_timer(
                 live.id, live.deal_number, len(deal.operations), seat, seconds))
 
@@ -195,9 +241,12 @@ class Timers:
         if live is None:
             return
         member_id = live.member_of(seat)
+        known = self.deadlines.get(table_id)
+        at = f" ({render.when(known[1])})" if known is not None else ""
         with contextlib.suppress(discord.HTTPException):
             await self.publisher.channel(live).send(
-                f"⏰ <@{member_id}>, it is your move: {seconds - seconds // 2} seconds left "
+                f"⏰ <@{member_id}>, it is your move: "
+                f"{render.plural(seconds - seconds // 2, 'second')} left{at} "
                 "before the AI plays for you.")
         await asyncio.sleep(seconds - seconds / 2)
         # From here on the timer acts: re-arming must not cancel it half-way.

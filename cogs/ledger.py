@@ -47,7 +47,9 @@ class Ledger(Subcommands):
     @app_commands.describe(member="Whose record to show (default: yours)")
     async def stats(self, interaction: discord.Interaction,
                     member: discord.Member | None = None) -> None:
-        """Show a member's balance, games, deals and best hand, ephemerally."""
+        """Show a member's balance, games, deals and best hand, the deals they won
+        by the category of the winning hand, and per preset the knocks that ended
+        a deal and how many of those they won, ephemerally."""
         async def work() -> None:
             assert interaction.guild is not None
             who = member or interaction.user
@@ -57,6 +59,13 @@ class Ledger(Subcommands):
             embed.add_field(name="Games", value=f"{s.games} played, {s.games_won} won")
             embed.add_field(name="Deals", value=f"{s.deals} played, {s.deals_won} won")
             embed.add_field(name="Best hand", value=s.best_label or "—")
+            if s.won_by_category:
+                embed.add_field(name="Deals won, by hand", inline=False, value=" · ".join(
+                    f"{category} {n}" for category, n in s.won_by_category.items()))
+            if s.knocks:
+                embed.add_field(name="Knocks that ended a deal (made / won)", inline=False,
+                                value="\n".join(f"{k.preset}: {k.knocks} / {k.knocks_won}"
+                                                for k in s.knocks))
             await say(interaction, embed=embed, ephemeral=True)
         await guarded(interaction, None, work)
 

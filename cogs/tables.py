@@ -20,7 +20,7 @@ from bot.engine import OPTIONS
 from bot.interactions import guarded, reply, say
 from bot.service import LiveTable, UserError
 from bot.ui import help as help_text
-from bot.ui import render
+from bot.ui import proofs, render
 from bot.ui.components import lobby_view
 
 log = logging.getLogger(__name__)
@@ -188,7 +188,8 @@ class Tables(Subcommands):
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the game (host only) and post the first deal's table message."""
         async def work() -> None:
-            live = await self.service.start(self.here(interaction).id, interaction.user.id)
+            live = await self.service.start(self.here(interaction).id, interaction.user.id,
+                                            press=interaction.id)
             await reply(interaction, "The game begins!")
             await self.bot.publisher.refresh_lobby(live)
             await self.bot.publisher.post_deal(live)
@@ -231,8 +232,9 @@ class Tables(Subcommands):
             shared = -sum(live.game.ledger) if live.game is not None else 0
             text = "The table is closed." + (
                 " The unfinished deal was voided: its stakes and fees were refunded."
-                if voided else "") + (
-                f" The {shared} point(s) left in the pot were shared by the players still in."
+                + proofs.void_reveal(live) if voided else "") + (
+                f" The {render.plural(shared, 'point')} left in the pot "
+                f"{render.plural(shared, 'was', number=False)} shared by the players still in."
                 if shared > 0 else "")
             await say(interaction, text)
             await self.bot.publisher.refresh_lobby(live)
@@ -248,7 +250,8 @@ class Tables(Subcommands):
         async def work() -> None:
             live = await self.service.set_delay(self.here(interaction).id, interaction.user.id, seconds)
             self.bot.timers.reschedule_next(live)
-            text = (f"The next deal now starts {live.row.next_deal_delay} seconds after a showdown."
+            text = (f"The next deal now starts {render.plural(live.row.next_deal_delay, 'second')} "
+                    "after a showdown."
                     if seconds else "The next deal now waits for the Next deal button.")
             await say(interaction, text)
         await guarded(interaction, None, work, public=True)

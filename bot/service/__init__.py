@@ -13,23 +13,26 @@ Errors a user can cause are raised as ``UserError`` with a short message.
   lobbies, end;
 - ``actions``: a member's move, the next deal, the turn timer's move, I'm back;
 - ``progress``: what a table owes without anyone clicking (``due``, ``resume``);
-- ``queries``: settings, ledger pages, stats, records, backups, ledger reset.
+- ``queries``: settings, ledger pages, stats, backups, ledger reset;
+- ``archive``: games that are over: records (with each deal's proof), the
+  history, a finished deal rebuilt at any step.
 """
 
 from __future__ import annotations
 
 from .actions import Actions
+from .archive import Archive, Archived, record_of
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .lifecycle import AI_NAMES, LifeCycle
 from .live import LiveTable
 from .progress import Progress
 from .queries import Queries
 
-__all__ = ["AI_NAMES", "STORAGE_ERRORS", "LiveTable", "StorageFailure", "TableService",
-           "UserError"]
+__all__ = ["AI_NAMES", "STORAGE_ERRORS", "Archived", "LiveTable", "StorageFailure",
+           "TableService", "UserError", "record_of"]
 
 
-class TableService(LifeCycle, Actions, Progress, Queries):
+class TableService(LifeCycle, Actions, Progress, Queries, Archive):
     """Owns every open table; see the module docstring.
 
     Args:

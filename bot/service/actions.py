@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..engine import AnyDeal, Decision, IllegalAction, Operation
 from ..engine import ai as engine_ai
-from .core import ServiceBase
+from .core import ServiceBase, press_cut
 from .errors import UserError
 from .live import LiveTable
 
@@ -15,9 +15,12 @@ from .live import LiveTable
 class Actions(ServiceBase):
     """Moves at a running table (part of ``TableService``)."""
 
-    async def next_deal(self, table_id: int, after: int) -> LiveTable:
+    async def next_deal(self, table_id: int, after: int, press: int | None = None,
+                        member_id: int | None = None) -> LiveTable:
         """Deal the next hand once deal number ``after`` is over (idempotent: a
-        second call for the same ``after`` is refused).
+        second call for the same ``after`` is refused). ``press``: the id of the
+        Next deal press by ``member_id``, the deal's cut; without it (the timer)
+        the bot cuts (docs/FAIRNESS.md "In the bot").
 
         Raises:
             UserError: the deal is not over, already dealt, or the game is over.
@@ -30,7 +33,8 @@ class Actions(ServiceBase):
             if live.game.complete:
                 raise UserError("This game is over.")
             async with self._unit(table_id):
-                await self._deal(live)
+                cut = None if press is None or member_id is None else press_cut(press)
+                await self._deal(live, cut, member_id if cut is not None else None)
             return live
 
     async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,

@@ -10,32 +10,54 @@ import asyncio
 import dataclasses
 import logging
 import random
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from ..engine import (
     AnyDeal,
+    Card,
     Game,
     Observation,
     Operation,
     Rules,
     RulesError,
     card_code,
+    category_name,
     describe,
     get_preset,
     operation_from_dict,
     operation_to_dict,
     parse_card,
-    shuffled_deck,
 )
 from ..engine import ai as engine_ai
+from ..engine.fairness import SEED_BYTES, DealProof, commitment
 from ..locks import KeyedLock
-from ..storage import GuildSettings, HandResult, LedgerEntry, Storage, TableRow
+from ..storage import DealRow, GuildSettings, HandResult, LedgerEntry, Storage, TableRow
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
 
 log = logging.getLogger(__name__)
+
+#: bytes of a cut the bot makes itself (docs/FAIRNESS.md "In the bot")
+BOT_CUT_BYTES = 16
+
+
+def press_cut(interaction_id: int) -> bytes:
+    """The cut of a member's press: the interaction's id (a Discord snowflake,
+    which the bot can neither choose nor foresee) as 8 bytes, big-endian."""
+    return interaction_id.to_bytes(8, "big")
+
+
+def proof_of(deal_row: DealRow) -> DealProof | None:
+    """A stored deal's fairness data (``None`` for a deal dealt without it)."""
+    if deal_row.commitment is None:
+        return None
+    return DealProof(
+        deal_row.commitment,
+        None if deal_row.seed is None else bytes.fromhex(deal_row.seed),
+        None if deal_row.cuts is None else tuple(bytes.fromhex(c) for c in deal_row.cuts))
 
 
 class ServiceBase:
@@ -59,6 +81,9 @@ class ServiceBase:
         self.activity: dict[int, float] = {}
         self.lock = KeyedLock()
         self._settings: dict[int, GuildSettings] = {}
+        #: tests only: decks to deal next, in order, instead of fair ones (such a deal
+        #: has no commitment, seed or cuts, so ``verify`` calls it unverifiable)
+        self.arranged_decks: list[list[Card]] = []
 
     async def load(self) -> list[LiveTable]:
         """Rebuild every open table from storage by replaying its action log, then
@@ -132,14 +157,16 @@ class ServiceBase:
         rules = get_preset(row.preset, row.options)
         live = LiveTable(row, seats, rules)
         if row.first_dealer is not None:
-            game = Game(rules, len(seats), row.first_dealer)
+            game = Game(rules, len(seats), row.first_dealer, table=table_id)
             for deal_row in await self.storage.deals(table_id):
-                deal = game.start_deal([parse_card(c) for c in deal_row.deck])
+                deal = game.start_deal([parse_card(c) for c in deal_row.deck],
+                                       proof=proof_of(deal_row))
                 for action in deal_row.actions:
                     deal.apply(operation_from_dict(action.payload))
                 if deal_row.status == "void" and not deal.finished:
                     deal.void()
                 live.deal_ids.append(deal_row.id)
+                live.cut_by.append(deal_row.cut_by)
                 if deal_row.showdown_message_id is not None:
                     live.showdown_messages[deal_row.number] = deal_row.showdown_message_id
             if row.status == "closed":
@@ -200,16 +227,56 @@ class ServiceBase:
         assert row is not None
         return row
 
+    # ------------------------------------------------------- fair deals
+    def _random(self, size: int) -> bytes:
+        """``size`` random bytes: the OS CSPRNG, or the seeded test RNG when given."""
+        return self.rng.randbytes(size) if self.rng is not None else secrets.token_bytes(size)
+
+    async def _commit_next(self, table_id: int) -> str:
+        """Draw the secret seed of the table's next deal and store it with its
+        commitment (inside the caller's unit); returns the commitment, which the
+        lobby or the showdown shows before anyone can cut (docs/FAIRNESS.md "In
+        the bot")."""
+        seed = self._random(SEED_BYTES)
+        committed = commitment(seed)
+        await self.storage.set_next_seed(table_id, seed.hex(), committed)
+        return committed
+
     # ---------------------------------------------------- the engine step
-    async def _deal(self, live: LiveTable) -> None:
-        """Deal the next hand and let AI seats play (inside the caller's unit)."""
-        assert live.game is not None
-        deck = shuffled_deck(self.rng)
-        deal = live.game.start_deal(deck)
-        deal_id = await self.storage.start_deal(
-            live.id, live.deal_number, deal.dealer, [card_code(c) for c in deck]
-        )
+    async def _deal(self, live: LiveTable, cut: bytes | None = None,
+                    cut_by: int | None = None) -> None:
+        """Deal the next hand and let AI seats play (inside the caller's unit).
+
+        The deck is ``deck_order`` of the seed committed for this deal and one cut:
+        ``cut`` (a member's press, ``press_cut``, by ``cut_by``) or, without one,
+        16 random bytes of the bot's. A deal with no committed seed (a table older
+        than the fair deals) gets a fresh seed and the bot's cut.
+        """
+        game = live.game
+        assert game is not None
+        if self.arranged_decks:  # tests only
+            deck, cut_by = self.arranged_decks.pop(0), None
+            deal = game.start_deal(deck)
+            deal_id = await self.storage.start_deal(
+                live.id, len(game.deals), deal.dealer, [card_code(c) for c in deck])
+        else:
+            stored = await self.storage.next_seed(live.id)
+            if stored is None:
+                seed, cut = self._random(SEED_BYTES), None
+            else:
+                seed = bytes.fromhex(stored)
+            if cut is None:
+                cut, cut_by = self._random(BOT_CUT_BYTES), None
+            deal = game.start_fair_deal(seed, [cut])
+            proof = game.proofs[-1]
+            assert proof is not None
+            deal_id = await self.storage.start_deal(
+                live.id, len(game.deals), deal.dealer, [card_code(c) for c in deal.deck],
+                commitment=proof.commitment, seed=seed.hex(), cuts=[cut.hex()], cut_by=cut_by)
+        await self.storage.set_next_seed(live.id, None, None)
+        live.row = dataclasses.replace(live.row, next_commitment=None)
         live.deal_ids.append(deal_id)
+        live.cut_by.append(cut_by)
         await self._run_ai(live)
 
     async def _run_ai(self, live: LiveTable) -> None:
@@ -239,6 +306,9 @@ class ServiceBase:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
             live.row = await self._row(live.id)
             self.tables.pop(live.id, None)
+        elif deal.finished:
+            live.row = dataclasses.replace(live.row,
+                                           next_commitment=await self._commit_next(live.id))
 
     @staticmethod
     def _ledger(live: LiveTable, deal: AnyDeal) -> list[LedgerEntry]:
@@ -257,7 +327,8 @@ class ServiceBase:
             return []
         return [
             HandResult(s, live.member_of(s), sd.scores[s] or 0, describe(h, deal.rules.ranking),
-                       s == sd.winner)
+                       s == sd.winner, category_name(c) if (c := sd.categories[s]) else None,
+                       s == sd.knocker)
             for s, h in enumerate(sd.hands) if h and sd.scores[s] is not None
         ]
 

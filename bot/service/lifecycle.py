@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine import implied_options
 from ..storage import LedgerEntry
-from .core import ServiceBase
+from .core import ServiceBase, press_cut
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
 
@@ -64,6 +64,8 @@ class LifeCycle(ServiceBase):
                     guild_id, channel_id, host_id, preset, implied_options(options),
                     next_deal_delay, place)
                 await self.storage.add_seat(row.id, host_id, host_name)
+                # the first deal's seed, committed before anyone can press Start
+                await self._commit_next(row.id)
             if number is not None and row.number != number:  # another writer: never here
                 log.warning("table %s got number %s, its channel says %s", row.id, row.number,
                             number)
@@ -155,9 +157,11 @@ class LifeCycle(ServiceBase):
             self.touch(table_id)
             return live
 
-    async def start(self, table_id: int, member_id: int) -> LiveTable:
+    async def start(self, table_id: int, member_id: int, press: int | None = None) -> LiveTable:
         """Start the game: random first dealer, first deal dealt, AI seats play,
-        all in one transaction.
+        all in one transaction. ``press``: the id of the interaction that started
+        it (the Start button or ``/commerce start``), the first deal's cut
+        (docs/FAIRNESS.md "In the bot"); without it the bot cuts.
 
         Raises:
             UserError: not the host, too few seats, not a lobby.
@@ -177,7 +181,8 @@ class LifeCycle(ServiceBase):
             async with self._unit(table_id):
                 await self.storage.start_game(table_id, first)
                 live = await self._reload(table_id)
-                await self._deal(live)
+                await self._deal(live, None if press is None else press_cut(press),
+                                 None if press is None else member_id)
             return live
 
     def _lobby(self, table_id: int) -> LiveTable:

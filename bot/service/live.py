@@ -22,6 +22,9 @@ class LiveTable:
     deal_ids: list[int] = field(default_factory=list)
     #: deal number -> message id of its posted showdown
     showdown_messages: dict[int, int] = field(default_factory=dict)
+    #: per deal (as ``deal_ids``), the member whose press cut it; ``None``: the bot
+    #: cut (docs/FAIRNESS.md "In the bot")
+    cut_by: list[int | None] = field(default_factory=list)
 
     @property
     def announced(self) -> set[int]:

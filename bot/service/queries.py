@@ -1,5 +1,5 @@
 """Guild-wide settings and queries: settings, the ledger's pages and a member's
-figures, a game's record, backups and the ledger reset.
+figures, backups and the ledger reset.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..engine import operation_from_dict, record_actions
 from ..storage import GuildSettings, MemberStats
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
@@ -43,24 +42,6 @@ class Queries(ServiceBase):
             raise UserError(str(exc).capitalize() + ".") from None
         self._settings[guild_id] = settings
         return settings
-
-    async def record(self, table_id: int) -> dict[str, Any]:
-        """The table's game as a docs/RULES.md §3 record, read from storage (not memory).
-
-        Raises:
-            UserError: no such table, or it never started.
-        """
-        row = await self.storage.get_table(table_id)
-        if row is None or row.first_dealer is None:
-            raise UserError("That table has no game to export.")
-        seats = await self.storage.seats(table_id)
-        deals = []
-        for deal_row in await self.storage.deals(table_id):
-            ops = [operation_from_dict(a.payload) for a in deal_row.actions]
-            deals.append({"deck": list(deal_row.deck), "actions": record_actions(ops)})
-        return {"rules": row.preset, "options": dict(row.options),
-                "players": [s.name for s in seats], "first_dealer": row.first_dealer,
-                "deals": deals}
 
     async def backup(self, guild_id: int, member_id: int) -> Path:
         """Write a consistent copy of the database beside it, in ``backups/``;

@@ -16,6 +16,8 @@ from .models import (
     HandResult,
     LedgerEntry,
     MemberStats,
+    PastGame,
+    PresetStats,
     SeatRow,
     TableRow,
 )
@@ -23,5 +25,5 @@ from .models import (
 __all__ = [
     "MIN_FREE_BYTES", "ActionRow", "CorruptDatabase", "DatabaseInUse", "DatabaseNotWritable",
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "LedgerEntry",
-    "MemberStats", "SeatRow", "Storage", "TableRow",
+    "MemberStats", "PastGame", "PresetStats", "SeatRow", "Storage", "TableRow",
 ]

@@ -32,6 +32,8 @@ from .models import (
     HandResult,
     LedgerEntry,
     MemberStats,
+    PastGame,
+    PresetStats,
     SeatRow,
     TableRow,
 )
@@ -58,7 +60,8 @@ _UPSERT_SETTINGS = (
 _TABLE_SELECT = """
     SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
            t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
-           g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place
+           g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place,
+           t.next_commitment
     FROM tables t LEFT JOIN games g ON g.table_id = t.id
 """
 
@@ -199,6 +202,7 @@ def _table_row(row: sqlite3.Row) -> TableRow:
         next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
         created_at=row["created_at"], offer_key=row["offer_key"],
         offer_message_id=row["offer_message_id"], place=row["place"],
+        next_commitment=row["next_commitment"],
     )
 
 
@@ -836,19 +840,41 @@ class Storage:
                 (table_id, first_dealer, _now()),
             )
 
-    async def start_deal(self, table_id: int, number: int, dealer: int, deck: list[str]) -> int:
+    async def start_deal(
+        self, table_id: int, number: int, dealer: int, deck: list[str], *,
+        commitment: str | None = None, seed: str | None = None,
+        cuts: list[str] | None = None, cut_by: int | None = None,
+    ) -> int:
         """Insert an open deal; returns its id. UNIQUE(table_id, number): a
         duplicate raises sqlite3.IntegrityError. ``deck`` is 52 card codes, top
-        first; raises ValueError otherwise."""
+        first; raises ValueError otherwise. A fair deal (docs/FAIRNESS.md) also
+        stores its ``commitment`` and ``seed`` (hex), ``cuts`` (hex strings) and
+        ``cut_by`` (the member who cut; ``None``: the bot), never changed later."""
         if len(deck) != 52 or any(len(code) != 2 or not code.isalnum() for code in deck):
             raise ValueError("deck must be 52 two-character card codes")
         async with self._write() as db:
             cursor = await db.execute(
-                "INSERT INTO deals (table_id, number, dealer, deck, status, started_at)"
-                " VALUES (?, ?, ?, ?, 'open', ?)",
-                (table_id, number, dealer, " ".join(deck), _now()),
+                "INSERT INTO deals (table_id, number, dealer, deck, status, started_at,"
+                " commitment, seed, cuts, cut_by) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
+                (table_id, number, dealer, " ".join(deck), _now(), commitment, seed,
+                 None if cuts is None else json.dumps(cuts), cut_by),
             )
         return int(cursor.lastrowid or 0)
+
+    async def set_next_seed(self, table_id: int, seed: str | None,
+                            commitment: str | None) -> None:
+        """Keep the seed (hex) drawn for the table's next deal and its public
+        commitment, or forget them (``None``). Raises ValueError for an unknown table."""
+        await self._update_table(
+            table_id, "UPDATE tables SET next_seed = ?, next_commitment = ? WHERE id = ?",
+            (seed, commitment))
+
+    async def next_seed(self, table_id: int) -> str | None:
+        """The secret seed (hex) drawn for the table's next deal, if any. Only the
+        deal that uses it reads it: it is in no row the other queries return."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT next_seed FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else row["next_seed"]
 
     async def append_action(
         self, deal_id: int, seq: int, payload: dict[str, Any], member_id: int | None,
@@ -912,9 +938,10 @@ class Storage:
               e.reason, now) for e in ledger],
         )
         await db.executemany(
-            "INSERT INTO deal_hands (deal_id, seat, member_id, score, label, won)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [(deal_id, h.seat, h.member_id, h.score, h.label, int(h.won)) for h in hands],
+            "INSERT INTO deal_hands (deal_id, seat, member_id, score, label, won, category,"
+            " knocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(deal_id, h.seat, h.member_id, h.score, h.label, int(h.won), h.category,
+              int(h.knocked)) for h in hands],
         )
 
     async def finish_game(self, table_id: int, winners: list[int], status: str) -> None:
@@ -954,7 +981,10 @@ class Storage:
             DealRow(id=row["id"], number=row["number"], dealer=row["dealer"],
                     deck=row["deck"].split(), status=row["status"],
                     actions=actions.get(row["id"], []),
-                    showdown_message_id=row["showdown_message_id"])
+                    showdown_message_id=row["showdown_message_id"],
+                    commitment=row["commitment"], seed=row["seed"],
+                    cuts=None if row["cuts"] is None else json.loads(row["cuts"]),
+                    cut_by=row["cut_by"], finished_at=row["finished_at"])
             for row in deal_rows
         ]
 
@@ -1035,12 +1065,89 @@ class Storage:
                 " ORDER BY h.score DESC, h.deal_id ASC LIMIT 1",
                 (guild_id, member_id),
             )
+            categories = await self._all(
+                db,
+                "SELECT h.category, COUNT(*) AS n FROM deal_hands h"
+                " JOIN deals d ON d.id = h.deal_id JOIN tables t ON t.id = d.table_id"
+                " WHERE t.guild_id = ? AND h.member_id = ? AND h.won = 1"
+                " AND d.status = 'finished' AND h.category IS NOT NULL"
+                " GROUP BY h.category ORDER BY n DESC, h.category",
+                (guild_id, member_id),
+            )
+            knocks = await self._all(
+                db,
+                "SELECT t.preset, COUNT(*) AS knocks, SUM(h.won) AS won FROM deal_hands h"
+                " JOIN deals d ON d.id = h.deal_id JOIN tables t ON t.id = d.table_id"
+                " WHERE t.guild_id = ? AND h.member_id = ? AND h.knocked = 1"
+                " AND d.status = 'finished' GROUP BY t.preset ORDER BY t.preset",
+                (guild_id, member_id),
+            )
         return MemberStats(
             member_id=member_id, balance=int(balance[0]), games=int(games[0]),
             games_won=int(games[1]), deals=int(deals[0]), deals_won=int(hands[0]),
             best_score=None if best is None else best["score"],
             best_label=None if best is None else best["label"],
+            won_by_category={r["category"]: int(r["n"]) for r in categories},
+            knocks=[PresetStats(r["preset"], int(r["knocks"]), int(r["won"])) for r in knocks],
         )
+
+    # ------------------------------------------------------------------ history
+
+    async def past_games(self, guild_id: int, offset: int, limit: int,
+                         ) -> tuple[list[PastGame], int]:
+        """The guild's games whose table is no longer open (``finished`` or
+        ``closed`` after its start), newest first: one page and the total count."""
+        where = ("t.guild_id = ? AND t.status IN ('finished', 'closed')")
+        async with self._read() as db:
+            total = await self._one(
+                db, f"SELECT COUNT(*) FROM tables t JOIN games g ON g.table_id = t.id"
+                    f" WHERE {where}", (guild_id,))
+            games = await self._past(db, where + " ORDER BY t.id DESC LIMIT ? OFFSET ?",
+                                     (guild_id, limit, offset))
+        return games, int(total[0])
+
+    async def past_game(self, guild_id: int, *, table_id: int | None = None,
+                        number: int | None = None, channel_id: int | None = None,
+                        ) -> PastGame | None:
+        """One game of the guild whose table is no longer open, by table id, by
+        table number, or the latest that played in ``channel_id``; ``None`` when
+        there is none (or its table is still open)."""
+        where = "t.guild_id = ? AND t.status IN ('finished', 'closed')"
+        params: list[Any] = [guild_id]
+        for column, value in (("t.id", table_id), ("t.number", number),
+                              ("t.channel_id", channel_id)):
+            if value is not None:
+                where += f" AND {column} = ?"
+                params.append(value)
+        async with self._read() as db:
+            found = await self._past(db, where + " ORDER BY t.id DESC LIMIT 1", params)
+        return found[0] if found else None
+
+    @staticmethod
+    async def _past(db: aiosqlite.Connection, where: str, params: Iterable[Any],
+                    ) -> list[PastGame]:
+        rows = await Storage._all(
+            db,
+            "SELECT t.id, t.number, t.preset, t.status, g.winners, g.started_at,"
+            " COALESCE(g.finished_at, (SELECT MAX(d.finished_at) FROM deals d"
+            "   WHERE d.table_id = t.id)) AS finished_at,"
+            " (SELECT COUNT(*) FROM deals d WHERE d.table_id = t.id) AS deals"
+            " FROM tables t JOIN games g ON g.table_id = t.id WHERE " + where,
+            params,
+        )
+        games = []
+        for row in rows:
+            seats = await Storage._all(
+                db, "SELECT name, member_id FROM seats WHERE table_id = ? ORDER BY seat",
+                (row["id"],))
+            games.append(PastGame(
+                table_id=row["id"], number=row["number"], preset=row["preset"],
+                status=row["status"], players=[s["name"] for s in seats],
+                members=[s["member_id"] for s in seats],
+                winners=json.loads(row["winners"]) if row["winners"] else [],
+                started_at=row["started_at"], finished_at=row["finished_at"],
+                deals=int(row["deals"])))
+        return games
 
     # ------------------------------------------------------------------ audit
 

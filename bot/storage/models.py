@@ -43,6 +43,10 @@ class TableRow:
     #: ``channel`` / ``thread`` the bot created for the table, ``here`` an existing
     #: channel, ``None`` unknown (tables older than migration 0005)
     place: str | None = None
+    #: the commitment (SHA-256, hex) to the seed drawn for the table's next deal, public
+    #: before anyone cuts; ``None`` when no next deal is committed (the seed itself is
+    #: never in a row: ``Storage.next_seed`` reads it when the deal is dealt)
+    next_commitment: str | None = None
 
 
 @dataclass(frozen=True)
@@ -82,15 +86,23 @@ class ActionRow:
 @dataclass(frozen=True)
 class DealRow:
     """A deal: ``deck`` is 52 card codes, top first (never shown before its
-    showdown). ``status``: ``open``, ``finished`` or ``void``."""
+    showdown). ``status``: ``open``, ``finished`` or ``void``. A fair deal
+    (docs/FAIRNESS.md) has its ``commitment``, ``seed`` (hex; as secret as the deck
+    while the deal is open), ``cuts`` (hex strings) and ``cut_by`` (the member whose
+    press cut; ``None``: the bot cut). ``finished_at``: when it closed (ISO UTC)."""
 
     id: int
     number: int
     dealer: int
-    deck: list[str]
+    deck: list[str] = field(repr=False)
     status: str
-    actions: list[ActionRow] = field(default_factory=list)
+    actions: list[ActionRow] = field(default_factory=list, repr=False)
     showdown_message_id: int | None = None
+    commitment: str | None = None
+    seed: str | None = field(default=None, repr=False)
+    cuts: list[str] | None = None
+    cut_by: int | None = None
+    finished_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,11 +125,17 @@ class HandResult:
     score: int
     label: str
     won: bool
+    #: ``four``, ``tricon``, ``sequence``, ``flush``, ``pair``, ``point``, ``none``
+    category: str | None = None
+    #: this seat's knock ended play
+    knocked: bool = False
 
 
 @dataclass(frozen=True)
 class MemberStats:
-    """``/commerce stats`` figures for one member in one guild."""
+    """``/commerce stats`` figures for one member in one guild. ``won_by_category``:
+    deals won, by the category of the winning hand (deals finished since migration
+    0006); ``knocks``: per preset, deals ended by their knock and how many they won."""
 
     member_id: int
     balance: int
@@ -127,3 +145,44 @@ class MemberStats:
     deals_won: int
     best_score: int | None
     best_label: str | None
+    won_by_category: dict[str, int] = field(default_factory=dict)
+    knocks: list[PresetStats] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A game whose table is no longer open (``finished``, or ``closed`` before its
+    end), as ``/commerce history`` lists it.
+
+    Attributes:
+        table_id: the table's id (``tables.id``; the record's ``table``).
+        number: the n of ``commerce-<n>``.
+        preset: the rules preset.
+        status: ``finished`` (played to its end) or ``closed`` (ended early).
+        players: one name per seat.
+        members: one member id per seat (``None``: an AI seat).
+        winners: the winning seats (empty when the game was closed early).
+        started_at, finished_at: ISO 8601 UTC (``finished_at`` ``None`` if unknown).
+        deals: deals dealt.
+    """
+
+    table_id: int
+    number: int
+    preset: str
+    status: str
+    players: list[str]
+    members: list[int | None]
+    winners: list[int]
+    started_at: str
+    finished_at: str | None
+    deals: int
+
+
+@dataclass(frozen=True)
+class PresetStats:
+    """A member's knocks at one preset: deals ended by their knock, and how many
+    of those they won."""
+
+    preset: str
+    knocks: int
+    knocks_won: int

@@ -4,7 +4,8 @@ they keep working after a restart and a stale or repeated click is refused.
 
 Every control the bot sends is one of ``DYNAMIC_ITEMS`` in a ``timeout=None``
 view: none of them ever times out. The leaderboard pager and the reset-ledger
-question carry their guild, their owner and (the question) an expiry time.
+question carry their guild, their owner and (the question) an expiry time; the
+history's buttons and menu carry their guild and what they show (``HistoryState``).
 
 Before any callback runs, one check (``Placed.interaction_check``) makes sure
 the control acts only where it was posted — its table's guild and channel, or
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
@@ -58,6 +60,10 @@ class ControlHandlers(Protocol):
                       seq: int, action: str, value: str | None) -> None:
         """An option chosen in a card select."""
 
+    async def on_pick(self, interaction: discord.Interaction, table_id: int, deal: int,
+                      seq: int, action: str, value: str | None) -> None:
+        """A button of a player's private panel: one decision, made at once."""
+
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal."""
 
@@ -67,6 +73,10 @@ class ControlHandlers(Protocol):
     async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
                               confirmed: bool) -> None:
         """Confirm / Cancel of a ledger reset."""
+
+    async def on_history(self, interaction: discord.Interaction, guild_id: int,
+                         state: HistoryState) -> None:
+        """A history button or menu: show ``state``."""
 
 
 def handlers(interaction: discord.Interaction) -> ControlHandlers:
@@ -274,6 +284,41 @@ class CardSelect(Placed, DynamicSelect,
             interaction, self.table_id, self.deal, self.seq, self.action, card)
 
 
+class PickButton(Placed, DynamicButton,
+                 template=(r"commerce:pick:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
+                           r":(?P<action>[a-z_]{1,20})(?::(?P<value>[0-9A-Za-z!@?-]{1,60}))?")):
+    """A button of a player's private panel that makes one decision at once
+    ("Trade K♥", "Barter K♥ with Ben", "Knock"...). The id carries the table, the
+    deal, the operation count it was made for (a later click is stale) and the
+    decision as ``bot.engine.choices`` encodes it: the control and, for a
+    decision with a card, the select value (``Kd``, ``Kd!``, ``KdQs-2c3h``...)."""
+
+    def __init__(self, table_id: int, deal: int, seq: int, action: str, value: str | None = None,
+                 *, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 row: int | None = None) -> None:
+        """The button deciding ``action`` (with ``value``, ``None`` for a button
+        decision) for the state after ``seq`` operations of deal ``deal`` at table
+        ``table_id``; ``label`` and ``style`` only matter when it is sent."""
+        tail = f":{value}" if value is not None else ""
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=style, row=row,
+            custom_id=f"commerce:pick:{table_id}:{deal}:{seq}:{action}{tail}"))
+        self.table_id, self.deal, self.seq = table_id, deal, seq
+        self.action, self.value = action, value
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> PickButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
+        return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"],
+                   match["value"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the decision to the handlers' ``on_pick``."""
+        await handlers(interaction).on_pick(interaction, self.table_id, self.deal, self.seq,
+                                            self.action, self.value)
+
+
 class NextDealButton(Placed, DynamicButton, template=r"commerce:next:(?P<table>\d+):(?P<deal>\d+)"):
     """Next deal, on a showdown message."""
 
@@ -373,8 +418,107 @@ class ResetLedgerButton(Placed, DynamicButton,
             interaction, self.expires, self.answer == "confirm")
 
 
-DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, NextDealButton,
-                 LeaderboardButton, ResetLedgerButton)
+@dataclass(frozen=True)
+class HistoryState:
+    """What a history message shows; it lives in its controls' ids.
+
+    Attributes:
+        view: ``list`` (a page of games), ``game`` (one game and its deals),
+            ``deal`` (one deal), ``step`` (a deal replayed up to a step) or
+            ``export`` (send the game's record).
+        page: the 0-based page of the list to go back to.
+        table: the game's table id (0 in the list).
+        deal: the deal number, from 1 (0 when none).
+        step: operations of the deal replayed (``step`` view).
+    """
+
+    view: str
+    page: int = 0
+    table: int = 0
+    deal: int = 0
+    step: int = 0
+
+
+HISTORY_VIEWS = ("list", "game", "deal", "step", "export")
+
+
+class HistoryButton(Placed, DynamicButton,
+                    template=(r"commerce:hist:(?P<guild>\d+):(?P<view>list|game|deal|step|export)"
+                              r":(?P<page>\d+):(?P<table>\d+):(?P<deal>\d+):(?P<step>\d+)"
+                              r":(?P<tag>[a-z]{1,8})")):
+    """A button of a ``/commerce history`` message: the state it leads to is in
+    its id (guild, view, page, table, deal, step; ``tag`` keeps two buttons that
+    lead to the same state apart), so it works after any wait and a restart."""
+
+    def __init__(self, guild_id: int, state: HistoryState, tag: str, label: str,
+                 disabled: bool = False, row: int | None = None) -> None:
+        """The button of guild ``guild_id``'s history leading to ``state``."""
+        s = state
+        super().__init__(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, disabled=disabled, row=row,
+            custom_id=f"commerce:hist:{guild_id}:{s.view}:{s.page}:{s.table}:{s.deal}:{s.step}"
+                      f":{tag}"))
+        self.guild_id, self.state, self.tag = guild_id, state, tag
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HistoryButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
+        state = HistoryState(match["view"], int(match["page"]), int(match["table"]),
+                             int(match["deal"]), int(match["step"]))
+        return cls(int(match["guild"]), state, match["tag"], "?")
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Refuse a click in another guild."""
+        return NOT_HERE if interaction.guild_id != self.guild_id else None
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the state to show to the handlers' ``on_history``."""
+        await handlers(interaction).on_history(interaction, self.guild_id, self.state)
+
+
+class HistorySelect(Placed, DynamicSelect,
+                    template=r"commerce:histsel:(?P<guild>\d+):(?P<page>\d+):(?P<table>\d+)"):
+    """The menu of a ``/commerce history`` message: a game of the list (``table``
+    0; the option values are table ids) or a deal of a game (the values are deal
+    numbers)."""
+
+    def __init__(self, guild_id: int, page: int, table: int,
+                 choices: list[tuple[str, str]] | None = None, placeholder: str = "?") -> None:
+        """The menu of page ``page`` (``table`` 0) or of game ``table``;
+        ``choices``: ``(label, value)`` pairs, the first 25 shown."""
+        options = [discord.SelectOption(label=label[:100], value=value)
+                   for label, value in (choices or [])[:25]]
+        super().__init__(discord.ui.Select(
+            placeholder=placeholder,
+            options=options or [discord.SelectOption(label="?", value="0")],
+            custom_id=f"commerce:histsel:{guild_id}:{page}:{table}"))
+        self.guild_id, self.page, self.table = guild_id, page, table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HistorySelect:
+        """Rebuild the menu from its ``custom_id`` (discord.py calls this on a click)."""
+        return cls(int(match["guild"]), int(match["page"]), int(match["table"]))
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Refuse a choice made in another guild."""
+        return NOT_HERE if interaction.guild_id != self.guild_id else None
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the chosen game (or deal) to the handlers' ``on_history``."""
+        data = cast("SelectMessageComponentInteractionData | None", interaction.data)
+        values = (data.get("values") if data else None) or []
+        chosen = int(values[0]) if values and values[0].isdigit() else 0
+        if self.table == 0:
+            state = HistoryState("game", self.page, table=chosen)
+        else:
+            state = HistoryState("deal", self.page, table=self.table, deal=chosen)
+        await handlers(interaction).on_history(interaction, self.guild_id, state)
+
+
+DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, PickButton, NextDealButton,
+                 LeaderboardButton, ResetLedgerButton, HistoryButton, HistorySelect)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -306,6 +306,11 @@ def _draw_plate(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], *,
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
 
 
+def _count(count: int, noun: str) -> str:
+    """``count`` ``noun``, in the plural unless it is exactly one ("1 chip", "3 chips")."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _signed(value: int) -> str:
     """``+3``, ``−2`` (a true minus sign), ``±0``."""
     if value > 0:
@@ -522,7 +527,7 @@ def table_scene(obs: Observation, names: Sequence[str],
         if balances is not None and s < len(balances):
             figure, tone = _signed(balances[s]), balances[s]
         if obs.chips is not None:
-            figure, tone = (f"{obs.chips[s]} chips", 0) if obs.chips[s] else ("out", -1)
+            figure, tone = (_count(obs.chips[s], "chip"), 0) if obs.chips[s] else ("out", -1)
         lives = obs.lives[s] if obs.lives is not None else None
         tag = ""
         if s not in active:
@@ -872,7 +877,7 @@ def _row_notes(sd: Showdown, seat: int, oldway: bool) -> list[str]:
     if sd.lives is not None:
         notes.append(f"{sd.lives[seat]} {'life' if sd.lives[seat] == 1 else 'lives'}")
     if sd.chips is not None:
-        notes.append(f"{sd.chips[seat]} chips")
+        notes.append(_count(sd.chips[seat], "chip"))
     if seat == sd.knocker:
         notes.append("knocked")
     if seat in sd.losers:

@@ -7,10 +7,13 @@ sent ephemerally to that hand's owner.
 
 from __future__ import annotations
 
+import datetime
+
 import discord
 
 from ..engine import AnyDeal, Observation, PublicEvent, Showdown, describe, hand_label
 from ..service import LiveTable
+from . import proofs
 
 GREEN = discord.Colour.from_rgb(46, 125, 50)
 #: how many of the latest public moves the table message lists
@@ -18,12 +21,50 @@ RECENT = 4
 GOLD = discord.Colour.gold()
 
 
-def seat_name(live: LiveTable, seat: int, *, mention: bool = True) -> str:
-    """A seat as shown publicly: the member's mention, or the AI's name."""
+#: nouns whose plural is not the noun and an s
+IRREGULAR = {"life": "lives", "pays": "pay", "takes": "take", "loses": "lose", "is": "are",
+             "was": "were", "has": "have"}
+
+
+def plural(count: int, noun: str, *, number: bool = True) -> str:
+    """``count`` and ``noun``, singular for exactly one ("1 player", "2 players",
+    "0 points"); a verb in the third person agrees too (``plural(2, "pays",
+    number=False)`` is ``"pay"``). ``number=False``: the word alone."""
+    if count == 1:
+        word = noun
+    elif noun in IRREGULAR:
+        word = IRREGULAR[noun]
+    else:
+        word = noun + "s"
+    return f"{count} {word}" if number else word
+
+
+def names_list(items: list[str]) -> str:
+    """``["Ann", "Ben", "Cat"]`` as ``"Ann, Ben and Cat"``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def when(moment: datetime.datetime) -> str:
+    """A Discord relative timestamp ("in 40 seconds"), shown in each reader's clock."""
+    return discord.utils.format_dt(moment, "R")
+
+
+def seat_name(live: LiveTable, seat: int, *, mention: bool = False) -> str:
+    """A seat as shown publicly: the member's name (their mention with
+    ``mention``: only where they are to be pinged, outside embeds), or the AI's
+    name."""
     s = live.seats[seat]
     if s.member_id is None:
         return f"🤖 {s.name}"
     return f"<@{s.member_id}>" if mention else s.name
+
+
+def member_name(live: LiveTable, member_id: int) -> str:
+    """A member's name at the table (their seat's), or their mention if not seated."""
+    seat = live.seat_of(member_id)
+    return seat_name(live, seat) if seat is not None else f"<@{member_id}>"
 
 
 def event_text(live: LiveTable, event: PublicEvent | None) -> str:
@@ -73,7 +114,7 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
               "finished": "Game over", "closed": "Table closed"}[live.row.status]
     embed = discord.Embed(
         title=f"Commerce table {live.row.number} · {rules.name}",
-        description=f"{rules.summary}\n\n**{status}** · host <@{live.row.host_id}>",
+        description=f"{rules.summary}\n\n**{status}** · host {member_name(live, live.row.host_id)}",
         colour=GREEN,
     )
     seats = "\n".join(f"{s.seat + 1}. {seat_name(live, s.seat)}" for s in live.seats) or "—"
@@ -81,21 +122,25 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
     embed.add_field(
         name="Rules",
         value=f"{rules.min_players}–{rules.max_players} players · "
-        f"{rules.deals_per_player} deal{'s' if rules.deals_per_player > 1 else ''} per player"
+        f"{plural(rules.deals_per_player, 'deal')} per player"
         f" · play {rules.direction}"
         + ("\nOptions: " + ", ".join(f"{k} {v}" if not isinstance(v, bool) else k
                                       for k, v in sorted(live.row.options.items()))
            if live.row.options else ""),
     )
+    proofs.add_lobby_commitment(embed, live)
     if live.row.status == "lobby":
         embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
                               f"(at least {rules.min_players} seats).")
     return embed
 
 
-def table_embed(live: LiveTable) -> discord.Embed:
+def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
+                next_deal: datetime.datetime | None = None) -> discord.Embed:
     """The public table message of the current deal (from the public observation):
-    who is to act and the latest moves, what lies in the middle, the players."""
+    who is to act and the latest moves, what lies in the middle, the players.
+    ``deadline``: when the turn timer runs out; ``next_deal``: when the next deal
+    comes (both shown as relative timestamps)."""
     deal = live.deal
     game = live.game
     assert deal is not None and game is not None
@@ -106,19 +151,25 @@ def table_embed(live: LiveTable) -> discord.Embed:
         colour=GREEN if not obs.finished else GOLD,
     )
     recent = [event_text(live, e) for e in deal.events[-RECENT:]]
+    timing = ""
+    if deadline is not None and not obs.finished:
+        timing = f"\n⏱ Time runs out {when(deadline)}; then the AI moves for them."
+    if next_deal is not None and obs.finished:
+        timing = f"\n⏭ Next deal {when(next_deal)}."
     embed.description = (
-        f"Dealer: {seat_name(live, obs.dealer)}\n**{table_status(live, obs)}**\n\n"
+        f"Dealer: {seat_name(live, obs.dealer)}\n**{table_status(live, obs)}**{timing}\n\n"
         + ("\n".join(f"• {line}" for line in recent) or event_text(live, None))
     )
     for name, value in middle_fields(obs):
         embed.add_field(name=name, value=value)
     balances = game.running_balances
     lines = [player_line(live, obs, s, balances[s]) for s in range(obs.n_seats)]
-    embed.add_field(name="Players", value="\n".join(lines), inline=False)
+    embed.add_field(name=players_title(obs), value="\n".join(lines), inline=False)
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
         embed.set_footer(text=footer(obs))
+    proofs.stamp_table_commitment(embed, live)
     return embed
 
 
@@ -126,6 +177,8 @@ def table_status(live: LiveTable, obs: Observation) -> str:
     """The table message's bold line: whose answer or move is awaited (an offer's
     target, the dealer's widow choice, a horse to buy, the seat to act), or that
     the deal is over."""
+    if obs.finished and obs.showdown is None:
+        return "The table was closed: this deal was voided and its stakes and fees refunded."
     if obs.finished:
         return "This deal is over: see the showdown below."
     if obs.barter is not None:
@@ -143,7 +196,8 @@ def table_status(live: LiveTable, obs: Observation) -> str:
     if obs.drawing is not None:
         status += " (holding a drawn card)"
     if obs.phase == "final":
-        status += f" · final round after the knock ({obs.final_turns} turn(s) left)"
+        status += (f" · final round after the knock ({plural(obs.final_turns, 'turn')} "
+                   "left)")
     return status
 
 
@@ -167,8 +221,16 @@ def middle_fields(obs: Observation) -> list[tuple[str, str]]:
         fields.append(("Horse", "still for sale (1 point)" if obs.horse_available
                        else "already taken"))
     if obs.widow is None or obs.stock_count:
-        fields.append(("Stock", f"{obs.stock_count} cards"))
+        fields.append(("Stock", plural(obs.stock_count, "card")))
     return fields
+
+
+def players_title(obs: Observation) -> str:
+    """The Players field's name: what its marks and numbers mean."""
+    figure = "chips" if obs.chips is not None else "balance"
+    if obs.lives is not None:
+        figure += ", lives"
+    return f"Players (🂠 dealer · ▶ to act · {figure})"
 
 
 def player_line(live: LiveTable, obs: Observation, seat: int, balance: int) -> str:
@@ -180,11 +242,11 @@ def player_line(live: LiveTable, obs: Observation, seat: int, balance: int) -> s
     note = " · left, AI plays" if row.gone else " · 💤 away, AI plays" if row.away else ""
     if seat in obs.stood:
         note += " · knocked" if obs.rules.widow_end == "two_knocks" else " · stands"
-    figure = f"{balance:+d}"
+    figure = f"balance {balance:+d}"
     if obs.chips is not None:
-        figure = f"{obs.chips[seat]} chips" + ("" if obs.chips[seat] else " (out)")
+        figure = plural(obs.chips[seat], "chip") + ("" if obs.chips[seat] else " (out)")
     if obs.lives is not None:
-        figure += f" · {'♥' * obs.lives[seat] or 'no lives'}"
+        figure += f" · lives {'♥' * obs.lives[seat] or 'none'}"
     return f"{marks}{seat_name(live, seat)}: {figure}{note}"
 
 
@@ -243,13 +305,17 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
     return "\n".join(lines)
 
 
-def showdown_embed(live: LiveTable) -> discord.Embed:
-    """Every hand with its category, the winner and the payments of a finished deal."""
+def showdown_embed(live: LiveTable, *, next_deal: datetime.datetime | None = None,
+                   ) -> discord.Embed:
+    """Every hand with its category, the winner and the payments of a finished
+    deal; ``next_deal``: when the next deal comes by itself."""
     deal = live.deal
     assert deal is not None and deal.showdown is not None
     sd = deal.showdown
     embed = discord.Embed(title=f"Showdown · deal {live.deal_number}", colour=GOLD)
     embed.description = f"{how_it_ended(live, sd)}\n{showdown_result(live, deal)}"
+    if next_deal is not None:
+        embed.description += f"\n\n⏭ Next deal {when(next_deal)}, or press **Next deal**."
     embed.add_field(name="Hands", value="\n".join(showdown_hands(live, deal)), inline=False)
     pay = dealer_pays(live, sd)
     if pay is not None:
@@ -257,6 +323,7 @@ def showdown_embed(live: LiveTable) -> discord.Embed:
     delta = "\n".join(f"{seat_name(live, s)}: {d:+d}" for s, d in enumerate(deal.delta))
     embed.add_field(name="This deal", value=delta)
     embed.add_field(name="Standing", value="\n".join(standing_lines(live)))
+    proofs.add_showdown_proof(embed, live)
     return embed
 
 
@@ -291,15 +358,16 @@ def showdown_result(live: LiveTable, deal: AnyDeal) -> str:
     else:
         result = f"🏆 {seat_name(live, sd.winner)} wins the pool of {sd.pool_won}."
     if sd.losers:
-        names = ", ".join(seat_name(live, s) for s in sd.losers)
-        result += (f"\n💔 {names} loses a life." if lives
-                   else f"\n{names} pay(s) into the pot.")
+        names = names_list([seat_name(live, s) for s in sd.losers])
+        verb = plural(len(sd.losers), "loses" if lives else "pays", number=False)
+        result += (f"\n💔 {names} {verb} a life." if lives
+                   else f"\n{names} {verb} into the pot.")
     if sd.horse is not None:
         result += f"\n🐴 {seat_name(live, sd.horse)} bought a horse."
     if sd.game_winners:
         what = "the pool's sweep" if lives else "the pot"
-        names = ", ".join(seat_name(live, s) for s in sd.game_winners)
-        result += f"\n🏁 {names} take(s) {what}."
+        names = names_list([seat_name(live, s) for s in sd.game_winners])
+        result += f"\n🏁 {names} {plural(len(sd.game_winners), 'takes', number=False)} {what}."
     return result
 
 
@@ -328,8 +396,8 @@ def dealer_pays(live: LiveTable, sd: Showdown) -> str | None:
     if not penalties:
         return None
     if len(penalties) > 1:
-        return f"The dealer lost in the same kind of hand and pays 1 to each of the " \
-               f"{len(penalties)} other players."
+        return ("The dealer lost in the same kind of hand and pays 1 to each of the "
+                f"{plural(len(penalties), 'other player')}.")
     assert penalties[0].payee is not None
     return f"The dealer lost and pays 1 to {seat_name(live, penalties[0].payee)}."
 
@@ -346,9 +414,9 @@ def standing_lines(live: LiveTable) -> list[str]:
     for s in range(game.n):
         text = f"{seat_name(live, s)}: {ledger[s]:+d}"
         if chips is not None:
-            text += f" · {chips[s]} chips"
+            text += f" · {plural(chips[s], 'chip')}"
         if lives is not None:
-            text += f" · {'♥' * lives[s] or 'no lives'}"
+            text += f" · lives {'♥' * lives[s] or 'none'}"
         lines.append(text)
     return lines
 
@@ -370,6 +438,7 @@ def final_embed(live: LiveTable) -> discord.Embed:
     closing = {"channel": "This channel is now read-only. ",
                "thread": "This thread is now locked. "}.get(live.row.place or "", "")
     embed.set_footer(text=f"{closing}Start another game with /commerce new.")
+    proofs.export_hint(embed, live)
     return embed
 
 
@@ -381,5 +450,5 @@ def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int,
              for i, (member, balance) in enumerate(rows)]
     embed = discord.Embed(title="Commerce leaderboard", colour=GOLD, description="\n".join(lines))
     pages = max(1, -(-total // per_page))
-    embed.set_footer(text=f"Page {page + 1} of {pages} · {total} players")
+    embed.set_footer(text=f"Page {page + 1} of {pages} · {plural(total, 'player')}")
     return embed

@@ -95,12 +95,7 @@ async def _step(env, bot, table, who, members, roll, rng, selects, report):
             selects.append((who, res))
         return [res]
     if roll < 0.65 and selects:
-        owner, res = rng.choice(selects[-5:])
-        options = [o["value"] for row in res.response.components for c in row["components"]
-                   for o in c.get("options", [])]
-        if not options:
-            return []
-        return [await owner.select(res.response, [rng.choice(options)])]
+        return await _use_panel(rng, selects)
     if roll < 0.75 and with_buttons:
         # a double click, or two members at once: two events before the bot settles
         msg = with_buttons[-1]
@@ -118,3 +113,21 @@ async def _step(env, bot, table, who, members, roll, rng, selects, report):
         return [await who.slash(table, name)]
     await env.advance_time(rng.choice([5, 31, 61, 121]))
     return []
+
+
+async def _use_panel(rng, selects):
+    """One of the menus or buttons of a private panel seen before (possibly
+    replaced since, hence deleted, or out of date)."""
+    owner, res = rng.choice(selects[-5:])
+    if res.response is None:
+        return []  # the panel was replaced: its controls are gone
+    parts = [c for row in res.response.components for c in row["components"]]
+    if not parts:
+        return []
+    part = rng.choice(parts)
+    if part.get("type") == 2:
+        return [await owner.click(res.response, custom_id=part["custom_id"])]
+    options = [o["value"] for o in part.get("options", [])]
+    if not options:
+        return []
+    return [await owner.select(res.response, [rng.choice(options)], custom_id=part["custom_id"])]

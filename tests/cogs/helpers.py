@@ -18,6 +18,19 @@ def message_text(message) -> str:
     return "\n".join(parts)
 
 
+def has_select(result) -> bool:
+    """Whether an interaction's response holds a select (a panel's menu)."""
+    return result.response is not None and any(
+        comp.get("type") == 3 for row in result.response.components
+        for comp in row.get("components", []))
+
+
+def button_ids(result) -> list[str]:
+    """Custom ids of the buttons in an interaction's response (a panel's buttons)."""
+    return [comp["custom_id"] for row in result.response.components
+            for comp in row.get("components", []) if comp.get("type") == 2]
+
+
 def select_values(result) -> list[str]:
     """Option values of the first select in an interaction's response."""
     for row in result.response.components:
@@ -141,9 +154,12 @@ async def open_table(env, bot_ref, names=("ann", "ben", "cat")):
     return guild, table, actors, lobby
 
 
-def emit_component(env, actor, message, custom_id: str, values: list[str] | None = None):
+def emit_component(env, actor, message, custom_id: str, values: list[str] | None = None,
+                   *, shown: bool = False):
     """Emit a component INTERACTION_CREATE without settling, so several can race
-    (a true race needs both events emitted before the environment settles)."""
+    (a true race needs both events emitted before the environment settles).
+    ``shown``: the message as the member's client still shows it carries the
+    component (a menu that has since been edited away: a stale client)."""
     from simcord import InteractionResult
     from simcord import interactions as _interactions
     from simcord.backend import serializers
@@ -157,6 +173,12 @@ def emit_component(env, actor, message, custom_id: str, values: list[str] | None
         backend, type=3, channel_id=message.channel.id, guild_id=actor.guild.id,
         user_id=actor.id, data=data)
     payload["message"] = dict(serializers.message_payload(backend, stored))
+    if shown:
+        component = ({"type": 2, "style": 2, "label": "Old", "custom_id": custom_id}
+                     if values is None else
+                     {"type": 3, "custom_id": custom_id, "min_values": 1, "max_values": 1,
+                      "options": [{"label": v, "value": v} for v in values]})
+        payload["message"]["components"] = [{"type": 1, "components": [component]}]
     record.source_message_id = stored.id
     env._notify_dispatch_observers(record)
     backend.emit("INTERACTION_CREATE", payload)
@@ -189,11 +211,12 @@ def emit_slash(env, actor, channel, name: str, **options):
 
 
 def private(result) -> bool:
-    """The member's answer was ephemeral: the response, or the follow-up that came
-    after the bot deferred the interaction before a wait."""
+    """The member's answer was ephemeral: the response (a new message, or the
+    private panel edited in place), or the follow-up that came after the bot
+    deferred the interaction before a wait."""
     if result.followups:
         return result.followups[-1].ephemeral
-    return result.ephemeral
+    return result.ephemeral or (result.response is not None and result.response.ephemeral)
 
 
 def answer_text(result) -> str:

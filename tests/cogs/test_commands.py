@@ -1,5 +1,5 @@
-"""``/commerce`` is one top-level group whose subcommands come from three cogs
-(tables, ledger, help; ``bot/commands.py``): Discord sees exactly the commands it
+"""``/commerce`` is one top-level group whose subcommands come from four cogs
+(tables, ledger, history, help; ``bot/commands.py``): Discord sees exactly the commands it
 saw when one cog held them all, in the same order, and a cog that unloads takes
 its subcommands with it without leaving anything at the top level."""
 
@@ -11,7 +11,8 @@ from tests.cogs.helpers import answer_text
 SUBCOMMANDS = {
     "new": "Tables", "join": "Tables", "leave": "Tables", "start": "Tables",
     "addbot": "Tables", "hand": "Tables", "end": "Tables", "delay": "Tables",
-    "leaderboard": "Ledger", "stats": "Ledger", "rules": "Help",
+    "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
+    "rules": "Help",
 }
 
 
@@ -19,7 +20,7 @@ def synced(env) -> list[dict]:
     return list(env.backend.commands.get(None, {}).values())
 
 
-async def test_commerce_is_one_guild_only_group_made_of_three_cogs(simcord_env):
+async def test_commerce_is_one_guild_only_group_made_of_four_cogs(simcord_env):
     env = simcord_env
     assert [c["name"] for c in synced(env)] == ["commerce", "commerce-admin"]
     commerce = synced(env)[0]

@@ -96,7 +96,9 @@ async def table_of(env, guild, opener, joiners, general):
     before = set(guild.channels)
     res = await opener.slash(general, "commerce new")
     assert res.ephemeral, answer_text(res)
-    [name] = {n for n in set(guild.channels) - before if n.startswith("commerce-")}
+    made = {n for n in set(guild.channels) - before if n.startswith("commerce-")}
+    assert len(made) == 1, answer_text(res)
+    [name] = made
     channel = guild.channels[name]
     lobby = channel.history()[0]
     for member in joiners:
@@ -145,17 +147,32 @@ async def every_control_on_screen(env):
     res = await mod.slash(general, "commerce-admin settings", next_deal_delay=0, turn_timer=0)
     assert "button only" in res.response.content and "turn timer **off**" in res.response.content
     shown = []
-    # a game: a trade select left open, a barter offer waiting, an accept select open
+    # a game: a barter offer waiting (the table message and the offer carry Accept /
+    # Refuse, pressed by the offerer: refused, nothing changes), and its target's
+    # panel with a button per card to give back and Refuse (knock). The actor's
+    # trade panel was replaced (deleted) by the barter's: one panel per player.
     channel, lobby = await table_of(env, guild, ann, (ben, cat), general)
     await ann.click(lobby, label="Start")
     table = Table(env, [env.bot], channel, {a.id: a for a in (ann, ben, cat)})
     actor = table.actor_to_act()
     trade = await actor.click(table.table_message(), label="Trade")
     await table.barter(actor)
+    assert trade.response is None  # one panel per player: the older one is gone
     target = table.actor_to_act()
-    accept = await target.click(table.offer_message(target), label="Accept")
-    shown += [(actor, trade.response), (target, table.table_message()),
-              (target, table.offer_message(target)), (target, accept.response)]
+    answer = await target.click(table.table_message(), label="My hand")
+    assert any(":pick:" in c["custom_id"] for c in controls(env, answer.response))
+    shown += [(actor, table.table_message()), (actor, table.offer_message(target)),
+              (target, answer.response)]
+    # a player's panel opened by Trade: the trade menu on top, Barter / Knock buttons
+    channel, lobby = await table_of(env, guild, eve, (), general)
+    await eve.click(lobby, label="Add AI")
+    await eve.click(lobby, label="Add AI")
+    await eve.click(lobby, label="Start")
+    solo = Table(env, [env.bot], channel, {eve.id: eve})
+    assert solo.actor_to_act() is eve
+    mine = await eve.click(solo.table_message(), label="Trade")
+    assert controls(env, mine.response)[0]["type"] == 3
+    shown.append((eve, mine.response))
     # twelve players: a showdown waiting for Next deal, and two pages of ledger
     channel, lobby = await table_of(env, guild, twelve[0], twelve[1:], general)
     await twelve[0].click(lobby, label="Start")
@@ -167,9 +184,19 @@ async def every_control_on_screen(env):
     board = await ann.slash(general, "commerce leaderboard")
     assert board.response.embeds[0].footer.text.startswith("Page 1 of 2")
     shown.append((ann, board.response))
+    # the history of a game (started, then ended at once): its list (a menu) and the
+    # game (its buttons, then its menu of deals)
+    channel, _ = await table_of(env, guild, dan, (), general)
+    for label in ("Add AI", "Add AI", "Start"):
+        await dan.click(channel.history()[0], label=label)
+    await dan.slash(channel, "commerce end")
+    listing = await dan.slash(general, "commerce history")
+    game = await dan.slash(general, "commerce history", table=int(channel.name.split("-")[1]))
+    assert listing.ephemeral and game.ephemeral
+    shown += [(dan, listing.response), (dan, game.response)]
     # a lobby, and the reset question
     channel, lobby = await table_of(env, guild, dan, (), general)
-    shown.append((eve, lobby))
+    shown.append((mod, lobby))
     reset = await mod.slash(general, "commerce-admin reset-ledger")
     assert reset.ephemeral
     shown.append((mod, reset.response))
@@ -315,7 +342,8 @@ async def test_the_reset_question_survives_a_restart_and_is_only_for_its_owner(
     done = await mod.click(res.response, label="Confirm")
     assert done.acknowledged
     nonzero = sum(1 for _, balance in before[0] if balance)
-    assert res.response.content == f"Done: {nonzero} balance(s) reset to zero."
+    assert res.response.content == f"Done: {nonzero} balance{'s' if nonzero != 1 else ''} " \
+        "reset to zero."
     assert buttons_of(env, res.response) == []
     board, _ = await env.bot.storage.leaderboard(guild.id, 0, 100)
     assert board and all(balance == 0 for _, balance in board)

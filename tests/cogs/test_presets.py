@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.engine import card_label, replay
-from tests.cogs.helpers import Table, message_text, select_values
+from tests.cogs.helpers import Table, has_select, message_text, select_values
 
 
 def hidden_leaks(table: Table, watcher) -> list[str]:
@@ -78,7 +78,7 @@ async def human_move(table: Table, actor, rng: random.Random) -> str:
     res = await actor.click(table.table_message(), label=LABELS[action])
     if action == "draw":
         await actor.select(res.response, [rng.choice(select_values(res))])
-    elif res.response is not None and res.response.components and res.ephemeral:
+    elif has_select(res) and res.ephemeral:
         await actor.select(res.response, [rng.choice(select_values(res))])
     return action
 
@@ -132,28 +132,25 @@ async def test_preset_plays_a_full_game(simcord_env, bots, preset, options):
     assert moves, "the member made moves through the controls"
 
 
-class ArrangedDeck:
-    """A test RNG: the first shuffle lays out ``top`` (then the rest in order),
-    the first dealer is ``dealer``; later shuffles are seeded random ones."""
+class FirstDealer(random.Random):
+    """A seeded test RNG whose first dealer is ``dealer``."""
 
-    def __init__(self, top: list[str], dealer: int) -> None:
-        from bot.engine import parse_card
-
-        self.top = [parse_card(c) for c in top]
+    def __init__(self, dealer: int) -> None:
+        super().__init__(5)
         self.dealer = dealer
-        self.used = False
-        self.rest = random.Random(5)
 
-    def randrange(self, n: int) -> int:
+    def randrange(self, *args, **kwargs) -> int:
         return self.dealer
 
-    def shuffle(self, deck: list[int]) -> None:
-        if self.used:
-            self.rest.shuffle(deck)
-            return
-        self.used = True
-        rest = [c for c in deck if c not in self.top]
-        deck[:] = self.top + rest
+
+def arrange(service, top: list[str], dealer: int) -> None:
+    """The next deal lays out ``top`` (then the rest in order; a test-only arranged
+    deck), and the first dealer is ``dealer``; later deals are fair, seeded ones."""
+    from bot.engine import parse_card
+
+    cards = [parse_card(c) for c in top]
+    service.rng = FirstDealer(dealer)
+    service.arranged_decks.append(cards + [c for c in range(52) if c not in cards])
 
 
 async def test_oldway_pounce_button_appears_only_to_the_player_who_can(simcord_env, bots):
@@ -167,8 +164,8 @@ async def test_oldway_pounce_button_appears_only_to_the_player_who_can(simcord_e
     await ann.click(channel.history()[0], label="Add AI")
     await ann.click(channel.history()[0], label="Add AI")
     # seat 2 (an AI) deals; ann (seat 0) holds three 7s and the fourth lies in the middle
-    table.bot.service.rng = ArrangedDeck(
-        ["7c", "Kd", "Ac", "7d", "9s", "Ad", "7h", "4c", "Ah", "7s", "2c", "3d"], dealer=2)
+    arrange(table.bot.service,
+            ["7c", "Kd", "Ac", "7d", "9s", "Ad", "7h", "4c", "Ah", "7s", "2c", "3d"], dealer=2)
     await ann.click(channel.history()[0], label="Start")
     deal = table.live.deal
     seat = table.live.seat_of(ann.id)
@@ -274,7 +271,7 @@ async def test_offer_at_a_ten_seat_table_picks_card_then_player(simcord_env, bot
     table = Table(env, bots, channel, {ann.id: ann})
     for _ in range(9):
         await ann.click(channel.history()[0], label="Add AI")
-    table.bot.service.rng = ArrangedDeck([], dealer=9)  # ann (seat 0) plays first
+    arrange(table.bot.service, [], dealer=9)  # ann (seat 0) plays first
     await ann.click(channel.history()[0], label="Start")
     assert table.live.deal.to_act == 0
     res = await ann.click(table.table_message(), label="Offer a trade")

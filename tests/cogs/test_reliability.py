@@ -195,9 +195,9 @@ async def test_racing_selects_of_one_trade(simcord_env, bots):
     actor = table.actor_to_act()
     res = await actor.click(table.table_message(), label="Trade")
     select_id = next(c["custom_id"] for row in res.response.components
-                     for c in row["components"])
+                     for c in row["components"] if c["type"] == 3)
     values = [o["value"] for row in res.response.components for c in row["components"]
-              for o in c["options"]]
+              for o in c.get("options", [])]
     ops = len(table.live.deal.operations)
     results = [emit_component(env, actor, res.response.message, select_id, [values[0]]),
                emit_component(env, actor, res.response.message, select_id, [values[1]])]

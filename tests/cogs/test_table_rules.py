@@ -5,7 +5,17 @@ from __future__ import annotations
 import discord
 
 from bot.engine import card_label
-from tests.cogs.helpers import CARD_LABEL, message_text, open_table, restart, select_values
+from tests.cogs.helpers import (
+    CARD_LABEL,
+    answer_text,
+    button_ids,
+    emit_component,
+    message_text,
+    open_table,
+    private,
+    restart,
+    select_values,
+)
 
 
 async def start(env, bots, names=("ann", "ben", "cat")):
@@ -57,14 +67,20 @@ async def test_outdated_select_is_refused_and_changes_nothing(simcord_env, bots)
     actor = table.actor_to_act()
     res = await actor.click(table.table_message(), label="Trade")
     code = select_values(res)[0]
-    # the same player clicks Barter and offers a card: the trade select is now stale
-    await table.barter(actor)
+    select_id = next(c["custom_id"] for row in res.response.components
+                     for c in row["components"] if c["type"] == 3)
+    panel = res.response.message
+    # the same player offers a barter from the panel's own button: the panel is edited
+    # in place, and a client still showing the old trade menu sends it (a stale choice)
+    barter = next(cid for cid in button_ids(res) if ":barter:" in cid)
+    await actor.click(res.response, custom_id=barter)
     ops = len(table.live.deal.operations)
     hands = [list(h) for h in table.live.deal.hands]
-    stale = await actor.select(res.response, [code])
-    assert stale.ephemeral
-    text = (stale.followups[-1].content if stale.followups else stale.response.content)
-    assert "out of date" in text or "barter" in text.lower()
+    stale = emit_component(simcord_env, actor, panel, select_id, [code], shown=True)
+    await simcord_env.settle()
+    assert private(stale)
+    text = answer_text(stale)
+    assert "out of date" in text, text
     assert len(table.live.deal.operations) == ops
     assert [list(h) for h in table.live.deal.hands] == hands
 

@@ -46,22 +46,23 @@ def make_deck(hands: Sequence[str], dealer: int = 0, stock: str = "") -> list[Ca
 
 
 class Rigged(random.Random):
-    """A random source for the service that draws ``first_dealer`` and deals ``decks``
-    in order (then shuffles, seeded)."""
+    """A seeded random source for the service that draws ``first_dealer``."""
 
-    def __init__(self, first_dealer: int = 0, decks: Sequence[list[int]] = ()) -> None:
+    def __init__(self, first_dealer: int = 0) -> None:
         super().__init__(2026)
         self.first_dealer = first_dealer
-        self.decks = list(decks)
 
     def randrange(self, *args: Any, **kwargs: Any) -> int:
         return self.first_dealer
 
-    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
-        if self.decks:
-            x[:] = self.decks.pop(0)
-        else:
-            super().shuffle(x)
+
+def rigged(storage: Storage, first_dealer: int = 0,
+           decks: Sequence[list[int]] = ()) -> TableService:
+    """A service that draws ``first_dealer`` and deals ``decks`` in order (arranged
+    decks, test only), then fair decks from seeds of a seeded RNG."""
+    service = TableService(storage, rng=Rigged(first_dealer))
+    service.arranged_decks.extend(decks)
+    return service
 
 
 @pytest_asyncio.fixture
@@ -97,7 +98,7 @@ async def open_table(service: TableService, members: Sequence[int], preset: str 
 async def worked_table(storage: Storage) -> tuple[TableService, int]:
     """Ann, Ben and Cat at a started foster table dealt the worked example of
     docs/RULES.md §1.8: Ann deals, Ben is to act."""
-    service = TableService(storage, rng=Rigged(0, [make_deck(WORKED, stock="8s")]))
+    service = rigged(storage, 0, [make_deck(WORKED, stock="8s")])
     table_id = await open_table(service, [ANN, BEN, CAT])
     await service.start(table_id, ANN)
     return service, table_id
@@ -226,7 +227,7 @@ async def test_leave_hands_the_lobby_on_and_the_last_member_closes_it(storage):
 
 async def test_start_draws_the_dealer_deals_and_refuses_lobby_moves_afterwards(storage):
     deck = make_deck(WORKED, dealer=2)
-    service = TableService(storage, rng=Rigged(2, [deck]))
+    service = rigged(storage, 2, [deck])
     table_id = await open_table(service, [ANN, BEN])
     with pytest.raises(UserError, match=r"at least 3 players \(now 2\)"):
         await service.start(table_id, ANN)
@@ -414,7 +415,7 @@ async def test_end_shares_a_carried_pool_from_the_dealers_left(storage):
     # oldway, Ben (seat 1) deals: Ann holds a sequence, Ben a point of 13, Cat a point of 21
     hands = ["3c 4c 5c", "6s 7s Kd", "Ah Kh 4d"]
     deck = make_deck(hands, dealer=1, stock="2d 9c Jh")
-    service = TableService(storage, rng=Rigged(1, [deck]))
+    service = rigged(storage, 1, [deck])
     table_id = await open_table(service, [ANN, BEN, CAT], "oldway")
     await service.start(table_id, ANN)
     await act(service, table_id, BEN, "keep_hand")

@@ -1,0 +1,159 @@
+"""Games that are over: their records (with the proof of every deal), the
+server's history of finished games, and a finished deal rebuilt at any step.
+
+Nothing here ever reads an open deal's seed into a record: a record of a table
+still open (``record``, for tests and tools) leaves the open deal's seed out,
+and ``export``, ``history`` and ``archived`` only serve tables that are no
+longer open, whose every deal is over (docs/FAIRNESS.md "In the bot").
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Game, RecordError, get_preset, operation_from_dict, parse_card, record_actions, replay
+from ..storage import DealRow, PastGame, SeatRow, TableRow
+from .core import ServiceBase, proof_of
+from .errors import UserError
+from .live import LiveTable
+
+log = logging.getLogger(__name__)
+
+
+def record_of(row: TableRow, seats: list[SeatRow], deals: list[DealRow]) -> dict[str, Any]:
+    """A table's game as a docs/RULES.md §3 record (docs/RECORDS.md), with ``table``
+    and each fair deal's ``commitment``, ``cuts`` and — once the deal is over
+    (finished or void) — its ``seed``."""
+    items = []
+    for d in deals:
+        ops = [operation_from_dict(a.payload) for a in d.actions]
+        item: dict[str, Any] = {"deck": list(d.deck), "actions": record_actions(ops)}
+        if d.commitment is not None:
+            item["commitment"] = d.commitment
+            if d.seed is not None and d.status != "open":
+                item["seed"] = d.seed
+            item["cuts"] = list(d.cuts or [])
+        items.append(item)
+    return {"rules": row.preset, "options": dict(row.options),
+            "players": [s.name for s in seats], "first_dealer": row.first_dealer,
+            "table": row.id, "deals": items}
+
+
+@dataclass
+class Archived:
+    """A game that is over, read back from storage.
+
+    Attributes:
+        past: its line in the history.
+        live: the table with the whole game replayed (every deal over), for the
+            renderers.
+        deals: its stored deals (who cut, when each ended, void or finished).
+        record: its record, as ``export`` gives it.
+    """
+
+    past: PastGame
+    live: LiveTable
+    deals: list[DealRow]
+    record: dict[str, Any]
+
+    def at_step(self, number: int, step: int) -> LiveTable:
+        """The table as it was after the first ``step`` operations of deal
+        ``number`` (1-based): the earlier deals played out, this one rebuilt from
+        its deck and action log by the engine.
+
+        Raises:
+            UserError: no such deal or step.
+        """
+        if not 1 <= number <= len(self.deals):
+            raise UserError("That deal is not part of this game.")
+        if not 0 <= step <= len(self.deals[number - 1].actions):
+            raise UserError("That step is not part of this deal.")
+        live = self.live
+        game = Game(live.rules, len(live.seats), self.past_first_dealer, table=live.id)
+        for index, d in enumerate(self.deals[:number]):
+            deal = game.start_deal([parse_card(c) for c in d.deck], proof=proof_of(d))
+            actions = d.actions if index < number - 1 else d.actions[:step]
+            for action in actions:
+                deal.apply(operation_from_dict(action.payload))
+            if d.status == "void" and len(actions) == len(d.actions) and not deal.finished:
+                deal.void()  # the table closed in the middle of it
+        return LiveTable(live.row, live.seats, live.rules, game)
+
+    @property
+    def past_first_dealer(self) -> int:
+        """The game's first dealer."""
+        assert self.live.row.first_dealer is not None
+        return self.live.row.first_dealer
+
+
+class Archive(ServiceBase):
+    """Records, history and replays of games that are over (part of ``TableService``)."""
+
+    async def record(self, table_id: int) -> dict[str, Any]:
+        """The table's game as a record, read from storage (not memory); the seed
+        of a deal still open is left out.
+
+        Raises:
+            UserError: no such table, or it never started.
+        """
+        row = await self.storage.get_table(table_id)
+        if row is None or row.first_dealer is None:
+            raise UserError("That table has no game to export.")
+        return record_of(row, await self.storage.seats(table_id),
+                         await self.storage.deals(table_id))
+
+    async def history(self, guild_id: int, page: int, per_page: int,
+                      ) -> tuple[list[PastGame], int]:
+        """One page (0-based) of the guild's games that are over, newest first,
+        and how many there are."""
+        return await self.storage.past_games(guild_id, page * per_page, per_page)
+
+    async def find_past(self, guild_id: int, number: int | None = None,
+                        channel_id: int | None = None) -> PastGame:
+        """The game of the guild's table ``number``, or else the latest that played
+        in ``channel_id``, if it is over.
+
+        Raises:
+            UserError: no such game, or its table is still open.
+        """
+        past = await self.storage.past_game(guild_id, number=number,
+                                            channel_id=None if number else channel_id)
+        if past is not None:
+            return past
+        running = [t for t in self.tables.values() if t.row.guild_id == guild_id
+                   and (t.row.number == number if number else t.row.channel_id == channel_id)]
+        if running:
+            raise UserError(f"The game at table {running[0].row.number} is not over yet: its "
+                            "record can be exported once it is (the seeds and decks of a "
+                            "running game stay secret).")
+        if number:
+            raise UserError(f"This server has no finished game at table {number}. "
+                            "See /commerce history.")
+        raise UserError("No game has ended in this channel: name the table, e.g. "
+                        "`/commerce export table:3` (see /commerce history).")
+
+    async def archived(self, guild_id: int, table_id: int) -> Archived:
+        """A game of the guild that is over, replayed from its stored record.
+
+        Raises:
+            UserError: not a game of this guild, or its table is still open.
+        """
+        past = await self.storage.past_game(guild_id, table_id=table_id)
+        row = await self.storage.get_table(table_id)
+        if past is None or row is None:
+            raise UserError("That game is not in this server's history.")
+        seats = await self.storage.seats(table_id)
+        deals = await self.storage.deals(table_id)
+        record = record_of(row, seats, deals)
+        try:
+            game = replay(record)
+        except RecordError:
+            log.exception("table %s: its stored record does not replay", table_id)
+            raise UserError("That game's record could not be read back.") from None
+        if row.status == "closed":
+            game.close()  # an unfinished last deal was voided when the table closed
+        live = LiveTable(row, seats, get_preset(row.preset, row.options), game,
+                         [d.id for d in deals])
+        return Archived(past, live, deals, record)

@@ -1,0 +1,289 @@
+"""``/commerce history`` and ``/commerce export``: the embeds and controls of a
+server's finished games — the list, one game with its deals, one deal with its
+proof, and a deal replayed step by step — and a game's record as a JSON file.
+
+Everything here shows games whose table is no longer open (``Archived``), so
+every deal is over: hands, decks and seeds may all be shown.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import discord
+
+from ..engine import AnyDeal, describe, hand_label
+from ..engine.game import verify_record
+from ..service import Archived, LiveTable
+from ..storage import DealRow, PastGame
+from . import render
+from .components import HistoryButton, HistorySelect, HistoryState, view_of
+
+#: games per page of the list
+PER_PAGE = 10
+#: hex digits of a commitment shown where space is short
+SHORT = 16
+
+
+def clip(text: str, limit: int = 1024) -> str:
+    """``text`` cut to Discord's ``limit`` for an embed field (an ellipsis marks a cut)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def when(stamp: str | None) -> str:
+    """The date of an ISO 8601 UTC time, ``YYYY-MM-DD`` (``—`` unknown)."""
+    return stamp[:10] if stamp else "—"
+
+
+def player(game: PastGame, seat: int) -> str:
+    """A seat of a past game by name (an AI seat marked as at the table)."""
+    return ("🤖 " if game.members[seat] is None else "") + game.players[seat]
+
+
+def winners_text(game: PastGame) -> str:
+    """Who won a game, or that it was closed before its end."""
+    if game.status != "finished":
+        return "closed before its end"
+    names = [player(game, s) for s in game.winners if 0 <= s < len(game.players)]
+    return ("won by " if len(names) == 1 else "shared by ") + ", ".join(names or ["—"])
+
+
+def game_line(game: PastGame) -> str:
+    """One game of the list: table, preset, date, players, winners."""
+    return (f"**Table {game.number}** · {game.preset} · {when(game.finished_at)} · "
+            f"{game.deals} deal{'s' if game.deals != 1 else ''}\n"
+            f"{', '.join(player(game, s) for s in range(len(game.players)))} — "
+            f"{winners_text(game)}")
+
+
+def list_embed(games: list[PastGame], page: int, total: int) -> discord.Embed:
+    """Page ``page`` (0-based) of the server's finished games, newest first."""
+    pages = max(1, -(-total // PER_PAGE))
+    embed = discord.Embed(title="Commerce history", colour=render.GOLD,
+                          description=clip("\n\n".join(game_line(g) for g in games), 4096)
+                          or "No game has finished on this server yet.")
+    embed.set_footer(text=f"Page {page + 1} of {pages} · {total} game{'s' * (total != 1)} · "
+                          "choose one to see its deals")
+    return embed
+
+
+def list_view(guild_id: int, games: list[PastGame], page: int,
+              total: int) -> discord.ui.View | None:
+    """The game menu and, when there is more than one page, Previous / Next."""
+    pages = max(1, -(-total // PER_PAGE))
+    items: list[discord.ui.Item[Any]] = []
+    if games:
+        items.append(HistorySelect(
+            guild_id, page, 0, placeholder="See a game",
+            choices=[(f"Table {g.number} · {g.preset} · {when(g.finished_at)}", str(g.table_id))
+                     for g in games]))
+    if pages > 1:
+        items += [HistoryButton(guild_id, HistoryState("list", max(page - 1, 0)), "prev",
+                                "Previous", disabled=page <= 0, row=1),
+                  HistoryButton(guild_id, HistoryState("list", min(page + 1, pages - 1)),
+                                "next", "Next", disabled=page >= pages - 1, row=1)]
+    return view_of(*items) if items else None
+
+
+def name(live: LiveTable, seat: int) -> str:
+    """A seat by name (history never pings)."""
+    return render.seat_name(live, seat, mention=False)
+
+
+def ended_text(live: LiveTable, deal: AnyDeal) -> str:
+    """How a deal ended, in a few words."""
+    sd = deal.showdown
+    if sd is None:
+        return "voided when the table closed (stakes refunded)"
+    if sd.ended_by == "stock":
+        how = "the stock ran out"
+    elif sd.ended_by == "stand":
+        how = "everyone stood"
+    elif sd.ended_by == "pass":
+        how = "a round of passes"
+    elif sd.knocker is not None:
+        how = f"{name(live, sd.knocker)} knocked"
+    else:
+        how = "over"
+    if sd.winner is None:
+        return f"{how}; nobody held anything"
+    return f"{how}; best hand {name(live, sd.winner)}"
+
+
+def verified(record: dict[str, Any]) -> dict[str, Any]:
+    """``verify_record``'s summary of a record that is known to replay."""
+    return verify_record(record)[1]
+
+
+def game_embed(arch: Archived) -> discord.Embed:
+    """One game: players and final standing, winners, each deal in one line, and
+    how many deals check out as fair."""
+    live, past = arch.live, arch.past
+    game = live.game
+    assert game is not None
+    embed = discord.Embed(
+        title=f"Table {past.number} · {past.preset} · {when(past.finished_at)}",
+        colour=render.GOLD,
+        description=f"Started {when(past.started_at)} · {winners_text(past)}")
+    ledger = game.ledger
+    embed.add_field(name="Standing", value=clip("\n".join(
+        f"{name(live, s)}: {ledger[s]:+d}" + (" 🏆" if s in past.winners else "")
+        for s in range(game.n))) or "—", inline=False)
+    lines = [f"{i}. dealer {name(live, d.dealer)} · {ended_text(live, d)}"
+             for i, d in enumerate(game.deals, 1)]
+    text = "\n".join(lines)
+    if len(text) > 1024:
+        text = "\n".join(lines[:12]) + f"\n… {len(lines) - 12} more: choose one below."
+    embed.add_field(name="Deals", value=text or "—", inline=False)
+    summary = verified(arch.record)
+    embed.set_footer(text=f"Fair deals: {summary['verified']} of {len(lines)} verified "
+                          f"(commitment, seed and cut) · Export gives the record for "
+                          "python -m bot.engine verify")
+    return embed
+
+
+def game_view(guild_id: int, arch: Archived, page: int) -> discord.ui.View:
+    """Back to the list, Export, and a menu of the game's deals (25 at most;
+    further deals are reached with Next deal)."""
+    table = arch.live.id
+    game = arch.live.game
+    assert game is not None
+    items: list[discord.ui.Item[Any]] = [
+        HistoryButton(guild_id, HistoryState("list", page), "back", "Back to the list", row=0),
+        HistoryButton(guild_id, HistoryState("export", page, table), "export", "Export", row=0),
+        HistorySelect(guild_id, page, table, placeholder="See a deal", choices=[
+            (f"Deal {i} · {ended_text(arch.live, d)}"[:100], str(i))
+            for i, d in enumerate(game.deals, 1)]),
+    ]
+    return view_of(*items)
+
+
+def hand_line(live: LiveTable, deal: AnyDeal, seat: int, hand: tuple[int, ...] | list[int],
+              marks: str = "") -> str:
+    """One seat's cards with the hand's name; the dealer marked."""
+    dealer = " (dealer)" if seat == deal.dealer else ""
+    if not hand:
+        return f"{marks}{name(live, seat)}{dealer}: sits out"
+    return (f"{marks}{name(live, seat)}{dealer}: {hand_label(hand)} — "
+            f"{describe(tuple(hand), deal.rules.ranking)}")
+
+
+def proof_text(live: LiveTable, row: DealRow, status: str) -> str:
+    """A deal's commitment, seed, cut and who cut, and whether they check out."""
+    if row.commitment is None:
+        return "This deal was dealt before fair deals: it has no commitment."
+    seat = None if row.cut_by is None else live.seat_of(row.cut_by)
+    cutter = (f"{name(live, seat)}'s press" if seat is not None else
+              "a member's press" if row.cut_by is not None else
+              "the bot (random bytes: this proves nothing against the bot)")
+    cuts = ", ".join(row.cuts or []) or "none"
+    return (f"Commitment `{row.commitment}`\nSeed `{row.seed}`\n"
+            f"Cut `{cuts}` by {cutter}\n**{status}**")
+
+
+def deal_embed(arch: Archived, number: int) -> discord.Embed:
+    """Deal ``number`` of a game: dealer, how it ended, every hand at the end,
+    the payments, and the deal's proof."""
+    live = arch.live
+    game = live.game
+    assert game is not None
+    deal = game.deals[number - 1]
+    embed = discord.Embed(title=f"Table {arch.past.number} · {arch.past.preset} · deal "
+                                f"{number} of {len(game.deals)}", colour=render.GOLD)
+    embed.description = (f"Dealer: {name(live, deal.dealer)}\nEnded: {ended_text(live, deal)}\n"
+                         f"{len(arch.deals[number - 1].actions)} actions: Replay shows each")
+    sd = deal.showdown
+    hands = sd.hands if sd is not None else tuple(tuple(h) for h in deal.hands)
+    winner = sd.winner if sd is not None else None
+    embed.add_field(name="Hands at the end", inline=False, value=clip("\n".join(
+        hand_line(live, deal, s, h) + (" 🏆" if s == winner else "")
+        for s, h in enumerate(hands))))
+    embed.add_field(name="Payments", value=clip("\n".join(
+        f"{name(live, s)}: {d:+d}" for s, d in enumerate(deal.delta))))
+    item = verified(arch.record)["deals"][number - 1]
+    status = {"verified": "Verified: the seed matches the commitment and gives this deck.",
+              "failed": "Check FAILED: " + "; ".join(
+                  f.get("reason", "") for f in item.get("failed", [])),
+              "unverifiable": f"Not verifiable: {item.get('reason', '')}."}[item["status"]]
+    embed.add_field(name="Proof of the shuffle", inline=False,
+                    value=proof_text(live, arch.deals[number - 1], status))
+    return embed
+
+
+def deal_view(guild_id: int, arch: Archived, page: int, number: int) -> discord.ui.View:
+    """Previous / Next deal, Replay, and back to the game."""
+    table = arch.live.id
+    total = len(arch.deals)
+    return view_of(
+        HistoryButton(guild_id, HistoryState("deal", page, table, max(number - 1, 1)), "prev",
+                      "Previous deal", disabled=number <= 1),
+        HistoryButton(guild_id, HistoryState("deal", page, table, min(number + 1, total)),
+                      "next", "Next deal", disabled=number >= total),
+        HistoryButton(guild_id, HistoryState("step", page, table, number, 0), "replay",
+                      "Replay"),
+        HistoryButton(guild_id, HistoryState("game", page, table), "back", "Back to the game"))
+
+
+def changes(before: LiveTable, after: LiveTable) -> list[str]:
+    """What each seat's hand lost and gained in one step (a deal that is over
+    shows every card)."""
+    assert before.deal is not None and after.deal is not None
+    lines = []
+    for seat, (old, new) in enumerate(zip(before.deal.hands, after.deal.hands, strict=True)):
+        gave, got = [c for c in old if c not in new], [c for c in new if c not in old]
+        if gave or got:
+            lines.append(f"{name(after, seat)}: gave {hand_label(gave) or 'nothing'}, "
+                         f"got {hand_label(got) or 'nothing'}")
+    return lines
+
+
+def step_embed(arch: Archived, number: int, step: int, total: int) -> discord.Embed:
+    """Deal ``number`` replayed up to ``step`` of its ``total`` actions: the
+    public action, what it changed, and every hand as it was then."""
+    at = arch.at_step(number, step)
+    deal = at.deal
+    assert deal is not None
+    embed = discord.Embed(
+        title=f"Table {arch.past.number} · deal {number} · step {step} of {total}",
+        colour=render.GREEN if not deal.finished else render.GOLD)
+    if step == 0:
+        text = f"The cards are dealt. Dealer: {name(at, deal.dealer)}."
+    else:
+        text = render.event_text(at, deal.last_event)
+        text += "".join(f"\n• {line}" for line in changes(arch.at_step(number, step - 1), at))
+    if deal.finished:
+        text += f"\n**The deal is over:** {ended_text(at, deal)}."
+    embed.description = clip(text, 4096)
+    marks = {deal.to_act: "▶ "} if deal.to_act is not None and not deal.finished else {}
+    embed.add_field(name="Hands", inline=False, value=clip("\n".join(
+        hand_line(at, deal, s, h, marks.get(s, "")) for s, h in enumerate(deal.hands))))
+    for field, value in render.middle_fields(deal.observation(None)):
+        embed.add_field(name=field, value=value)
+    return embed
+
+
+def step_view(guild_id: int, page: int, table: int, number: int, step: int,
+              total: int) -> discord.ui.View:
+    """Previous / Next step and back to the deal."""
+    return view_of(
+        HistoryButton(guild_id, HistoryState("step", page, table, number, max(step - 1, 0)),
+                      "prev", "Previous", disabled=step <= 0),
+        HistoryButton(guild_id, HistoryState("step", page, table, number, min(step + 1, total)),
+                      "next", "Next", disabled=step >= total),
+        HistoryButton(guild_id, HistoryState("deal", page, table, number), "back",
+                      "Back to the deal"))
+
+
+def export_file(game: PastGame, record: dict[str, Any]) -> discord.File:
+    """A game's record as ``commerce-table-<n>.json``: what ``python -m bot.engine
+    replay`` and ``verify`` read (docs/RECORDS.md)."""
+    data = json.dumps(record, indent=1).encode()
+    return discord.File(io.BytesIO(data), filename=f"commerce-table-{game.number}.json")
+
+
+EXPORT_TEXT = ("The record of table {number} ({preset}): every deck, action, commitment, "
+               "seed and cut. Check it with `python -m bot.engine verify "
+               "commerce-table-{number}.json` (exit 0: every deal proven fair) or replay it "
+               "with `python -m bot.engine replay`.")

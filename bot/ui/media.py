@@ -1,0 +1,76 @@
+"""The card pictures of ``pictures`` as Discord attachments.
+
+The public pictures (the table and the showdown) are built from the public
+observation ``deal.observation(None)`` and the seats' plain names only; the
+hand picture from its owner's observation, and it is only ever sent to that
+owner (ephemerally). Each attachment carries a description: the picture's
+text, for screen readers and clients that show no images.
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from ..engine import Observation
+from ..service import LiveTable
+from . import pictures
+from .render import seat_name
+
+TABLE_FILE = "table.png"
+SHOWDOWN_FILE = "showdown.png"
+HAND_FILE = "hand.png"
+
+
+def plain_names(live: LiveTable) -> list[str]:
+    """Every seat's name as pictures show it (never a mention)."""
+    return [seat_name(live, s, mention=False) for s in range(len(live.seats))]
+
+
+def table_title(live: LiveTable) -> str:
+    """The table picture's header: the preset and the deal's number."""
+    game = live.game
+    total = f" of {game.deals_total}" if game is not None and game.deals_total else ""
+    return f"{live.rules.name} · deal {live.deal_number}{total}"
+
+
+def table_png(live: LiveTable) -> bytes:
+    """PNG of the current deal's table, from the public observation only."""
+    deal, game = live.deal, live.game
+    assert deal is not None and game is not None
+    return pictures.table_png(deal.observation(None), plain_names(live), game.running_balances,
+                              title=table_title(live))
+
+
+def showdown_png(live: LiveTable) -> bytes:
+    """PNG of the current (finished) deal's showdown, from the public observation only."""
+    deal = live.deal
+    assert deal is not None
+    return pictures.showdown_png(deal.observation(None), plain_names(live),
+                                 title=f"Showdown · deal {live.deal_number}")
+
+
+def table_file(live: LiveTable) -> discord.File:
+    """The table picture as an attachment (the embed shows it as ``attachment://table.png``)."""
+    return discord.File(io.BytesIO(table_png(live)), filename=TABLE_FILE,
+                        description="The table: seats, pool, stock and face-up cards.")
+
+
+def showdown_file(live: LiveTable) -> discord.File:
+    """The showdown picture as an attachment (``attachment://showdown.png``)."""
+    return discord.File(io.BytesIO(showdown_png(live)), filename=SHOWDOWN_FILE,
+                        description="Every hand of the deal, the winner and the payments.")
+
+
+def hand_file(obs: Observation) -> discord.File:
+    """The private hand picture of ``obs.seat``; its description is the text line
+    of the hand (``pictures.hand_alt``)."""
+    return discord.File(io.BytesIO(pictures.hand_png(obs)), filename=HAND_FILE,
+                        description=pictures.hand_alt(obs))
+
+
+def attach(embed: discord.Embed, filename: str) -> discord.Embed:
+    """``embed`` showing the attachment ``filename`` as its image."""
+    embed.set_image(url=f"attachment://{filename}")
+    return embed

@@ -1,0 +1,253 @@
+"""A player's private panel: the hand picture, the hand as text (the picture's
+fallback) and a button for every decision the player can make now.
+
+"Trade K♥", "Barter K♥ with Ben", "Give 7♠", "Lay 7♠, take Q♥", "Knock"...:
+each button is one decision (``PickButton``, its value encoded by
+``bot.engine.choices``), so a move is one click. The decisions come from the
+deal's own interface (``deal.controls(seat)``, ``deal.choices(seat, action)``)
+and only from what the seat may see. Cards are listed in hand order (highest
+first, as the hand is shown). An action with more decisions than buttons fit
+is a menu (``CardSelect``) instead, and so is the *focused* action: the one
+picked on the table message (its Trade, Barter... buttons open the panel
+with that action's menu on top).
+
+Built here, sent and kept up to date by ``bot.panels``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from ..engine import AnyDeal, Decision, Observation, card_label, choices
+from ..service import LiveTable
+from . import render
+from .components import CardSelect, PickButton, dynamic_view
+from .media import hand_file
+
+#: rows of controls a message may carry, and buttons a row holds (Discord's limits)
+ROWS = 5
+PER_ROW = 5
+#: an action with more decisions than this is a menu rather than a row of buttons
+GROUP_BUTTONS = 10
+
+#: what the menu of a focused action asks
+PROMPTS = {
+    "trade": "Pick the card you give the dealer (you pay 1 point unless you deal).",
+    "barter": "Pick the card you offer face down to {neighbour}.",
+    "accept": "Pick the card you give back. You see the offered card once the swap is made.",
+    "swap": "Pick what you put into the middle and what you take from it.",
+    "take_discard": "Pick the card you lay on the pile; you take the top discard.",
+    "draw_keep": "Keep the drawn card (and lay one of yours on the pile), or throw it away.",
+    "offer": "Pick the card you offer, and to whom.",
+}
+
+#: buttons of a decision without a card: label and style
+SINGLE = {
+    "knock": ("Knock", discord.ButtonStyle.danger),
+    "stand": ("Stand", discord.ButtonStyle.danger),
+    "pass": ("Pass", discord.ButtonStyle.secondary),
+    "draw": ("Draw", discord.ButtonStyle.primary),
+    "take_widow": ("Take the widow", discord.ButtonStyle.success),
+    "keep_hand": ("Keep my hand", discord.ButtonStyle.secondary),
+    "pounce": ("Pounce!", discord.ButtonStyle.danger),
+    "buy_horse": ("Buy a horse (1 point)", discord.ButtonStyle.success),
+    "decline_horse": ("No horse", discord.ButtonStyle.secondary),
+    "refuse": ("Refuse (knock)", discord.ButtonStyle.danger),
+    "decline": ("Decline", discord.ButtonStyle.danger),
+}
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One rendering of a panel.
+
+    Attributes:
+        content: the text (the hand as text, the status, a note, a prompt).
+        file: the hand picture (``None`` when the seat holds no cards to show).
+        view: the controls (``None``: none, e.g. once the deal is over).
+        key: what the panel shows; equal keys render the same panel.
+    """
+
+    content: str
+    file: discord.File | None
+    view: discord.ui.View | None
+    key: tuple[Any, ...]
+
+
+def neighbour_name(live: LiveTable, deal: AnyDeal, seat: int) -> str | None:
+    """The name of the seat ``seat`` barters with (trade-and-barter deals), else ``None``."""
+    neighbour = getattr(deal, "neighbour", None)
+    if neighbour is None:
+        return None
+    return render.seat_name(live, neighbour(seat), mention=False)
+
+
+def hand_order(decisions: Sequence[Decision]) -> list[Decision]:
+    """``decisions`` with their cards in the order the hand is shown (highest
+    first): a plain choice before its "then knock" twin, and an offer's seats in
+    the order the deal gives them; the draw-discard choice last."""
+    targets: dict[int | None, int] = {}
+    for d in decisions:
+        targets.setdefault(d.target, len(targets))
+
+    def key(d: Decision) -> tuple[Any, ...]:
+        cards = d.give or ((d.card,) if d.card is not None else ())
+        return (d.knock, d.kind == "draw_discard", targets[d.target], len(cards),
+                tuple(-c for c in cards), tuple(-c for c in d.take))
+    return sorted(decisions, key=key)
+
+
+def picker_options(live: LiveTable, seat: int, action: str) -> list[tuple[str, str]]:
+    """The ``(label, value)`` options of ``action``'s menu for ``seat``, in hand order."""
+    deal = live.deal
+    assert deal is not None
+    pairs = choices.options(deal, seat, action, names(live))
+    order = {choices.value(d): i for i, d in enumerate(hand_order(
+        [choices.decide(action, v) for _, v in pairs]))}
+    return sorted(pairs, key=lambda p: order.get(p[1], len(order)))
+
+
+def names(live: LiveTable) -> Callable[[int], str]:
+    """A seat as controls name it (never a mention)."""
+    return lambda seat: render.seat_name(live, seat, mention=False)
+
+
+def groups(deal: AnyDeal, seat: int) -> list[tuple[str, list[Decision]]]:
+    """The controls ``seat`` can use now, each with its decisions in hand order:
+    an offer's answers first, then the moves, a drawn card's choices and the
+    seat's private buttons (Pounce). Only what is legal for ``seat`` now."""
+    controls = deal.controls(seat)
+    out = []
+    for name in dict.fromkeys((*controls.answers, *controls.moves, "draw_keep",
+                               *controls.private)):
+        decisions = deal.choices(seat, "refuse" if name == "decline" else name)
+        if decisions:
+            out.append((name, hand_order(decisions)))
+    return out
+
+
+def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
+               neighbour: str | None) -> str:
+    """What a panel button says for ``decision`` of control ``name``."""
+    if name in SINGLE:
+        return SINGLE[name][0]
+    card = card_label(decision.card) if decision.card is not None else ""
+    then_knock = " and knock" if decision.knock else ""
+    if name == "trade":
+        return f"Trade {card}{then_knock}"
+    if name == "barter":
+        return f"Barter {card} with {neighbour}{then_knock}" if neighbour else \
+            f"Barter {card}{then_knock}"
+    if name == "accept":
+        return f"Give {card}"
+    if name == "offer" and decision.target is not None:
+        return f"Offer {card} to {render.seat_name(live, decision.target, mention=False)}"
+    text = choices.label(decision, obs, names(live))
+    return text[:1].upper() + text[1:]
+
+
+def _style(name: str) -> discord.ButtonStyle:
+    if name in SINGLE:
+        return SINGLE[name][1]
+    return discord.ButtonStyle.success if name == "accept" else discord.ButtonStyle.secondary
+
+
+def layout(grouped: list[tuple[str, list[Decision]]], focus: str | None) -> dict[str, bool]:
+    """Which actions are menus (``True``) rather than rows of buttons: the focused
+    one, any with more than ``GROUP_BUTTONS`` decisions, and then the largest
+    until every control fits in ``ROWS`` rows (the one-decision buttons share
+    the last row)."""
+    menus = {name: name == focus or (name in choices.SELECTS and len(ds) > GROUP_BUTTONS)
+             for name, ds in grouped}
+
+    def rows() -> int:
+        singles = sum(1 for name, _ in grouped if name not in choices.SELECTS)
+        multi = sum(1 if menus[name] else -(-len(ds) // PER_ROW)
+                    for name, ds in grouped if name in choices.SELECTS)
+        return multi + -(-singles // PER_ROW)
+
+    while rows() > ROWS:
+        name = max((n for n, ds in grouped if n in choices.SELECTS and not menus[n]),
+                   key=lambda n: len(dict(grouped)[n]))
+        menus[name] = True
+    return menus
+
+
+def controls_view(live: LiveTable, seat: int, focus: str | None) -> discord.ui.View | None:
+    """The panel's controls for ``seat`` now (``None`` when it has none)."""
+    deal = live.deal
+    assert deal is not None
+    grouped = groups(deal, seat)
+    if not grouped:
+        return None
+    menus = layout(grouped, focus)
+    obs = deal.observation(seat)
+    neighbour = neighbour_name(live, deal, seat)
+    seq = len(deal.operations)
+    table, number = live.id, live.deal_number
+    items: list[discord.ui.Item[Any]] = []
+    row = 0
+    singles: list[discord.ui.Item[Any]] = []
+    for name, decisions in sorted(grouped, key=lambda g: g[0] != focus):
+        if name not in choices.SELECTS:
+            singles.append(PickButton(table, number, seq, name, label=pick_label(
+                name, decisions[0], obs, live, neighbour), style=_style(name)))
+            continue
+        if menus[name]:
+            select = CardSelect(table, number, seq, name, picker_options(live, seat, name))
+            select.row = row
+            items.append(select)
+            row += 1
+            continue
+        for i, decision in enumerate(decisions):
+            items.append(PickButton(
+                table, number, seq, choices.control(decision), choices.value(decision),
+                label=pick_label(name, decision, obs, live, neighbour), style=_style(name),
+                row=row + i // PER_ROW))
+        row += -(-len(decisions) // PER_ROW)
+    for i, item in enumerate(singles):
+        item.row = row + i // PER_ROW
+    return dynamic_view(*items, *singles)
+
+
+def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "",
+          controls: bool = True) -> Panel:
+    """The panel of ``seat`` at ``live`` now.
+
+    Args:
+        live: the table (its current deal).
+        seat: the panel's owner.
+        focus: a control to show as a menu on top, with its prompt (the table
+            message's Trade, Barter... open the panel so); ignored when it is not
+            the seat's to use now.
+        note: a line above the hand, e.g. what the player's last move did.
+        controls: ``False``: the hand only (a panel shown outside its table's
+            channel, where its controls could not act).
+    """
+    deal = live.deal
+    assert deal is not None
+    obs = deal.observation(seat)
+    legal = {name for name, _ in groups(deal, seat)}
+    focus = focus if focus in legal and focus in choices.SELECTS else None
+    lines = [note] if note else []
+    lines.append(render.hand_text(live, obs))
+    if deal.finished:
+        lines[-1] += " See the showdown in the channel." if deal.showdown is not None else ""
+    if focus is not None:
+        lines.append(PROMPTS[focus].format(neighbour=neighbour_name(live, deal, seat)
+                                           or "your neighbour"))
+    view = controls_view(live, seat, focus) if controls else None
+    file = hand_file(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
+    key = (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
+           controls, obs)
+    return Panel("\n".join(lines), file, view, key)
+
+
+def over(deal_number: int, current: int | None) -> str:
+    """What a panel of an earlier deal says once it is clicked."""
+    then = f" Press **My hand** for your cards in deal {current}." if current else ""
+    return f"Deal {deal_number} is over.{then}"

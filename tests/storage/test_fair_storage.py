@@ -1,0 +1,87 @@
+"""Migration 0006 (issue 11): each deal keeps its commitment, seed, cuts and cutter, never
+changed afterwards; a table keeps its next deal's seed out of every row but the one
+call that deals it; and the history lists only games whose table is no longer open."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.storage import Storage
+from tests.storage.test_storage import DECK, GUILD, count, new_table, playing_table, raw
+
+
+@pytest_asyncio.fixture
+async def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "commerce.db"
+
+
+@pytest_asyncio.fixture
+async def store(db_path: Path):
+    storage = await Storage.open(db_path)
+    yield storage
+    await storage.close()
+
+SEED = "ab" * 32
+COMMITMENT = "cd" * 32
+
+
+async def test_a_deals_proof_is_stored_with_it_and_never_changes(store: Storage,
+                                                                 db_path: Path) -> None:
+    table, _ = await playing_table(store, [11, None])
+    deal_id = await store.start_deal(table.id, 1, 0, DECK, commitment=COMMITMENT, seed=SEED,
+                                     cuts=["00ff", "0102"], cut_by=11)
+    [old, fair] = await store.deals(table.id)
+    assert old.commitment is None and old.seed is None and old.cuts is None
+    assert (fair.commitment, fair.seed, fair.cuts, fair.cut_by) == (
+        COMMITMENT, SEED, ["00ff", "0102"], 11)
+    assert SEED not in repr(fair) and "2c" not in repr(fair)  # a row's repr hides them
+    for column, value in (("commitment", "'x'"), ("seed", "'x'"), ("cuts", "'[]'"),
+                          ("cut_by", "12")):
+        with raw(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="immutable"):
+            conn.execute(f"UPDATE deals SET {column} = {value} WHERE id = ?", (deal_id,))
+    assert count(db_path, "SELECT COUNT(*) FROM deals WHERE seed = ?", (SEED,)) == 1
+
+
+async def test_the_next_seed_is_in_no_table_row(store: Storage) -> None:
+    table = await new_table(store)
+    assert table.next_commitment is None and await store.next_seed(table.id) is None
+    await store.set_next_seed(table.id, SEED, COMMITMENT)
+    row = await store.get_table(table.id)
+    assert row is not None and row.next_commitment == COMMITMENT
+    assert SEED not in repr(row)
+    assert await store.next_seed(table.id) == SEED
+    await store.set_next_seed(table.id, None, None)
+    assert await store.next_seed(table.id) is None
+    with pytest.raises(ValueError):
+        await store.set_next_seed(999, SEED, COMMITMENT)
+
+
+async def test_the_history_lists_only_games_that_are_over_newest_first(store: Storage) -> None:
+    lobby = await new_table(store, channel=501)
+    await store.add_seat(lobby.id, 11, "Ann")
+    running, _ = await playing_table(store, [12, None])
+    finished, deal = await playing_table(store, [13, None])
+    await store.finish_deal(deal, "finished", [], [])
+    await store.finish_game(finished.id, [0], "finished")
+    closed, deal = await playing_table(store, [14, None])
+    await store.finish_deal(deal, "void", [], [])
+    await store.set_status(closed.id, "closed")
+    closed_lobby = await new_table(store, channel=502)
+    await store.set_status(closed_lobby.id, "closed")
+    games, total = await store.past_games(GUILD, 0, 10)
+    assert total == 2 and [g.table_id for g in games] == [closed.id, finished.id]
+    done = games[1]
+    assert (done.status, done.players, done.members, done.winners, done.deals) == (
+        "finished", ["P0", "P1"], [13, None], [0], 1)
+    assert done.finished_at is not None and games[0].winners == []
+    page, total = await store.past_games(GUILD, 1, 1)
+    assert [g.table_id for g in page] == [finished.id] and total == 2
+    assert await store.past_game(GUILD, table_id=running.id) is None
+    assert await store.past_game(GUILD, number=lobby.number) is None
+    assert (await store.past_game(GUILD, number=finished.number)).table_id == finished.id
+    assert await store.past_game(GUILD + 1, table_id=finished.id) is None
+    assert (await store.past_game(GUILD, channel_id=500)).table_id == closed.id
