@@ -315,10 +315,11 @@ class Handlers(HistoryHandlers):
         events = len(live.deal.events)
         try:
             live, op = await self.service.act(table_id, user.id, deal, decision, seq=seq)
-        except UserError as exc:
-            if live.id not in self.service.tables:
-                raise
-            await self.panels.update(interaction, live, note=str(exc))
+        except UserError as exc:  # said on the panel, shown as things stand now
+            current = self.service.tables.get(table_id)
+            if current is None or current.deal is None or current.seat_of(user.id) is None:
+                raise  # closed, or being rebuilt after a storage problem: a short answer
+            await self.panels.update(interaction, current, note=str(exc))
             return
         try:
             if op.kind in CONCEALED:

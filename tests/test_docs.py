@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "RULES.md"
 
 #: folders that are not the project's own text (tools, caches, local data)
-SKIP_DIRS = {".git", ".venv", ".hypothesis", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+SKIP_DIRS = {".git", ".venv", ".venv-shots", ".hypothesis", ".mypy_cache", ".pytest_cache", ".ruff_cache",
              "__pycache__", "build", "data", "backups"}
 #: files never read: a local .env may hold a bot token
 SKIP_FILES = {".env"}

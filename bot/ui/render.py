@@ -297,7 +297,9 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
                      "press **Accept** (then pick the card you give) or **Refuse (knock)**.")
     elif "barter" in obs.legal:
         fee = "free for you as dealer" if obs.seat == obs.dealer else "costs 1 point"
-        lines.append(f"**Your turn.** Trade ({fee}), Barter or Knock.")
+        neighbour = getattr(live.deal, "neighbour", None)
+        partner = f" with {seat_name(live, neighbour(obs.seat))}" if neighbour else ""
+        lines.append(f"**Your turn.** Trade ({fee}), Barter{partner} or Knock.")
     elif obs.legal:
         lines.append("You may: " + ", ".join(ACTION_NAMES.get(a, a) for a in obs.legal) + ".")
     else:
