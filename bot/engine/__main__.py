@@ -5,6 +5,9 @@ Prints one JSON object and exits 0, or prints ``{"error": ...}`` and exits 2.
 ``python -m bot.engine verify FILE|-``: check the fair deals of a record
 (docs/FAIRNESS.md); prints a JSON summary and exits 0 only when every deal is
 verified, else 2.
+
+``python -m bot.engine arena --preset P --policies strong,normal,easy --deals N
+--seed S``: duplicate deals between AI levels (docs/AI.md, ``arena.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import sys
 
 from .game import RecordError, replay, verify_record
 
-USAGE = "usage: python -m bot.engine replay FILE|-\n       python -m bot.engine verify FILE|-"
+USAGE = ("usage: python -m bot.engine replay FILE|-\n       python -m bot.engine verify FILE|-"
+         "\n       python -m bot.engine arena [--preset P --policies A,B,C --deals N --seed S]")
 #: the subcommands that read one record
 RECORD_COMMANDS = ("replay", "verify")
 
@@ -22,6 +26,10 @@ RECORD_COMMANDS = ("replay", "verify")
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "arena":
+        from .arena import main as arena_main
+
+        return arena_main(args[1:])
     if len(args) != 2 or args[0] not in RECORD_COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
@@ -52,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     except RecordError as exc:
         print(json.dumps(exc.to_dict()))
         return 2
-    except Exception as exc:  # noqa: BLE001 — the CLI never shows a traceback
+    except Exception as exc:  # the CLI never shows a traceback
         print(json.dumps(RecordError(f"cannot replay: {type(exc).__name__}").to_dict()))
         return 2
     print(json.dumps(game.summary()))
@@ -66,7 +74,7 @@ def verify(record: object) -> int:
     except RecordError as exc:
         print(json.dumps(exc.to_dict()))
         return 2
-    except Exception as exc:  # noqa: BLE001 — the CLI never shows a traceback
+    except Exception as exc:  # the CLI never shows a traceback
         print(json.dumps(RecordError(f"cannot verify: {type(exc).__name__}").to_dict()))
         return 2
     print(json.dumps(summary))

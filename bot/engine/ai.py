@@ -1,7 +1,17 @@
-"""A rule-based player that sees only its own observation (issue 2 "AI seats").
+"""The AI seats: three levels behind one entry point (docs/AI.md).
 
-``choose(observation)`` returns a ``Decision`` whose ``kind`` is one of the
-observation's ``legal`` action names (``deal.act(seat, decision)`` applies it):
+``choose(observation)`` returns a ``Decision`` whose ``kind`` is one of
+the observation's ``legal`` action names (``deal.act(seat, decision)`` applies
+it). The levels (``levels.LEVELS``; ``levels.choose``/``levels.decide`` pick one):
+
+- ``easy``: the rules below (``choose_easy``), from the observation alone;
+- ``normal``: a heuristic that counts the unseen cards (``normal.py``);
+- ``strong``: determinised Monte Carlo over the cards the seat cannot see
+  (``strong.py``); it needs the seat's memory of the deal, a ``SeatView``
+  (``view.seat_view``), and takes a random source and a ``Budget``.
+
+The ``easy`` rules, a rule-based player that sees only its own observation
+(issue 2 "AI seats"):
 
 - trade and barter: keep the two cards with the most promise, trade or barter
   the third, knock on a good hand; the longer a deal runs, the less it needs.
@@ -24,7 +34,7 @@ from .cards import Card, rank, suit
 from .common import Decision, Observation
 from .hands import POINT_VALUES, Category, category_of, score
 
-__all__ = ["Decision", "choose", "worst_card"]
+__all__ = ["Decision", "choose", "choose_easy", "worst_card"]
 
 LATE_CIRCUITS = 8  # jaques: after this many circuits the AI ends the deal
 
@@ -64,7 +74,12 @@ def _strong(hand: tuple[Card, ...], obs: Observation) -> bool:
 
 
 def choose(obs: Observation) -> Decision:
-    """Decide for ``obs.seat``, which must be ``obs.to_act``.
+    """The ``easy`` level (``choose_easy``); other levels: ``levels.choose``."""
+    return choose_easy(obs)
+
+
+def choose_easy(obs: Observation) -> Decision:
+    """The ``easy`` level: decide for ``obs.seat``, which must be ``obs.to_act``.
 
     Raises:
         ValueError: the observation is public or not this seat's decision.
