@@ -2,7 +2,8 @@
 
 Reads ``.env`` (python-dotenv): ``DISCORD_TOKEN``, ``COMMERCE_DB`` (default
 ``data/commerce.db``), ``COMMERCE_DEV_GUILD`` (sync commands to one guild at
-once), ``LOG_LEVEL`` (default ``INFO``).
+once), ``LOG_LEVEL`` (default ``INFO``), ``SHARD_COUNT`` and ``SHARD_IDS`` (the
+shards this process runs, ``bot/shards.py``; a bad value stops it with exit code 2).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 
 from dotenv import load_dotenv
 
+from .shards import ShardConfigError, Shards, shards_from_env
 from .storage import CorruptDatabase, DatabaseUnavailable
 
 log = logging.getLogger("bot")
@@ -69,7 +71,7 @@ def _refuse(exc: DatabaseUnavailable) -> int:
     return 1
 
 
-def run_bot(db_path: str) -> int:
+def run_bot(db_path: str, shards: Shards | None = None) -> int:
     """Check the database, then connect to Discord with ``DISCORD_TOKEN``;
     returns the exit code. A corrupt, unwritable or already served database
     (another bot process holds it) stops the bot with one clear line before
@@ -89,7 +91,9 @@ def run_bot(db_path: str) -> int:
     from .app import create_bot
 
     dev = os.environ.get("COMMERCE_DEV_GUILD", "").strip()
-    bot = create_bot(db_path, dev_guild=int(dev) if dev.isdigit() else None)
+    if shards is not None:
+        log.info("serving %s", shards.describe())
+    bot = create_bot(db_path, dev_guild=int(dev) if dev.isdigit() else None, shards=shards)
     import discord
 
     try:
@@ -127,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         except DatabaseUnavailable as exc:  # --db names a file in use, unwritable, corrupt
             return _refuse(exc)
-    return run_bot(db_path)
+    try:
+        shards = shards_from_env()
+    except ShardConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return run_bot(db_path, shards)
 
 
 if __name__ == "__main__":

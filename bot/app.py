@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,6 +20,7 @@ from .commands import CommerceGroup
 from .handlers import Handlers
 from .messages import Publisher
 from .service import TableService
+from .shards import Shards
 from .storage import Storage
 from .timers import Timers
 from .ui.components import DYNAMIC_ITEMS
@@ -78,7 +80,7 @@ class CommerceBot(commands.Bot):
 
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
                  dev_guild: int | None = None, sync_commands: bool = True,
-                 cooldown: tuple[int, float] | None = (12, 10.0)) -> None:
+                 cooldown: tuple[int, float] | None = (12, 10.0), **options: Any) -> None:
         """A bot with the ``guilds`` intent only; nothing is opened before ``setup_hook``.
 
         Args:
@@ -88,11 +90,13 @@ class CommerceBot(commands.Bot):
             sync_commands: sync the command tree with Discord in ``setup_hook``.
             cooldown: per-member limit on commands and clicks, ``(uses, seconds)``;
                 ``None`` turns it off.
+            options: more keywords of discord.py's client (``shard_count`` and
+                ``shard_ids`` of ``ShardedCommerceBot``).
         """
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads, roles: no privileged intent needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, tree_cls=CommerceTree)
+                         help_command=None, tree_cls=CommerceTree, **options)
         self.db_path = Path(db_path)
         self.rng = rng
         self.dev_guild = dev_guild
@@ -145,9 +149,16 @@ class CommerceBot(commands.Bot):
             await self.close_storage()
 
 
+class ShardedCommerceBot(CommerceBot, commands.AutoShardedBot):
+    """The Commerce bot on some of the bot's gateway shards (``SHARD_COUNT``,
+    ``SHARD_IDS``; ``bot/shards.py``): Discord sends it the events of the guilds of
+    its shards only. Build it with ``create_bot(shards=...)``."""
+
+
 def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random | None = None,
                dev_guild: int | None = None,
-               cooldown: tuple[int, float] | None = (12, 10.0)) -> CommerceBot:
+               cooldown: tuple[int, float] | None = (12, 10.0),
+               shards: Shards | None = None) -> CommerceBot:
     """A configured bot with every cog; needs no token and no network until run.
 
     Args:
@@ -156,5 +167,12 @@ def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random |
         dev_guild: a guild id to sync commands to instantly (development).
         cooldown: per-member limit on commands and clicks, ``(uses, seconds)``;
             ``None`` turns it off (simulations that click far faster than people).
+        shards: the shards this process runs (``bot.shards.shards_from_env``): a
+            ``ShardedCommerceBot`` with that ``shard_count`` and ``shard_ids``;
+            ``None``, a single-process ``CommerceBot``.
     """
+    if shards is not None:
+        return ShardedCommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown,
+                                  shard_count=shards.count,
+                                  shard_ids=None if shards.ids is None else list(shards.ids))
     return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown)

@@ -18,28 +18,20 @@ from collections.abc import Callable
 import discord
 
 from .browsing import HistoryHandlers
-from .engine import Decision, Observation, PublicEvent, card_label, choices, hand_label
+from .engine import Decision, choices
 from .interactions import edit, guarded, reply, require_manager
 from .messages import Publisher
 from .service import LiveTable, TableService, UserError
 from .timers import Timers
-from .ui import panel, render
-from .ui.components import CardSelect, dynamic_view, lobby_view, pager_view
+from .ui import confirm, panel, render, standings
+from .ui.components import BoardFilter, CardSelect, dynamic_view, lobby_view, pager_view
 
 #: leaderboard lines per page
 PER_PAGE = 10
 
-#: moves without a card, and what the player is told
-SIMPLE_MOVES = {
-    "knock": "You knocked.",
-    "stand": "You stand: no more changes for you this deal.",
-    "pass": "You passed.",
-    "take_widow": "You took the widow; your old hand lies face up in the middle.",
-    "keep_hand": "You keep your hand.",
-    "pounce": "Pounce! The fourth card is yours.",
-    "buy_horse": "You bought a horse: one more life for 1 point.",
-    "decline_horse": "No horse: you sit out from now on.",
-}
+#: moves without a card: a table-message button makes them at once
+SIMPLE_MOVES = frozenset({"knock", "stand", "pass", "take_widow", "keep_hand", "pounce",
+                          "buy_horse", "decline_horse"})
 
 def seat_names(live: LiveTable) -> Callable[[int], str]:
     """A seat as menu labels name it (never a mention)."""
@@ -60,74 +52,6 @@ def decide(action: str, value: str | None = None) -> Decision:
 
 #: the operations of an exchange whose public line hides what the player got
 CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
-
-
-def drew_text(obs: Observation) -> str:
-    """What a player who just drew is told: the card."""
-    return f"You drew {card_label(obs.drawn)}." if obs.drawn is not None else "You drew."
-
-
-def concealed_text(live: LiveTable, before: Observation, deal: int, decision: Decision) -> str:
-    """What a concealed exchange did for the player (a trade, a barter offer or
-    answer: the public line does not say what they got). ``before``: the
-    player's observation before it."""
-    seat = before.seat
-    assert seat is not None and before.hand is not None and decision.card is not None
-    current = live.deal if live.deal_number == deal else None
-    after = current.hands[seat] if current is not None else []
-    new = [c for c in after if c not in before.hand]
-    given = card_label(decision.card)
-    action = decision.kind
-    if action == "trade":
-        text = f"You traded {given} and drew {hand_label(new)}."
-    elif action == "barter":
-        neighbour = panel.neighbour_name(live, current, seat) if current is not None else None
-        to = f" to {neighbour}" if neighbour else ""
-        if current is not None and current.pending is not None:
-            text = f"You offered {given}{to}. Waiting for the answer."
-        else:
-            text = (f"You offered {given}{to}, answered at once"
-                    + (f": you got {hand_label(new)}." if new else " by a knock."))
-    else:
-        text = f"You gave {given} and received {hand_label(new)}."
-    if decision.knock:
-        text += " You knocked at the end of your turn."
-    return text
-
-
-def own_move_text(live: LiveTable, event: PublicEvent | None, seat: int) -> str:
-    """The player's own move, told to them first ("You laid 7♠ on the pile and
-    took Q♥."): ``event`` is the public line of their move."""
-    if event is None:
-        return "Done."
-    given, taken = hand_label(event.given), hand_label(event.taken)
-    other = render.seat_name(live, event.target, mention=False) if event.target is not None else ""
-    offerer = render.seat_name(live, event.seat, mention=False)
-    deal = live.deal
-    drawn = deal.observation(seat).drawn if deal is not None else None
-    texts = {
-        "take_widow": f"You took the widow; your old hand {given} lies face up in the middle.",
-        "keep_hand": "You keep your hand.",
-        "swap": f"You put {given} into the middle and took {taken}.",
-        "stand": SIMPLE_MOVES["stand"],
-        "pounce": f"Pounce! You took {taken}.",
-        "buy_horse": SIMPLE_MOVES["buy_horse"],
-        "decline_horse": SIMPLE_MOVES["decline_horse"],
-        "take_discard": f"You laid {given} on the pile and took {taken}.",
-        "draw": f"You drew {card_label(drawn)}." if drawn is not None else "You drew.",
-        "draw_keep": f"You kept the drawn card and laid {given} on the pile.",
-        "draw_discard": f"You threw the drawn card, {given}, on the pile.",
-        "pass": SIMPLE_MOVES["pass"],
-        "offer": f"You offered {other} a trade. Waiting for the answer.",
-        "offer_accept": f"You accepted {offerer}'s trade.",
-        "offer_refuse": f"You declined {offerer}'s trade.",
-        "barter_refuse": "You refused the barter by knocking.",
-        "knock": SIMPLE_MOVES["knock"],
-    }
-    text = texts.get(event.kind, render.event_text(live, event))
-    if event.knocked and event.kind != "knock":
-        text += " You knocked."
-    return text
 
 
 class Handlers(HistoryHandlers):
@@ -203,9 +127,11 @@ class Handlers(HistoryHandlers):
                 await self.publisher.refresh(live)
                 return
             if action in SIMPLE_MOVES:
-                live, _ = await self.service.act(table_id, user.id, deal, decide(action))
+                _, before = self.service.observation(table_id, user.id)
+                live, op = await self.service.act(table_id, user.id, deal, decide(action))
                 try:
-                    await self.panels.send(interaction, live, note=SIMPLE_MOVES[action])
+                    await self.panels.send(interaction, live,
+                                           note=confirm.confirmation(live, deal, before, op))
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.publisher.refresh(live, interaction)
                 return
@@ -224,10 +150,9 @@ class Handlers(HistoryHandlers):
         live = self.service.get(table_id)
         note = ""
         if obs.drawn is None:
-            live, _ = await self.service.act(table_id, user.id, deal, decide("draw"))
-            _, obs = self.service.observation(table_id, user.id)
+            live, op = await self.service.act(table_id, user.id, deal, decide("draw"))
             await self.publisher.refresh(live)
-            note = drew_text(obs)
+            note = confirm.confirmation(live, deal, obs, op)
         await self.panels.send(interaction, live, focus="draw_keep", note=note)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -244,14 +169,14 @@ class Handlers(HistoryHandlers):
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
-                live, _ = await self.service.act(table_id, user.id, deal, decide(action), seq=seq)
+                _, before = self.service.observation(table_id, user.id)
+                live, op = await self.service.act(table_id, user.id, deal, decide(action), seq=seq)
                 who = render.seat_name(live, live.seat_of(user.id) or 0, mention=False)
                 text = (f"{who} refused the barter by knocking." if action == "refuse"
                         else f"{who} declined the trade.")
                 try:
-                    await self.panels.send(interaction, live, note="Done: " + (
-                        "you refused the barter by knocking." if action == "refuse"
-                        else "you declined the trade."))
+                    await self.panels.send(interaction, live,
+                                           note=confirm.confirmation(live, deal, before, op))
                     await self.publisher.close_offer(live, deal, seq, text)
                 finally:
                     await self.publisher.refresh(live, interaction)
@@ -312,7 +237,6 @@ class Handlers(HistoryHandlers):
         seat = live.seat_of(user.id)
         assert seat is not None
         before = live.deal.observation(seat)
-        events = len(live.deal.events)
         try:
             live, op = await self.service.act(table_id, user.id, deal, decision, seq=seq)
         except UserError as exc:  # said on the panel, shown as things stand now
@@ -322,13 +246,8 @@ class Handlers(HistoryHandlers):
             await self.panels.update(interaction, current, note=str(exc))
             return
         try:
-            if op.kind in CONCEALED:
-                note = concealed_text(live, before, deal, decision)
-            else:
-                own = live.deal.events[events] if live.deal is not None and \
-                    len(live.deal.events) > events else None
-                note = own_move_text(live, own, seat)
-            await self.panels.update(interaction, live, note=note)
+            await self.panels.update(interaction, live,
+                                     note=confirm.confirmation(live, deal, before, op))
             if action == "accept":
                 what = "barter" if op.kind in CONCEALED else "trade"
                 await self.publisher.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
@@ -354,17 +273,24 @@ class Handlers(HistoryHandlers):
         await guarded(interaction, table_id, work)
 
     # ------------------------------------------------------------ ledger
-    async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int) -> None:
+    async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int,
+                      board: BoardFilter | None = None) -> None:
         """Previous / Next pressed under a leaderboard: show page ``page`` (0-based)
-        as the ledger stands now."""
+        of ``board``'s preset and period (default: the whole ledger) as the ledger
+        stands now."""
+        board = board or BoardFilter()
+
         async def work() -> None:
-            rows, total = await self.service.leaderboard(guild_id, page, per_page=PER_PAGE)
+            rows, total = await self.service.leaderboard(
+                guild_id, page, per_page=PER_PAGE, preset=board.preset, period=board.period)
             if not rows:
                 raise UserError(f"Page {page + 1} of the leaderboard is empty now: the ledger "
                                 "has changed. Run /commerce leaderboard again.")
             pages = -(-total // PER_PAGE)
-            await edit(interaction, embed=render.leaderboard_embed(rows, page, total, PER_PAGE),
-                       view=pager_view(guild_id, interaction.user.id, page, pages),
+            embed = standings.leaderboard_embed(rows, page, total, PER_PAGE, preset=board.preset,
+                                                period=board.period)
+            await edit(interaction, embed=embed,
+                       view=pager_view(guild_id, interaction.user.id, page, pages, board),
                        allowed_mentions=discord.AllowedMentions.none())
         await guarded(interaction, None, work)
 

@@ -100,6 +100,9 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
             return
     try:
         with waiting.hook(defer_hook(interaction, public)):
+            service = getattr(client, "service", None)
+            if service is not None and table_id is not None:
+                await service.settled(table_id)  # never read a move still being committed
             await work()
     except UserError as exc:
         with contextlib.suppress(discord.HTTPException):

@@ -19,6 +19,11 @@ class KeyedLock:
         self._locks: dict[Hashable, asyncio.Lock] = {}
         self._users: dict[Hashable, int] = {}
 
+    def locked(self, key: Hashable) -> bool:
+        """Whether someone holds ``key``'s lock now."""
+        lock = self._locks.get(key)
+        return lock is not None and lock.locked()
+
     @asynccontextmanager
     async def __call__(self, key: Hashable) -> AsyncIterator[None]:
         """Hold ``key``'s lock for the ``async with`` block, acknowledging the

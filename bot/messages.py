@@ -171,6 +171,7 @@ class Publisher:
             return
         self.editing.add(live.id)
         try:
+            await self.service.settled(live.id)
             while True:
                 self.dirty.discard(live.id)
                 await self._refresh_once(live, interaction)

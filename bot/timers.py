@@ -107,6 +107,8 @@ class Timers:
                 await self.publisher.close_channel(live)
 
     async def _tend(self, table_id: int) -> None:
+        if self.service.lock.locked(table_id):
+            return  # a request is changing it (and publishes it); the next tick looks again
         if self.service.due(table_id):
             before = self.service.tables.get(table_id)
             number = before.deal_number if before is not None else None

@@ -1,6 +1,7 @@
-"""``/commerce`` commands of the server's ledger: the leaderboard and a member's
-figures. The leaderboard's Previous / Next buttons are handled by the bot's
-control handlers (``bot.handlers.Handlers.on_page``), which show the same pages.
+"""``/commerce`` commands of the server's ledger: the leaderboard (of one preset,
+one period, or all) and a member's figures. The leaderboard's Previous / Next
+buttons carry its preset and period and are handled by the bot's control
+handlers (``bot.handlers.Handlers.on_page``), which show the same pages.
 """
 
 from __future__ import annotations
@@ -10,10 +11,18 @@ from discord import app_commands
 
 from bot.app import CommerceBot
 from bot.commands import Subcommands
+from bot.engine import PRESETS
 from bot.handlers import PER_PAGE
 from bot.interactions import guarded, reply, say
-from bot.ui import render
-from bot.ui.components import pager_view
+from bot.ui import standings
+from bot.ui.components import BoardFilter, pager_view
+
+#: the leaderboard's periods, as the command offers them (UTC calendar weeks and months)
+PERIOD_CHOICES = [
+    app_commands.Choice(name="this week (from Monday 00:00 UTC)", value="week"),
+    app_commands.Choice(name="this month (from the 1st, 00:00 UTC)", value="month"),
+    app_commands.Choice(name="all time", value="all"),
+]
 
 
 class Ledger(Subcommands):
@@ -25,48 +34,60 @@ class Ledger(Subcommands):
         self.bot = bot
         self.service = bot.service
 
-    @app_commands.command(name="leaderboard", description="Who is ahead on this server's ledger")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        """Post the first page of the server's leaderboard, with Previous / Next
-        for the member who asked when there are more."""
+    @app_commands.command(name="leaderboard",
+                          description="Who is ahead on this server's ledger, by preset and period")
+    @app_commands.describe(
+        preset="Only games of this preset (default: every preset)",
+        period="Only points won this UTC calendar week or month (default: all time)")
+    @app_commands.choices(period=PERIOD_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, preset: str | None = None,
+                          period: app_commands.Choice[str] | None = None) -> None:
+        """Post the first page of the server's leaderboard, counting only the
+        ledger rows of ``preset``'s tables and of ``period`` (a calendar week from
+        Monday 00:00 UTC, or a month from the 1st) when given, with Previous /
+        Next for the member who asked when there are more. An unknown preset
+        gets a short ephemeral answer."""
         async def work() -> None:
             assert interaction.guild is not None
             guild_id = interaction.guild.id
-            rows, total = await self.service.leaderboard(guild_id, 0, per_page=PER_PAGE)
+            name = preset.strip().lower() if preset and preset.strip() else None
+            board = BoardFilter(period.value if period else "all", name)
+            rows, total = await self.service.leaderboard(
+                guild_id, 0, per_page=PER_PAGE, preset=board.preset, period=board.period)
             if not rows:
-                await reply(interaction, "Nobody has finished a deal on this server yet.")
+                await reply(interaction, standings.empty_board(board.preset, board.period))
                 return
             pages = -(-total // PER_PAGE)
-            view = pager_view(guild_id, interaction.user.id, 0, pages)
-            await say(interaction, embed=render.leaderboard_embed(rows, 0, total, PER_PAGE),
-                      view=view or discord.utils.MISSING,
+            view = pager_view(guild_id, interaction.user.id, 0, pages, board)
+            embed = standings.leaderboard_embed(rows, 0, total, PER_PAGE, preset=board.preset,
+                                                period=board.period)
+            await say(interaction, embed=embed, view=view or discord.utils.MISSING,
                       allowed_mentions=discord.AllowedMentions.none())
         await guarded(interaction, None, work, public=True)
+
+    @leaderboard.autocomplete("preset")
+    async def preset_autocomplete(self, interaction: discord.Interaction, current: str,
+                                  ) -> list[app_commands.Choice[str]]:
+        """The presets played on this server (every preset before the first game),
+        whose name contains what was typed."""
+        played = (await self.service.presets_played(interaction.guild.id)
+                  if interaction.guild is not None else [])
+        return standings.preset_choices(played or PRESETS, current)
 
     @app_commands.command(name="stats", description="A player's Commerce record on this server")
     @app_commands.describe(member="Whose record to show (default: yours)")
     async def stats(self, interaction: discord.Interaction,
                     member: discord.Member | None = None) -> None:
-        """Show a member's balance, games, deals and best hand, the deals they won
-        by the category of the winning hand, and per preset the knocks that ended
-        a deal and how many of those they won, ephemerally."""
+        """Show a member's balance, games, deals and best hand (with the deal it
+        came from), the deals they won by the category of the winning hand, and
+        per preset played the deals won, best hand, trades and barters, and the
+        knocks that ended a deal and how many of those they won, ephemerally."""
         async def work() -> None:
             assert interaction.guild is not None
             who = member or interaction.user
-            s = await self.service.stats(interaction.guild.id, who.id)
-            embed = discord.Embed(title=f"{who.display_name} at Commerce", colour=render.GREEN)
-            embed.add_field(name="Balance", value=f"{s.balance:+d}")
-            embed.add_field(name="Games", value=f"{s.games} played, {s.games_won} won")
-            embed.add_field(name="Deals", value=f"{s.deals} played, {s.deals_won} won")
-            embed.add_field(name="Best hand", value=s.best_label or "—")
-            if s.won_by_category:
-                embed.add_field(name="Deals won, by hand", inline=False, value=" · ".join(
-                    f"{category} {n}" for category, n in s.won_by_category.items()))
-            if s.knocks:
-                embed.add_field(name="Knocks that ended a deal (made / won)", inline=False,
-                                value="\n".join(f"{k.preset}: {k.knocks} / {k.knocks_won}"
-                                                for k in s.knocks))
-            await say(interaction, embed=embed, ephemeral=True)
+            figures = await self.service.stats(interaction.guild.id, who.id)
+            await say(interaction, embed=standings.stats_embed(who.display_name, figures),
+                      ephemeral=True)
         await guarded(interaction, None, work)
 
 

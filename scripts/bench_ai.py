@@ -12,12 +12,15 @@ brackets, their min and max, and how many playouts a strong decision made
     taskset -c 0 .venv/bin/python scripts/bench_ai.py [--points N] [--runs 3] [--seed 1]
 
 The decision points are the same in every run (seeded); only the clock differs.
+The last line printed is ``BENCH-JSON {"ai": {...}}``: per preset and level, p50
+and p99 ms (median, min and max over the runs) for ``scripts/bench``.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
 import os
 import platform
 import random
@@ -108,17 +111,21 @@ def main() -> None:
     print()
     print("| family (preset) | level | p50 ms | p99 ms | playouts (median) |")
     print("|---|---|---:|---:|---:|")
+    out: dict[str, dict[str, float]] = {}
     for family, preset in FAMILIES:
         for level in LEVELS:
             cells = []
             for q in (0.5, 0.99):
                 figures = [quantile(run[(preset, level)], q) for run in runs]
+                out[f"{preset}_{level}_p{round(q * 100)}_ms"] = {
+                    "median": statistics.median(figures), "min": min(figures), "max": max(figures)}
                 cells.append(f"{statistics.median(figures):.2f} ({min(figures):.2f}–{max(figures):.2f})")
             played = ""
             if level == "strong":
                 counts = [statistics.median(run[(preset, "playouts")]) for run in runs]
                 played = f"{statistics.median(counts):.0f}"
             print(f"| {family} ({preset}) | {level} | {cells[0]} | {cells[1]} | {played} |")
+    print("BENCH-JSON " + json.dumps({"ai": out}))
 
 
 if __name__ == "__main__":

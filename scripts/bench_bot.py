@@ -5,7 +5,8 @@ Run from the repository root (about 70 s on 2 cores)::
     .venv/bin/python scripts/bench_bot.py
     .venv/bin/python scripts/bench_bot.py --tables 20 --interactions 400   # quicker
 
-It prints figures and asserts nothing. Everything happens in ONE SimCord run
+It prints figures and asserts nothing; its last line, ``BENCH-JSON {"bot": {...}}``,
+holds the headline figures for ``scripts/bench``. Everything happens in ONE SimCord run
 (``async with simcord.run(bot)``), in-process, with a throw-away SQLite file.
 
 1. One guild with ``table_mode="here"``, ``next_deal_delay=0`` and
@@ -62,6 +63,7 @@ import argparse
 import asyncio
 import gc
 import inspect
+import json
 import os
 import random
 import re
@@ -559,6 +561,19 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
              if (n_tables, target) != (100, 2000) else ""))
     for e in errors[:5]:
         print("bot error:", repr(e))
+    changes = [v for k in STATE_CHANGES for v in rec.work.get(k, [])]
+    figures = {
+        "tables": n_tables, "interactions": len(wall), "errors": len(errors),
+        "state_change_median_ms": statistics.median(changes) * 1000,
+        "state_change_p99_ms": pct(changes, .99) * 1000,
+        "all_median_ms": statistics.median(rec.all(rec.work)) * 1000,
+        "all_p99_ms": pct(rec.all(rec.work), .99) * 1000,
+        "throughput_bot_per_s": bot_tput, "throughput_noop_per_s": noop_tput,
+        "throughput_ratio": bot_tput / noop_tput,
+        "memory_bot_kib_per_table": bot_side / n_tables / 1024,
+        "memory_total_kib_per_table": total / n_tables / 1024,
+    }
+    print("BENCH-JSON " + json.dumps({"bot": figures}))
 
 
 def main() -> None:

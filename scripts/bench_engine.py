@@ -1,202 +1,294 @@
-"""Benchmark the pure rules engine: hand evaluations and complete deals per second.
+"""Benchmark the pure rules engine: hand scores and complete deals per second.
 
-Prints figures only (no assertions; the tests never time anything):
+Prints figures only (no assertions; the tests never time anything). Every figure
+is taken once in each of ``--runs`` runs and printed as the median, min and max
+over the runs. Ratios are taken inside each run (both sides measured moments
+apart, so a busy machine slows both alike), then summarised the same way.
 
-* hand evaluations per second through ``score()`` and straight from the
-  precomputed table (``score_table()[mask]``), each against the baseline of
-  computing the hand from scratch with the uncached evaluator ``_compute``;
-* complete deals per second through the public action API (``trade``,
-  ``barter``, ``answer``, ``knock``), played by random legal actions and by the
-  AI (``ai.choose(deal.observation(seat))``), each against the baseline of
-  dealing only (``TradeDeal(...)`` with no action).
+Hand scores (``--hands`` random 3-card hands, ``--ranking``, default classic):
 
-Every figure is the best of ``--repeat`` runs on one core.
+* ``raw_lookup_per_s``: the precomputed table alone, ``score_table()[mask]``
+  with every 52-bit mask computed beforehand, driven by ``map``;
+* ``score_per_s``: ``score(hand, ranking)``, the function the engine calls,
+  driven by ``map`` in the same way (the same hands, as tuples of cards);
+* ``score_vs_raw``: ``raw_lookup_per_s / score_per_s`` in the run, i.e. how many
+  times the function call costs the bare lookup (the goal is at most 2);
+* ``score_loop_per_s``: ``score`` called in a Python ``for`` loop, as engine code calls it;
+* ``compute_per_s``: the uncached evaluator ``_compute`` (what the table saves);
+* ``treys_evaluate_per_s``: treys' public ``Evaluator.evaluate`` on random
+  5-card hands (2 + 3 cards), driven by ``map``. A different job (5-card
+  poker ranks), printed as context, not as a goal; ``score_vs_treys`` is
+  ``score_per_s / treys_evaluate_per_s``. Without treys: "treys not installed".
 
-    .venv/bin/python scripts/bench_engine.py [--hands N] [--deals N] [--preset NAME]
+Complete deals (for each ``--presets``, default every preset): a deal is started
+through ``Game(rules, seats, dealer).start_deal(deck)``, then the seat to act
+picks one of its legal decisions uniformly at random, found through the public
+action API (``legal_actions(seat)``, then ``choices(seat, action)`` for each),
+and plays it with ``act(seat, decision)``, until the deal is finished. Seats
+cycle through the preset's table sizes (up to 12); decks are shuffled from
+``--seed``. Each run plays deals for at least ``--seconds`` per preset.
+``deals_per_s_<preset>`` and ``operations_per_deal_<preset>`` (``-`` becomes
+``_``); ``ai_deals_per_s_foster``: the same deals with every seat played by
+``ai.choose(deal.observation(seat))`` (``--no-ai`` leaves it out).
+
+Time is CPU time of this process (``--clock cpu``, the default: time spent
+waiting for a shared core is not counted) or wall time (``--clock wall``).
+
+The last line is machine-readable: ``BENCH-JSON {"engine": {name: {"median",
+"min", "max"}}}``, every value a float.
+
+    .venv/bin/python scripts/bench_engine.py [--runs 5] [--hands N] [--seconds S]
+        [--presets foster,jaques] [--clock cpu|wall] [--no-ai] [--seed N]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import repeat
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import ai
-from bot.engine.cards import Card, shuffled_deck
-from bot.engine.deal import TradeDeal
-from bot.engine.hands import Ranking, _compute, score, score_table
+from bot.engine.cards import RANKS, SUITS, Card, shuffled_deck
+from bot.engine.common import DealBase
+from bot.engine.game import Game
+from bot.engine.hands import RANKINGS, Ranking, _compute, score, score_table
 from bot.engine.rules import PRESETS, Rules
 
-Table = tuple[tuple[Card, ...], ...]
+Clock = Callable[[], float]
+Figures = dict[str, float]
 
 
-class Row:
-    """One printed figure and its ratio to the baseline of its section."""
-
-    def __init__(self, what: str, unit: str, rate: float, base: float, note: str = "") -> None:
-        self.what, self.unit, self.rate, self.base, self.note = what, unit, rate, base, note
-
-    def cells(self) -> list[str]:
-        return [self.what, f"{self.rate:,.0f} {self.unit}", f"{self.rate / self.base:.2f}x", self.note]
-
-
-def best_rate(count: int, run: Callable[[], object], repeat: int) -> float:
-    """Items per second of ``run`` (which handles ``count`` items), best of ``repeat``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return count / best
+def timed(clock: Clock, run: Callable[[], object]) -> float:
+    """Seconds ``run`` takes on ``clock``."""
+    start = clock()
+    run()
+    return clock() - start
 
 
 # ------------------------------------------------------------------ hands
-def bench_hands(n_hands: int, ranking: Ranking, repeat: int, rng: random.Random) -> list[Row]:
-    hands: Table = tuple(tuple(rng.sample(range(52), 3)) for _ in range(n_hands))
-    masks = [(1 << a) | (1 << b) | (1 << c) for a, b, c in hands]
-    table = score_table(ranking)  # built once, outside the timing
-    baseline_hands = hands[: max(1, n_hands // 10)]
+class HandBench:
+    """The hand-score figures of one run, on hands drawn once."""
 
-    def by_compute() -> None:
-        for hand in baseline_hands:
-            _compute(hand, ranking)
+    def __init__(self, n_hands: int, ranking: Ranking, rng: random.Random) -> None:
+        self.ranking = ranking
+        self.hands = [tuple(rng.sample(range(52), 3)) for _ in range(n_hands)]
+        self.masks = [(1 << a) | (1 << b) | (1 << c) for a, b, c in self.hands]
+        self.few = self.hands[: max(1, n_hands // 20)]  # _compute is slow: a twentieth
+        self.table = score_table(ranking)  # both tables built outside the timing
+        score(self.hands[0], ranking)
+        self.treys = treys_bench(n_hands, rng)
 
-    def by_score() -> None:
-        for hand in hands:
-            score(hand, ranking)
+    def run(self, clock: Clock) -> Figures:
+        """One measurement of each figure (raw and score back to back)."""
+        n, ranking, table = len(self.hands), self.ranking, self.table
+        raw = n / timed(clock, lambda: list(map(table.__getitem__, self.masks)))
+        by_score = n / timed(clock, lambda: list(map(score, self.hands, repeat(ranking, n))))
 
-    def by_table() -> list[int]:
-        return list(map(table.__getitem__, masks))
+        def loop() -> None:
+            for hand in self.hands:
+                score(hand, ranking)
 
-    base = best_rate(len(baseline_hands), by_compute, repeat)
-    return [
-        Row(f"_compute(hand) uncached [{ranking}]", "hands/s", base, base),
-        Row(f"score(hand) [{ranking}]", "hands/s", best_rate(n_hands, by_score, repeat), base),
-        Row(
-            f"score_table()[mask] [{ranking}]",
-            "hands/s",
-            best_rate(n_hands, by_table, repeat),
-            base,
-        ),
-    ]
+        def compute() -> None:
+            for hand in self.few:
+                _compute(hand, ranking)
+
+        out = {
+            "raw_lookup_per_s": raw,
+            "score_per_s": by_score,
+            "score_vs_raw": raw / by_score,
+            "score_loop_per_s": n / timed(clock, loop),
+            "compute_per_s": len(self.few) / timed(clock, compute),
+        }
+        if self.treys is not None:
+            rate = self.treys(clock)
+            out["treys_evaluate_per_s"] = rate
+            out["score_vs_treys"] = by_score / rate
+        return out
+
+
+def treys_bench(n_hands: int, rng: random.Random) -> Callable[[Clock], float] | None:
+    """A measurement of treys' ``Evaluator.evaluate`` on random 5-card hands
+    (hole 2 + board 3), or ``None`` when treys is not installed."""
+    try:
+        from treys import Card as TreysCard  # type: ignore[import-untyped]
+        from treys import Evaluator
+    except ImportError:
+        return None
+    codes = [TreysCard.new(r + s) for r in RANKS for s in SUITS]
+    holes, boards = [], []
+    for _ in range(n_hands):
+        five = [codes[c] for c in rng.sample(range(52), 5)]
+        holes.append(five[:2])
+        boards.append(five[2:])
+    evaluate = Evaluator().evaluate
+
+    def measure(clock: Clock) -> float:
+        return n_hands / timed(clock, lambda: list(map(evaluate, holes, boards)))
+
+    return measure
 
 
 # ------------------------------------------------------------------ deals
-def random_policy(rng: random.Random) -> Callable[[TradeDeal], None]:
-    """One random legal action for the seat to act, through the public API."""
-
-    def act(deal: TradeDeal) -> None:
-        seat = deal.to_act
-        assert seat is not None
-        hand = deal.hands[seat]
-        if deal.pending is not None:
-            if deal.rules.barter_refusal and rng.random() < 0.3:
-                deal.answer(seat, None)
-            else:
-                deal.answer(seat, hand[rng.randrange(3)])
-            return
-        roll = rng.random()
-        if roll < 0.2:
-            deal.knock(seat)
-        elif roll < 0.6:
-            deal.trade(seat, hand[rng.randrange(3)])
-        else:
-            deal.barter(seat, hand[rng.randrange(3)])
-
-    return act
+Policy = Callable[[DealBase, random.Random], None]
 
 
-def ai_policy(deal: TradeDeal) -> None:
+def random_decision(deal: DealBase, rng: random.Random) -> None:
+    """The seat to act plays one of its legal decisions, uniformly at random,
+    found through the public action API."""
+    seat = deal.to_act
+    assert seat is not None
+    options = [d for action in deal.legal_actions(seat) for d in deal.choices(seat, action)]
+    deal.act(seat, options[int(rng.random() * len(options))])
+
+
+def ai_decision(deal: DealBase, rng: random.Random) -> None:
     """The AI's choice for the seat to act, from its own observation."""
     seat = deal.to_act
     assert seat is not None
-    decision = ai.choose(deal.observation(seat))
-    if decision.kind == "trade":
-        assert decision.card is not None
-        deal.trade(seat, decision.card)
-    elif decision.kind == "barter":
-        assert decision.card is not None
-        deal.barter(seat, decision.card)
-    elif decision.kind == "knock":
-        deal.knock(seat)
-    else:  # accept / refuse
-        deal.answer(seat, decision.card)
+    deal.act(seat, ai.choose(deal.observation(seat)))
 
 
-def bench_deals(n_deals: int, rules: Rules, repeat: int, rng: random.Random) -> list[Row]:
-    decks = [shuffled_deck(rng) for _ in range(min(n_deals, 2000))]
-    tables = [(3 + i % 10, i % (3 + i % 10)) for i in range(n_deals)]  # (seats, dealer)
-    actions = [0]
+class DealBench:
+    """Complete deals of one preset played by one policy, for at least ``seconds``."""
 
-    def deal_only() -> None:
-        for i, (n, dealer) in enumerate(tables):
-            TradeDeal(rules, n, dealer, decks[i % len(decks)])
+    def __init__(self, rules: Rules, policy: Policy, seconds: float, seed: int) -> None:
+        self.rules, self.policy, self.seconds, self.seed = rules, policy, seconds, seed
+        rng = random.Random(seed)
+        self.decks = [shuffled_deck(rng) for _ in range(1000)]
+        low, high = rules.min_players, min(rules.max_players, 12)
+        self.tables = [(n, dealer) for n in range(low, high + 1) for dealer in range(n)]
+        rng.shuffle(self.tables)
 
-    def play(policy: Callable[[TradeDeal], None]) -> Callable[[], None]:
-        def run() -> None:
-            actions[0] = 0
-            for i, (n, dealer) in enumerate(tables):
-                deal = TradeDeal(rules, n, dealer, decks[i % len(decks)])
+    def run(self, clock: Clock) -> tuple[float, float]:
+        """(deals per second, operations per deal) of one run."""
+        rules, policy, decks, tables = self.rules, self.policy, self.decks, self.tables
+        rng = random.Random(self.seed)
+        deals = operations = 0
+        spent = 0.0
+        while spent < self.seconds:
+            start = clock()
+            for i in range(deals, deals + 50):
+                n, dealer = tables[i % len(tables)]
+                deal = Game(rules, n, dealer).start_deal(decks[i % len(decks)])
                 while not deal.finished:
-                    policy(deal)
-                actions[0] += len(deal.operations)
+                    policy(deal, rng)
+                operations += len(deal.operations)
+            spent += clock() - start
+            deals += 50
+        return deals / spent, operations / deals
 
-        return run
 
-    base = best_rate(n_deals, deal_only, repeat)
-    rows = [Row(f"TradeDeal(...) dealing only [{rules.name}]", "deals/s", base, base)]
-    for label, policy in (("random legal actions", random_policy(rng)), ("AI", ai_policy)):
-        rate = best_rate(n_deals, play(policy), repeat)
-        rows.append(
-            Row(
-                f"complete deal, {label} [{rules.name}]",
-                "deals/s",
-                rate,
-                base,
-                f"{actions[0] / n_deals:.1f} operations/deal",
-            )
-        )
-    return rows
+def key(preset: str) -> str:
+    """A preset's name as a JSON key part (``foster-more`` -> ``foster_more``)."""
+    return preset.replace("-", "_")
 
 
 # ------------------------------------------------------------------ output
-def print_table(title: str, rows: list[Row]) -> None:
-    head = ["measure", "rate", "vs baseline", ""]
-    body = [r.cells() for r in rows]
-    widths = [max(len(line[i]) for line in [head, *body]) for i in range(4)]
+def summary(values: Sequence[float]) -> dict[str, float]:
+    """Median, min and max of one figure over the runs."""
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def show(value: float) -> str:
+    """A figure for people: 14.9M, 436k, 1.76."""
+    if value >= 1e6:
+        return f"{value / 1e6:.2f}M"
+    if value >= 1e4:
+        return f"{value / 1e3:.1f}k"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.2f}"
+
+
+def print_rows(title: str, names: Sequence[tuple[str, str]], runs: dict[str, list[float]]) -> None:
+    """One table: each figure's median [min .. max] over the runs."""
     print(f"\n{title}")
-    for line in [head, ["-" * w for w in widths[:3]] + [""], *body]:
-        print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
+    width = max(len(label) for _, label in names)
+    print(f"  {'':{width}}  {'median':>9}  {'min':>9}  {'max':>9}")
+    for name, label in names:
+        if name in runs:
+            s = summary(runs[name])
+            print(f"  {label:{width}}  {show(s['median']):>9}  {show(s['min']):>9}  "
+                  f"{show(s['max']):>9}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=300_000, help="random hands to score")
-    parser.add_argument("--deals", type=int, default=20_000, help="deals per measurement")
-    parser.add_argument("--preset", default="foster", choices=sorted(PRESETS))
-    parser.add_argument("--repeat", type=int, default=3, help="runs per figure; best is kept")
+    parser.add_argument("--runs", type=int, default=5, help="runs; each figure: median, min, max")
+    parser.add_argument("--hands", type=int, default=200_000, help="random hands per measure")
+    parser.add_argument("--ranking", default="classic", choices=RANKINGS)
+    parser.add_argument("--seconds", type=float, default=0.5,
+                        help="least time each preset's deals run for, per run")
+    parser.add_argument("--presets", default=",".join(PRESETS),
+                        help="comma-separated presets (default: all)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--no-ai", action="store_true", help="leave out the AI's deals")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
+    presets = [p for p in args.presets.split(",") if p]
+    unknown = [p for p in presets if p not in PRESETS]
+    if unknown:
+        parser.error(f"unknown presets: {', '.join(unknown)}")
+    clock: Clock = time.process_time if args.clock == "cpu" else time.perf_counter
 
     rng = random.Random(args.seed)
-    print(f"Python {sys.version.split()[0]}, one core, best of {args.repeat}; seed {args.seed}")
-    print_table(
-        f"Hand evaluation ({args.hands:,} random 3-card hands; baseline: _compute)",
-        bench_hands(args.hands, "classic", args.repeat, rng)
-        + bench_hands(args.hands, "more", args.repeat, rng),
+    hands = HandBench(args.hands, args.ranking, rng)
+    deals = {p: DealBench(PRESETS[p], random_decision, args.seconds, args.seed) for p in presets}
+    if not args.no_ai:
+        deals["ai"] = DealBench(PRESETS["foster"], ai_decision, args.seconds, args.seed)
+
+    runs: dict[str, list[float]] = {}
+    for _ in range(args.runs):
+        figures = hands.run(clock)
+        for name, bench in deals.items():
+            rate, ops = bench.run(clock)
+            if name == "ai":
+                figures["ai_deals_per_s_foster"] = rate
+                figures["ai_operations_per_deal_foster"] = ops
+            else:
+                figures[f"deals_per_s_{key(name)}"] = rate
+                figures[f"operations_per_deal_{key(name)}"] = ops
+        for name, value in figures.items():
+            runs.setdefault(name, []).append(value)
+
+    print(f"Python {sys.version.split()[0]}, one process; {args.runs} runs, {args.clock} time; "
+          f"seed {args.seed}")
+    print_rows(
+        f"Hand scores, {args.hands:,} random 3-card hands [{args.ranking}] (hands/s)",
+        [
+            ("raw_lookup_per_s", "raw table lookup, map(score_table().__getitem__, masks)"),
+            ("score_per_s", "score(), map(score, hands, rankings)"),
+            ("score_vs_raw", "  ratio raw lookup / score() in the run (goal <= 2)"),
+            ("score_loop_per_s", "score() in a for loop"),
+            ("compute_per_s", "uncached _compute()"),
+            ("treys_evaluate_per_s", "treys Evaluator.evaluate, 5 cards (context)"),
+            ("score_vs_treys", "  ratio score() / treys evaluate in the run"),
+        ],
+        runs,
     )
-    print_table(
-        f"Complete deals ({args.deals:,} deals, 3-12 seats; baseline: dealing only)",
-        bench_deals(args.deals, PRESETS[args.preset], args.repeat, rng),
-    )
-    print("\nTargets: score() >= 2,000,000 hands/s; complete deals >= 10,000 deals/s.")
+    if "treys_evaluate_per_s" not in runs:
+        print("  treys not installed")
+    rows = []
+    for p in presets:
+        rows.append((f"deals_per_s_{key(p)}", f"{p}: deals/s"))
+        rows.append((f"operations_per_deal_{key(p)}", f"{p}: operations/deal"))
+    if not args.no_ai:
+        rows.append(("ai_deals_per_s_foster", "foster, every seat the AI: deals/s"))
+        rows.append(("ai_operations_per_deal_foster", "foster, every seat the AI: operations/deal"))
+    print_rows("Complete random deals through the public action API", rows, runs)
     command = " ".join(["scripts/bench_engine.py", *(argv if argv is not None else sys.argv[1:])])
-    print(f"Reproduce: .venv/bin/python {command}")
+    print(f"\nReproduce: .venv/bin/python {command}")
+    engine: dict[str, Any] = {name: summary(values) for name, values in runs.items()}
+    print("BENCH-JSON " + json.dumps({"engine": engine}, sort_keys=True))
     return 0
 
 

@@ -7,11 +7,15 @@ sprites and fonts already loaded, as in a running bot), the first picture with
 every cache cleared (cold start), and the PNG size.
 
     .venv/bin/python scripts/bench_pictures.py [--runs 30]
+
+The last line printed is ``BENCH-JSON {"pictures": {...}}`` (per kind: median ms,
+cold ms, largest KB) for ``scripts/bench``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -63,6 +67,7 @@ def main() -> None:
     columns = f"{'median ms':>10}{'min ms':>9}{'max ms':>9}{'KB':>7}"
     print(f"{'picture':<10}{columns}   (KB: the largest)")
     lines = []
+    figures: dict[str, float] = {}
     for kind, calls in samples().items():
         pictures.clear_cache(sprites=True)
         start = time.perf_counter()
@@ -83,10 +88,13 @@ def main() -> None:
                          f"{min(times):>9.2f}{max(times):>9.2f}{sizes[-1]:>7.1f}")
         print(f"{kind:<10}{statistics.median(every):>10.2f}{min(every):>9.2f}{max(every):>9.2f}"
               f"{max(sizes):>7.1f}   first picture with every cache cold: {cold:.1f} ms")
+        figures.update({f"{kind}_median_ms": statistics.median(every), f"{kind}_cold_ms": cold,
+                        f"{kind}_max_kb": max(sizes)})
     print(f"\n{'by deal':<29}{columns}")
     print("\n".join(lines))
     print(f"\n{args.runs} runs per deal, the picture cache cleared before each run (card sprites "
           "and fonts kept, as in a running bot).")
+    print("BENCH-JSON " + json.dumps({"pictures": figures}))
 
 
 if __name__ == "__main__":

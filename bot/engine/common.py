@@ -23,13 +23,17 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from .cards import Card
+from .cards import DECK, Card
 from .hands import Category
 from .rules import Family, Rules
 from .seating import turn_order
 
 if TYPE_CHECKING:
     from .operations import BarterOffer, Offer, Operation
+
+
+#: the cards of a whole deck, to check a deck against
+_DECK_SET = frozenset(DECK)
 
 
 class IllegalAction(ValueError):
@@ -42,13 +46,32 @@ class Movement:
     number ``pot`` when there are three). ``reason`` is one of ``ante``, ``stake``,
     ``fee``, ``pool``, ``penalty`` (trade family), ``horse``, ``sweep`` (oldway; jaques:
     the pots taken at the game's end), ``knock``, ``lowest``, ``dead_knock``, ``pot``
-    (jaques)."""
+    (jaques). Frozen: the deals share equal movements (``movement``)."""
 
     payer: int | None
     payee: int | None
     amount: int
     reason: str
     pot: int = 0
+
+
+#: movements made so far, shared by value (a few hundred distinct ones in practice;
+#: emptied when it grows past ``_MOVEMENTS_MAX``, so it stays small)
+_MOVEMENTS: dict[tuple[int | None, int | None, int, str, int], Movement] = {}
+_MOVEMENTS_MAX = 4096
+
+
+def movement(payer: int | None, payee: int | None, amount: int, reason: str, pot: int = 0,
+             ) -> Movement:
+    """``Movement(payer, payee, amount, reason, pot)``, the same object for equal
+    values (a frozen value is built once, not on every deal)."""
+    key = (payer, payee, amount, reason, pot)
+    made = _MOVEMENTS.get(key)
+    if made is None:
+        if len(_MOVEMENTS) >= _MOVEMENTS_MAX:
+            _MOVEMENTS.clear()
+        made = _MOVEMENTS[key] = Movement(payer, payee, amount, reason, pot)
+    return made
 
 
 @dataclass(frozen=True)
@@ -69,6 +92,23 @@ class PublicEvent:
     shown: Card | None = None
     given: tuple[Card, ...] = ()
     taken: tuple[Card, ...] = ()
+
+
+#: events without given or taken cards, shared by value like ``_MOVEMENTS``
+_EVENTS: dict[tuple[str, int, int | None, bool, Card | None], PublicEvent] = {}
+
+
+def public_event(kind: str, seat: int, target: int | None = None, knocked: bool = False,
+                 shown: Card | None = None) -> PublicEvent:
+    """``PublicEvent(kind, seat, target, knocked, shown)`` with no ``given`` or
+    ``taken`` cards, the same object for equal values (frozen, built once)."""
+    key = (kind, seat, target, knocked, shown)
+    made = _EVENTS.get(key)
+    if made is None:
+        if len(_EVENTS) >= _MOVEMENTS_MAX:
+            _EVENTS.clear()
+        made = _EVENTS[key] = PublicEvent(kind, seat, target, knocked, shown)
+    return made
 
 
 @dataclass(frozen=True)
@@ -289,10 +329,10 @@ class DealBase(ABC):
             )
         if not 0 <= dealer < n_seats:
             raise ValueError("dealer is not a seat")
-        if sorted(deck) != list(range(52)):
+        if len(deck) != 52 or set(deck) != _DECK_SET:
             raise ValueError("the deck must hold each of the 52 cards once")
         seats = tuple(range(n_seats)) if active is None else tuple(sorted(set(active)))
-        if len(seats) < 2 or not all(0 <= s < n_seats for s in seats):
+        if len(seats) < 2 or (active is not None and not all(0 <= s < n_seats for s in seats)):
             raise ValueError("a deal needs at least two seats in play")
         if dealer not in seats:
             raise ValueError("the dealer must be in play")
@@ -302,10 +342,11 @@ class DealBase(ABC):
         self.deck: tuple[Card, ...] = tuple(deck)
         self.active: tuple[int, ...] = seats
         self.hands: list[list[Card]] = [[] for _ in range(n_seats)]
-        order = turn_order(dealer, n_seats, rules.step, seats)
-        for i in range(3 * len(order)):
-            self.hands[order[i % len(order)]].append(deck[i])
-        self.dealt = 3 * len(order)  # deck[dealt:] is what the family lays out next
+        order = turn_order(dealer, n_seats, rules.step, None if active is None else seats)
+        m = len(order)
+        for k, seat in enumerate(order):  # card i goes to order[i % m], one round at a time
+            self.hands[seat] = [deck[k], deck[k + m], deck[k + 2 * m]]
+        self.dealt = 3 * m  # deck[dealt:] is what the family lays out next
         self.delta = [0] * n_seats
         self.movements: list[Movement] = []
         self.operations: list[Operation] = []
@@ -482,7 +523,8 @@ class DealBase(ABC):
         self.operations.append(op)
         self.last_event = event
         self.events.append(event)
-        self.exposed.update(event.given, event.taken)
+        if event.given or event.taken:
+            self.exposed.update(event.given, event.taken)
         if event.shown is not None:
             self.exposed.add(event.shown)
 
@@ -493,7 +535,7 @@ class DealBase(ABC):
             self.delta[payer] -= amount
         if payee is not None:
             self.delta[payee] += amount
-        self.movements.append(Movement(payer, payee, amount, reason, pot))
+        self.movements.append(movement(payer, payee, amount, reason, pot))
 
 
 @dataclass(frozen=True)

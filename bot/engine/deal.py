@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from functools import cache
 
-from .cards import Card
+from .cards import DECK, Card
 from .common import (
     Controls,
     DealBase,
@@ -26,16 +27,43 @@ from .common import (
     PublicEvent,
     Showdown,
     Standing,
+    movement,
+    public_event,
 )
 from .hands import Category, category_of, score
 from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
 from .rules import Rules
-from .seating import best_seat, next_seat, turn_order
+from .seating import best_seat, next_seat
 
 __all__ = [
     "IllegalAction", "Movement", "Observation", "PublicEvent", "Showdown", "Standing",
     "TradeDeal",
 ]
+
+#: the decisions of each card, made once (a ``Decision`` is frozen, so it can be
+#: shared): ``_CARD_DECISIONS[kind][knock][card]`` for trade, barter and accept
+_CARD_DECISIONS: dict[str, tuple[tuple[Decision, ...], tuple[Decision, ...]]] = {
+    kind: (
+        tuple(Decision(kind, card) for card in DECK),
+        tuple(Decision(kind, card, knock=True) for card in DECK),
+    )
+    for kind in ("trade", "barter", "accept")
+}
+_ONE_DECISION = {kind: Decision(kind) for kind in ("knock", "refuse")}
+
+
+# The operations, made once per value: they are frozen, and an action is verified
+# before its operation is made, so only real seats and cards are ever kept.
+_trade = cache(Trade)
+_barter_offer = cache(BarterOffer)
+_barter_answer = cache(BarterAnswer)
+_knock = cache(Knock)
+
+
+@cache
+def _antes(n_seats: int, ante: int) -> tuple[Movement, ...]:
+    """Each seat's ante into the pool (none when ``ante`` is 0), made once per table size."""
+    return tuple(movement(s, None, ante, "ante") for s in range(n_seats)) if ante else ()
 
 
 class TradeDeal(DealBase):
@@ -68,16 +96,15 @@ class TradeDeal(DealBase):
         (docs/RULES.md §2.1). Arguments and errors: see the class."""
         super().__init__(rules, n_seats, dealer, deck)
         self.final = final
-        step = rules.step
+        #: +1 or -1: the direction of play (``rules.step``, read once)
+        self._step = step = rules.step
         self.stock: deque[Card] = deque(deck[3 * n_seats :])
         self.waste: list[Card] = []
         self.carried_pool = carried_pool
         self.pool = rules.ante * n_seats + carried_pool
         self.delta = [-rules.ante] * n_seats
-        self.movements = [
-            Movement(s, None, rules.ante, "ante") for s in range(n_seats) if rules.ante
-        ]
-        self.turn = turn_order(dealer, n_seats, step)[0]
+        self.movements = list(_antes(n_seats, rules.ante))
+        self.turn = next_seat(dealer, n_seats, step)  # the eldest hand: turn_order(...)[0]
         self.pending = None
 
     family = "trade"
@@ -92,15 +119,16 @@ class TradeDeal(DealBase):
         """The seat whose decision is awaited: the barter target while a barter is
         pending, else the seat whose turn it is; ``None`` once finished. The one
         place that decides whose turn it is."""
-        if self.finished:
+        if self.showdown is not None or self.voided:
             return None
-        if self.pending is not None:
-            return next_seat(self.pending.seat, self.n, self.rules.step)
+        pending = self.pending
+        if pending is not None:
+            return next_seat(pending.seat, self.n, self._step)
         return self.turn
 
     def neighbour(self, seat: int) -> int:
         """The seat ``seat`` barters with: the next seat in play order."""
-        return next_seat(seat, self.n, self.rules.step)
+        return next_seat(seat, self.n, self._step)
 
     def cards_in_play(self) -> list[Card]:
         """Every card: hands, then stock, then waste (52 when consistent)."""
@@ -132,11 +160,11 @@ class TradeDeal(DealBase):
         """The actions ``seat`` may take now, named as the AI's decisions:
         ``trade``, ``barter``, ``knock`` on a turn; ``accept``, ``refuse`` when
         answering a barter; ``[]`` otherwise."""
-        if self.finished or seat != self.to_act:
+        if seat is None or seat != self.to_act:  # to_act is None once finished
             return []
         if self.pending is not None:
-            return ["accept"] + (["refuse"] if self.rules.barter_refusal else [])
-        return (["trade"] if self.stock else []) + ["barter", "knock"]
+            return ["accept", "refuse"] if self.rules.barter_refusal else ["accept"]
+        return ["trade", "barter", "knock"] if self.stock else ["barter", "knock"]
 
     def controls(self, seat: int | None = None) -> Controls:
         """Trade, Barter, Knock on the table (§2.1); while a barter waits:
@@ -154,20 +182,29 @@ class TradeDeal(DealBase):
         allow it) each card again ending the turn with a knock; ``accept``: each
         card the seat may give back; ``knock``, ``refuse``: the one decision. Only
         legal decisions; ``[]`` when ``action`` is not ``seat``'s now."""
-        if action not in self.legal_actions(seat):
+        # the same test as ``action in self.legal_actions(seat)``, without the list
+        if seat is None or seat != self.to_act:  # to_act is None once finished
             return []
+        if self.pending is not None:
+            if action == "refuse" and self.rules.barter_refusal:
+                return [_ONE_DECISION["refuse"]]
+            if action != "accept":
+                return []
+        elif action == "knock":
+            return [_ONE_DECISION["knock"]]
+        elif action != "barter" and (action != "trade" or not self.stock):
+            return []
+        # the seat is to act and ``action`` is legal, so every held card passes its
+        # ``can_x`` check; a knock at the end of the turn only where the rules allow it
+        plain, knocking = _CARD_DECISIONS[action]
         hand = self.hands[seat]
-        if action in ("trade", "barter"):
-            can = self.can_trade if action == "trade" else self.can_barter
-            return [Decision(action, card, knock=knock) for knock in (False, True)
-                    for card in hand if can(seat, card, knock)]
-        if action == "accept":
-            return self._card_choices(seat, "accept", lambda card: self.can_answer(seat, card))
-        return [Decision(action)]
+        if action == "accept" or not self.rules.knock_after_exchange:
+            return [plain[card] for card in hand]
+        return [plain[card] for card in hand] + [knocking[card] for card in hand]
 
     # ------------------------------------------------------------- checks
     def _verify_turn(self, seat: int) -> None:
-        if self.finished:
+        if self.showdown is not None or self.voided:  # finished
             raise IllegalAction("This deal is already over.")
         if not 0 <= seat < self.n:
             raise IllegalAction("That is not a seat at this table.")
@@ -193,8 +230,10 @@ class TradeDeal(DealBase):
             IllegalAction: not their turn, card not held, deal over, no stock.
         """
         self._verify_turn(seat)
-        self._verify_holds(seat, card)
-        self._verify_knock_flag(knock)
+        if card not in self.hands[seat]:  # _verify_holds, inlined on this hot path
+            raise IllegalAction("You do not hold that card.")
+        if knock:
+            self._verify_knock_flag(knock)
         if not self.stock:
             raise IllegalAction("The stock is empty.")
 
@@ -213,8 +252,10 @@ class TradeDeal(DealBase):
             IllegalAction: not their turn, card not held, deal over.
         """
         self._verify_turn(seat)
-        self._verify_holds(seat, card)
-        self._verify_knock_flag(knock)
+        if card not in self.hands[seat]:  # _verify_holds, inlined on this hot path
+            raise IllegalAction("You do not hold that card.")
+        if knock:
+            self._verify_knock_flag(knock)
 
     def can_barter(self, seat: int, card: Card, knock: bool = False) -> bool:
         """``True`` when ``verify_barter`` would pass."""
@@ -232,7 +273,7 @@ class TradeDeal(DealBase):
             IllegalAction: no barter pending for this seat, card not held,
                 refusal not allowed by the rules.
         """
-        if self.finished:
+        if self.showdown is not None or self.voided:  # finished
             raise IllegalAction("This deal is already over.")
         if self.pending is None or seat != self.to_act:
             raise IllegalAction("No barter is waiting for your answer.")
@@ -274,7 +315,7 @@ class TradeDeal(DealBase):
             IllegalAction: see ``verify_trade``.
         """
         self.verify_trade(seat, card, knock)
-        op = Trade(seat, card, knock)
+        op = _trade(seat, card, knock)
         hand = self.hands[seat]
         hand.remove(card)
         hand.append(self.stock.popleft())
@@ -285,7 +326,7 @@ class TradeDeal(DealBase):
         else:
             self.waste.append(card)
         shown = card if self.rules.traded_card == "face_up" else None
-        self._record(op, PublicEvent("trade", seat, knocked=knock, shown=shown))
+        self._record(op, public_event("trade", seat, knocked=knock, shown=shown))
         if knock:
             self._end("knock", seat)
         elif not self.stock:
@@ -302,9 +343,9 @@ class TradeDeal(DealBase):
             IllegalAction: see ``verify_barter``.
         """
         self.verify_barter(seat, card, knock)
-        op = BarterOffer(seat, card, knock)
+        op = _barter_offer(seat, card, knock)
         self.pending = op
-        self._record(op, PublicEvent("barter_offer", seat, self.neighbour(seat)))
+        self._record(op, public_event("barter_offer", seat, self.neighbour(seat)))
         return op
 
     def answer(self, seat: int, card: Card | None) -> BarterAnswer:
@@ -317,17 +358,17 @@ class TradeDeal(DealBase):
         self.verify_answer(seat, card)
         offer = self.pending
         assert offer is not None
-        op = BarterAnswer(seat, card)
+        op = _barter_answer(seat, card)
         self.pending = None
         if card is None:
-            self._record(op, PublicEvent("barter_refuse", seat, offer.seat))
+            self._record(op, public_event("barter_refuse", seat, offer.seat))
             self._end("knock", seat)
             return op
         self.hands[offer.seat].remove(offer.card)
         self.hands[offer.seat].append(card)
         self.hands[seat].remove(card)
         self.hands[seat].append(offer.card)
-        self._record(op, PublicEvent("barter_accept", offer.seat, seat, knocked=offer.knock))
+        self._record(op, public_event("barter_accept", offer.seat, seat, knocked=offer.knock))
         if offer.knock:
             self._end("knock", offer.seat)
         else:
@@ -341,8 +382,8 @@ class TradeDeal(DealBase):
             IllegalAction: see ``verify_knock``.
         """
         self.verify_knock(seat)
-        op = Knock(seat)
-        self._record(op, PublicEvent("knock", seat))
+        op = _knock(seat)
+        self._record(op, public_event("knock", seat))
         self._end("knock", seat)
         return op
 
@@ -400,13 +441,13 @@ class TradeDeal(DealBase):
     # ----------------------------------------------------------- internals
     def _advance(self) -> None:
         assert self.turn is not None
-        self.turn = next_seat(self.turn, self.n, self.rules.step)
+        self.turn = next_seat(self.turn, self.n, self._step)
 
     def _end(self, ended_by: str, knocker: int | None) -> None:
         self.turn = None
         ranking = self.rules.ranking
-        scores = tuple(score(h, ranking) for h in self.hands)
-        cats = tuple(category_of(s) for s in scores)
+        scores = tuple([score(h, ranking) for h in self.hands])
+        cats = tuple([category_of(s) for s in scores])
         first = len(self.movements)
         winner: int | None
         pool_won = 0
@@ -417,14 +458,15 @@ class TradeDeal(DealBase):
         ):
             winner = None  # the pool stays for the next deal
         else:
-            winner = best_seat(list(scores), self.dealer, self.rules.step)
+            winner = best_seat(scores, self.dealer, self._step)
             pool_won = self.pool
             self._move(None, winner, self.pool, "pool")
             self.pool = 0
             if winner != self.dealer:
                 self._dealer_penalty(cats, winner)
+        top = max(scores)
         self.showdown = Showdown(
-            hands=tuple(tuple(h) for h in self.hands),
+            hands=tuple([tuple(h) for h in self.hands]),
             scores=scores,
             categories=cats,
             winner=winner,
@@ -432,7 +474,7 @@ class TradeDeal(DealBase):
             knocker=knocker,
             pool_won=pool_won,
             payments=tuple(self.movements[first:]),
-            best=tuple(s for s in range(self.n) if scores[s] == max(scores)),
+            best=tuple([s for s in range(self.n) if scores[s] == top]),
             pots=(self.pool,),
         )
 

@@ -3,7 +3,10 @@
 Every 3-card hand gets an integer *score*: a higher score is a better hand and
 equal scores tie (ties are then broken by seat position, see ``seating``).
 Scores come from a table of all 22,100 three-card hands per ranking scheme,
-built once on first use and keyed by the hand's 52-bit card mask.
+built once on first use. ``score`` reads it indexed by the cards themselves
+(``table[a][b][c]``, every order of the three cards filled in), so a call
+allocates nothing; ``score_table`` gives the same scores keyed by the hand's
+52-bit card mask.
 
 Ranking schemes (``Rules.ranking``):
 
@@ -23,7 +26,7 @@ above every 3-card hand of every scheme. Any other 4-card hand is refused.
 from __future__ import annotations
 
 from enum import IntEnum
-from itertools import combinations
+from itertools import combinations, permutations
 from math import comb
 from typing import Literal
 
@@ -112,6 +115,13 @@ def _compute(cards: tuple[Card, ...], ranking: Ranking) -> int:
 
 _TABLES: dict[str, dict[int, int]] = {}
 
+#: a level of the by-card table: 104 entries, so that a negative card (-1..-52)
+#: lands on an entry above 51 and is refused like any card that is not in the deck
+_SIDE = 104
+#: scores by card, per ranking: ``_BY_CARD[ranking][a][b][c]``, ``None`` where
+#: ``a, b, c`` are not three distinct cards of the deck
+_BY_CARD: dict[str, list[list[list[int | None]]]] = {}
+
 
 def score_table(ranking: Ranking = "classic") -> dict[int, int]:
     """The table ``{card mask: score}`` of all 22,100 hands for ``ranking`` (built once)."""
@@ -125,27 +135,74 @@ def score_table(ranking: Ranking = "classic") -> dict[int, int]:
     return table
 
 
-def score(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> int:
-    """Score of a hand: higher is better, equal ties. A hand is three distinct
-    cards, or four of a kind (after a pounce), which beats every 3-card hand.
+def _by_card(ranking: Ranking) -> list[list[list[int | None]]]:
+    """The by-card table of ``ranking`` (built once, from ``score_table``)."""
+    table = _BY_CARD.get(ranking)
+    if table is None:
+        nothing: list[int | None] = [None] * _SIDE
+        no_card = [nothing] * _SIDE
+        table = [
+            [nothing if b == a else [None] * _SIDE for b in range(52)] + no_card[52:]
+            for a in range(52)
+        ]
+        table += [no_card] * (_SIDE - 52)
+        masks = score_table(ranking)
+        for hand in combinations(range(52), 3):
+            value = masks[(1 << hand[0]) | (1 << hand[1]) | (1 << hand[2])]
+            for a, b, c in permutations(hand):
+                table[a][b][c] = value
+        _BY_CARD[ranking] = table
+    return table
 
-    Raises:
-        KeyError: ``cards`` is neither three distinct cards nor four of a kind.
-    """
+
+def _score_other(cards: tuple[Card, ...] | list[Card], ranking: Ranking) -> int:
+    """Score of a hand that is not three cards: four of a kind, else ``KeyError``."""
     if len(cards) == 4:
         ranks = {rank(c) for c in cards}
         if len(ranks) != 1 or len(set(cards)) != 4:
             raise KeyError("a hand of four cards must be four of a kind")
         return Category.FOUR * _BASE + ranks.pop()
-    if len(cards) != 3:
-        raise KeyError("a hand holds three cards")
-    a, b, c = cards
-    return score_table(ranking)[(1 << a) | (1 << b) | (1 << c)]
+    raise KeyError("a hand holds three cards")
+
+
+def score(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> int:
+    """Score of a hand: higher is better, equal ties. A hand is three distinct
+    cards, or four of a kind (after a pounce), which beats every 3-card hand
+    (docs/RULES.md §1.4, §2.6). The same value as ``score_table(ranking)[mask]``,
+    read from a precomputed table without allocating anything.
+
+    Raises:
+        KeyError: ``cards`` is neither three distinct cards nor four of a kind.
+    """
+    try:
+        a, b, c = cards
+        value = _BY_CARD[ranking][a][b][c]
+    except ValueError:  # not three cards
+        return _score_other(cards, ranking)
+    except KeyError:  # the first hand of this ranking: build its table, then read it
+        _by_card(ranking)
+        return score(cards, ranking)
+    except IndexError:
+        raise KeyError("not a card of the deck") from None
+    if value is None:
+        raise KeyError("a hand holds three distinct cards of the deck")
+    return value
+
+
+#: the categories by number (``Category(n)`` without the enum call)
+_CATEGORIES: dict[int, Category] = {c.value: c for c in Category}
 
 
 def category_of(hand_score: int) -> Category:
-    """Category of a score from ``score``."""
-    return Category(hand_score // _BASE)
+    """Category of a score from ``score``.
+
+    Raises:
+        ValueError: not a score from ``score``.
+    """
+    try:
+        return _CATEGORIES[hand_score // _BASE]
+    except KeyError:
+        raise ValueError(f"{hand_score} is not a hand score") from None
 
 
 def describe(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> str:

@@ -247,12 +247,16 @@ class WidowDeal(DealBase):
         if action not in self.legal_actions(seat):
             return []
         if action == "swap":
+            # ``swap`` is legal, so ``seat`` is the seat whose turn it is; checked once,
+            # and then every k distinct cards of the hand against every k of the widow
+            # (1 <= k <= swap_max) pass ``can_swap`` by construction
+            if not self._passes(lambda: self._verify_turn(seat)):
+                return []
             hand = self.hands[seat]
             return [Decision("swap", give=give, take=take)
                     for k in range(1, self.rules.swap_max + 1)
                     for give in combinations(hand, k)
-                    for take in combinations(self.widow, k)
-                    if self.can_swap(seat, give, take)]
+                    for take in combinations(self.widow, k)]
         return [Decision(action)]
 
     # ------------------------------------------------------------- checks

@@ -69,7 +69,7 @@ class Actions(ServiceBase):
                 await self._persist(live, op, member_id)
                 if live.seats[seat].timeouts:
                     await self.storage.set_seat_state(table_id, seat, timeouts=0)
-                    live.seats = await self.storage.seats(table_id)
+                    live.set_seat(seat, timeouts=0)
                 await self._run_ai(live)
             return live, op
 
@@ -150,10 +150,10 @@ class Actions(ServiceBase):
                         break
                 if own_turn:  # answering someone else's offer never marks a seat away
                     timeouts = live.seats[seat].timeouts + 1
-                    await self.storage.set_seat_state(
-                        table_id, seat, timeouts=timeouts,
-                        away=True if timeouts >= away_after else None)
-                    live.seats = await self.storage.seats(table_id)
+                    away = True if timeouts >= away_after else None
+                    await self.storage.set_seat_state(table_id, seat, timeouts=timeouts,
+                                                      away=away)
+                    live.set_seat(seat, timeouts=timeouts, away=away)
                 await self._run_ai(live)
             return live
 
@@ -173,5 +173,5 @@ class Actions(ServiceBase):
                 raise UserError("You are not marked away.")
             async with self._unit(table_id):
                 await self.storage.set_seat_state(table_id, seat, away=False, timeouts=0)
-                live.seats = await self.storage.seats(table_id)
+                live.set_seat(seat, away=False, timeouts=0)
             return live

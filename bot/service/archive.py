@@ -154,6 +154,5 @@ class Archive(ServiceBase):
             raise UserError("That game's record could not be read back.") from None
         if row.status == "closed":
             game.close()  # an unfinished last deal was voided when the table closed
-        live = LiveTable(row, seats, get_preset(row.preset, row.options), game,
-                         [d.id for d in deals])
+        live = LiveTable(row, seats, get_preset(row.preset, row.options), game)
         return Archived(past, live, deals, record)

@@ -34,7 +34,16 @@ from ..engine import (
 from ..engine import ai as engine_ai
 from ..engine.fairness import SEED_BYTES, DealProof, commitment
 from ..locks import KeyedLock
-from ..storage import DealRow, GuildSettings, HandResult, LedgerEntry, Storage, TableRow
+from ..storage import (
+    DealRow,
+    GuildSettings,
+    HandResult,
+    LedgerEntry,
+    OpenTable,
+    Storage,
+    TableClosed,
+    TableRow,
+)
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
 
@@ -92,28 +101,28 @@ class ServiceBase:
         a drift is logged as an error for the admins (nothing is changed)."""
         self.tables.clear()
         self.stale.clear()
-        rows = await self.storage.open_tables()
-        for row in rows:
+        stored, drifts = await self.storage.open_state()
+        for state in stored:
             try:
-                await self._reload(row.id)
+                self.tables[state.row.id] = self._build(state)
             except Exception:  # a broken table must not stop the others
-                log.exception("table %s could not be rebuilt", row.id)
-                self.stale.add(row.id)
-        for guild_id in sorted({row.guild_id for row in rows}):
-            drift = (await self.storage.guild_ledger_sum(guild_id)
-                     + await self.storage.points_in_pots(guild_id))
+                log.exception("table %s could not be rebuilt", state.row.id)
+                self.stale.add(state.row.id)
+        for guild_id, drift in sorted(drifts.items()):
             if drift:
                 log.error("guild %s: the ledger is off by %+d points", guild_id, drift)
         return list(self.tables.values())
 
     @asynccontextmanager
     async def _unit(self, table_id: int | None) -> AsyncIterator[None]:
-        """One unit of work: every write made inside is committed together, or none.
+        """One unit of work: every write made inside is committed together, or none,
+        in one call on the database thread when the block ends (``Storage.atomic``):
+        the engine step, the AI's answers, the deal's end and its ledger rows
+        go to the database at once, and nothing is answered before that commit.
 
-        The write lock is taken first (before the engine changes anything), and
-        the table must still be open in storage. On any failure the table is
-        rebuilt from storage, so memory never runs ahead of the database; a
-        storage error becomes ``StorageFailure``.
+        The table must still be open in storage when the unit commits. On any
+        failure the table is rebuilt from storage, so memory never runs ahead of
+        the database; a storage error becomes ``StorageFailure``.
 
         Raises:
             UserError: the table was closed in storage (it leaves memory too).
@@ -122,13 +131,13 @@ class ServiceBase:
         try:
             async with self.storage.atomic():
                 if table_id is not None:
-                    row = await self.storage.get_table(table_id)
-                    if row is None or row.status not in ("lobby", "playing"):
-                        self.tables.pop(table_id, None)
-                        raise UserError("This table is closed.")
+                    await self.storage.require_open(table_id)
                 yield
         except UserError:  # raised before anything changed (a refused request)
             raise
+        except TableClosed:
+            self.tables.pop(table_id or 0, None)
+            raise UserError("This table is closed.") from None
         except BaseException as exc:  # also a cancellation: memory must never run ahead
             if table_id is not None:
                 await asyncio.shield(self._resync(table_id))
@@ -153,30 +162,46 @@ class ServiceBase:
         row = await self.storage.get_table(table_id)
         if row is None:
             raise UserError("This table no longer exists.")
-        seats = await self.storage.seats(table_id)
+        live = self._build(OpenTable(row, await self.storage.next_seed(table_id),
+                                     await self.storage.seats(table_id),
+                                     await self.storage.deals(table_id)))
+        if row.status in ("lobby", "playing"):
+            self.tables[table_id] = live
+        else:
+            self.tables.pop(table_id, None)
+        return live
+
+    @staticmethod
+    def _build(state: OpenTable) -> LiveTable:
+        """A table in memory from what is stored of it: its deals replayed
+        through the engine (docs/RECORDS.md)."""
+        row, seats = state.row, state.seats
         rules = get_preset(row.preset, row.options)
-        live = LiveTable(row, seats, rules)
+        live = LiveTable(row, seats, rules, next_seed=state.next_seed)
         if row.first_dealer is not None:
-            game = Game(rules, len(seats), row.first_dealer, table=table_id)
-            for deal_row in await self.storage.deals(table_id):
+            game = Game(rules, len(seats), row.first_dealer, table=row.id)
+            for deal_row in state.deals:
                 deal = game.start_deal([parse_card(c) for c in deal_row.deck],
                                        proof=proof_of(deal_row))
                 for action in deal_row.actions:
                     deal.apply(operation_from_dict(action.payload))
                 if deal_row.status == "void" and not deal.finished:
                     deal.void()
-                live.deal_ids.append(deal_row.id)
                 live.cut_by.append(deal_row.cut_by)
                 if deal_row.showdown_message_id is not None:
                     live.showdown_messages[deal_row.number] = deal_row.showdown_message_id
             if row.status == "closed":
                 game.closed = True
             live.game = game
-        if row.status in ("lobby", "playing"):
-            self.tables[table_id] = live
-        else:
-            self.tables.pop(table_id, None)
         return live
+
+    async def settled(self, table_id: int) -> None:
+        """Return once no request is changing the table: its memory then holds
+        only what is committed (a unit changes the engine first and commits at
+        its end). Acknowledges the running interaction before any wait."""
+        if self.lock.locked(table_id):
+            async with self.lock(table_id):
+                pass
 
     def get(self, table_id: int) -> LiveTable:
         """The open table ``table_id``.
@@ -232,15 +257,16 @@ class ServiceBase:
         """``size`` random bytes: the OS CSPRNG, or the seeded test RNG when given."""
         return self.rng.randbytes(size) if self.rng is not None else secrets.token_bytes(size)
 
-    async def _commit_next(self, table_id: int) -> str:
+    async def _commit_next(self, live: LiveTable) -> None:
         """Draw the secret seed of the table's next deal and store it with its
-        commitment (inside the caller's unit); returns the commitment, which the
-        lobby or the showdown shows before anyone can cut (docs/FAIRNESS.md "In
-        the bot")."""
+        commitment (inside the caller's unit); the commitment goes on the row,
+        which the lobby or the showdown shows before anyone can cut
+        (docs/FAIRNESS.md "In the bot")."""
         seed = self._random(SEED_BYTES)
         committed = commitment(seed)
-        await self.storage.set_next_seed(table_id, seed.hex(), committed)
-        return committed
+        await self.storage.set_next_seed(live.id, seed.hex(), committed)
+        live.next_seed = seed.hex()
+        live.row = dataclasses.replace(live.row, next_commitment=committed)
 
     # ---------------------------------------------------- the engine step
     async def _deal(self, live: LiveTable, cut: bytes | None = None,
@@ -257,10 +283,10 @@ class ServiceBase:
         if self.arranged_decks:  # tests only
             deck, cut_by = self.arranged_decks.pop(0), None
             deal = game.start_deal(deck)
-            deal_id = await self.storage.start_deal(
+            await self.storage.start_deal(
                 live.id, len(game.deals), deal.dealer, [card_code(c) for c in deck])
         else:
-            stored = await self.storage.next_seed(live.id)
+            stored = live.next_seed
             if stored is None:
                 seed, cut = self._random(SEED_BYTES), None
             else:
@@ -270,12 +296,12 @@ class ServiceBase:
             deal = game.start_fair_deal(seed, [cut])
             proof = game.proofs[-1]
             assert proof is not None
-            deal_id = await self.storage.start_deal(
+            await self.storage.start_deal(
                 live.id, len(game.deals), deal.dealer, [card_code(c) for c in deal.deck],
                 commitment=proof.commitment, seed=seed.hex(), cuts=[cut.hex()], cut_by=cut_by)
         await self.storage.set_next_seed(live.id, None, None)
+        live.next_seed = None
         live.row = dataclasses.replace(live.row, next_commitment=None)
-        live.deal_ids.append(deal_id)
         live.cut_by.append(cut_by)
         await self._run_ai(live)
 
@@ -299,16 +325,15 @@ class ServiceBase:
         if deal.finished:
             finish = ("finished", self._ledger(live, deal), self._hands(live, deal))
         await self.storage.append_action(
-            live.deal_ids[-1], len(deal.operations) - 1, operation_to_dict(op),
-            member_id, finish=finish,
+            live.deal_key, len(deal.operations) - 1, operation_to_dict(op), member_id,
+            finish=finish,
         )
         if deal.finished and live.game.complete:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
-            live.row = await self._row(live.id)
+            live.row = dataclasses.replace(live.row, status="finished")
             self.tables.pop(live.id, None)
         elif deal.finished:
-            live.row = dataclasses.replace(live.row,
-                                           next_commitment=await self._commit_next(live.id))
+            await self._commit_next(live)
 
     @staticmethod
     def _ledger(live: LiveTable, deal: AnyDeal) -> list[LedgerEntry]:
@@ -354,8 +379,9 @@ class ServiceBase:
     async def mark_announced(self, live: LiveTable, message_id: int) -> None:
         """Remember that the latest deal's showdown was posted as ``message_id``."""
         live.showdown_messages[live.deal_number] = message_id
+        key = live.deal_key
         await self._remember(live.id, "showdown", lambda: self.storage.set_showdown_message(
-            live.deal_ids[-1], message_id))
+            key, message_id))
 
     async def set_message(self, table_id: int, *, lobby: int | None = None,
                           table: int | None = None) -> None:

@@ -6,12 +6,13 @@ manager, a deleted channel or an idle lobby), its pots shared.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..engine import implied_options
+from ..engine import Game, implied_options
 from ..storage import LedgerEntry
 from .core import ServiceBase, press_cut
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
@@ -65,7 +66,7 @@ class LifeCycle(ServiceBase):
                     next_deal_delay, place)
                 await self.storage.add_seat(row.id, host_id, host_name)
                 # the first deal's seed, committed before anyone can press Start
-                await self._commit_next(row.id)
+                await self._commit_next(LiveTable(row, [], self.check_rules(preset, options)))
             if number is not None and row.number != number:  # another writer: never here
                 log.warning("table %s got number %s, its channel says %s", row.id, row.number,
                             number)
@@ -102,8 +103,7 @@ class LifeCycle(ServiceBase):
             if len(live.seats) >= live.rules.max_players:
                 raise UserError(f"This table is full ({live.rules.max_players} seats).")
             async with self._unit(table_id):
-                await self.storage.add_seat(table_id, member_id, name)
-                live = await self._reload(table_id)
+                live.seats.append(await self.storage.add_seat(table_id, member_id, name))
             self.touch(table_id)
             return live
 
@@ -123,8 +123,7 @@ class LifeCycle(ServiceBase):
             taken = {s.name for s in live.seats}
             name = next((f"AI {n}" for n in AI_NAMES if f"AI {n}" not in taken), "AI")
             async with self._unit(table_id):
-                await self.storage.add_seat(table_id, None, name)
-                live = await self._reload(table_id)
+                live.seats.append(await self.storage.add_seat(table_id, None, name))
             self.touch(table_id)
             return live
 
@@ -180,7 +179,8 @@ class LifeCycle(ServiceBase):
             first = self.rng.randrange(n) if self.rng else secrets.randbelow(n)
             async with self._unit(table_id):
                 await self.storage.start_game(table_id, first)
-                live = await self._reload(table_id)
+                live.row = dataclasses.replace(live.row, status="playing", first_dealer=first)
+                live.game = Game(live.rules, n, first, table=table_id)
                 await self._deal(live, None if press is None else press_cut(press),
                                  None if press is None else member_id)
             return live
@@ -205,7 +205,7 @@ class LifeCycle(ServiceBase):
                 raise UserError("Only players at this table can change its delay.")
             async with self._unit(table_id):
                 await self.storage.set_next_deal_delay(table_id, seconds)
-                live.row = await self._row(table_id)
+                live.row = dataclasses.replace(live.row, next_deal_delay=seconds)
             return live
 
     # ------------------------------------------------------- departures
@@ -229,7 +229,7 @@ class LifeCycle(ServiceBase):
                     continue
                 async with self.lock(live.id), self._unit(live.id):
                     await self.storage.set_seat_state(live.id, seat, gone=True)
-                    live.seats = await self.storage.seats(live.id)
+                    live.set_seat(seat, gone=True)
                     await self.storage.audit(guild_id, member_id, "member_gone",
                                              f"table {live.id}")
                     await self._run_ai(live)
@@ -271,7 +271,7 @@ class LifeCycle(ServiceBase):
                 await self.storage.set_status(table_id, "closed")
                 await self.storage.audit(live.row.guild_id, None, "idle_lobby_closed",
                                          f"table {table_id}")
-                live.row = await self._row(table_id)
+                live.row = dataclasses.replace(live.row, status="closed")
             self.tables.pop(table_id, None)
             self.activity.pop(table_id, None)
             return live
@@ -304,15 +304,15 @@ class LifeCycle(ServiceBase):
                     voided = live.game.close()
                     shares = self._share_pots(live)
                     if voided is not None:
-                        await self.storage.finish_deal(live.deal_ids[-1], "void", shares, [])
+                        await self.storage.finish_deal(live.deal_key, "void", shares, [])
                     elif shares:
                         await self.storage.add_ledger(live.row.guild_id, table_id,
-                                                      live.deal_ids[-1], shares)
+                                                      live.deal_key, shares)
                 await self.storage.set_status(table_id, "closed")
                 await self.storage.audit(
                     live.row.guild_id, member_id, "end_table", f"table {table_id}"
                 )
-                live.row = await self._row(table_id)
+                live.row = dataclasses.replace(live.row, status="closed")
             self.tables.pop(table_id, None)
             self.activity.pop(table_id, None)
             return live

@@ -2,29 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine import AnyDeal, Game, Rules
-from ..storage import SeatRow, TableRow
+from ..storage import DealKey, SeatRow, TableRow
 
 
 @dataclass
 class LiveTable:
-    """A table in memory: its row, seats and (once started) the engine game.
-
-    ``deal_ids[i]`` is the storage id of ``game.deals[i]``.
-    """
+    """A table in memory: its row, seats and (once started) the engine game."""
 
     row: TableRow
     seats: list[SeatRow]
     rules: Rules
     game: Game | None = None
-    deal_ids: list[int] = field(default_factory=list)
     #: deal number -> message id of its posted showdown
     showdown_messages: dict[int, int] = field(default_factory=dict)
-    #: per deal (as ``deal_ids``), the member whose press cut it; ``None``: the bot
+    #: per deal (as ``game.deals``), the member whose press cut it; ``None``: the bot
     #: cut (docs/FAIRNESS.md "In the bot")
     cut_by: list[int | None] = field(default_factory=list)
+    #: the secret seed (hex) committed for the next deal; never shown before its
+    #: deal is over (docs/FAIRNESS.md)
+    next_seed: str | None = field(default=None, repr=False)
+
+    def set_seat(self, seat: int, *, away: bool | None = None, timeouts: int | None = None,
+                 gone: bool | None = None) -> None:
+        """Set whichever presence fields are given on one seat's row in memory
+        (as ``Storage.set_seat_state`` does in the running unit)."""
+        row = self.seats[seat]
+        self.seats[seat] = replace(
+            row, away=row.away if away is None else away,
+            timeouts=row.timeouts if timeouts is None else timeouts,
+            gone=row.gone if gone is None else gone)
 
     @property
     def announced(self) -> set[int]:
@@ -45,6 +54,11 @@ class LiveTable:
     def deal_number(self) -> int:
         """1-based number of the latest deal (0 before the first)."""
         return len(self.game.deals) if self.game else 0
+
+    @property
+    def deal_key(self) -> DealKey:
+        """The latest deal's key in storage (table id, deal number)."""
+        return DealKey(self.row.id, self.deal_number)
 
     def seat_of(self, member_id: int) -> int | None:
         """The seat of ``member_id`` at this table, or ``None``."""

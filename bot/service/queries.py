@@ -1,19 +1,42 @@
-"""Guild-wide settings and queries: settings, the ledger's pages and a member's
-figures, backups and the ledger reset.
+"""Guild-wide settings and queries: settings, the ledger's pages (by preset and
+period) and a member's figures, backups and the ledger reset.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ..engine import PRESETS
 from ..storage import GuildSettings, MemberStats
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 
 log = logging.getLogger(__name__)
+
+#: the leaderboard's periods and how they read: UTC calendar weeks (from Monday
+#: 00:00 UTC) and months (from the 1st, 00:00 UTC), or every row
+PERIODS = {"week": "this week", "month": "this month", "all": "all time"}
+
+
+def period_start(period: str, now: datetime) -> datetime | None:
+    """When ``period`` began at the aware moment ``now``, in UTC: ``week`` the
+    Monday 00:00 UTC of ``now``'s calendar week, ``month`` the 1st 00:00 UTC of
+    its month; ``None`` for ``all`` (no start).
+
+    Raises:
+        ValueError: ``period`` is not a key of ``PERIODS``.
+    """
+    day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "week":
+        return day - timedelta(days=day.weekday())
+    if period == "month":
+        return day.replace(day=1)
+    if period == "all":
+        return None
+    raise ValueError(f"unknown period {period!r}")
 
 
 class Queries(ServiceBase):
@@ -74,11 +97,31 @@ class Queries(ServiceBase):
         async with self._unit(None):
             return await self.storage.reset_ledger(guild_id, member_id)
 
-    async def leaderboard(self, guild_id: int, page: int, per_page: int = 10,
-                          ) -> tuple[list[tuple[int, int]], int]:
-        """One page (0-based) of ``(member_id, balance)`` and the member count."""
-        return await self.storage.leaderboard(guild_id, page * per_page, per_page)
+    async def leaderboard(self, guild_id: int, page: int, per_page: int = 10, *,
+                          preset: str | None = None, period: str = "all",
+                          now: datetime | None = None) -> tuple[list[tuple[int, int]], int]:
+        """One page (0-based) of ``(member_id, balance)`` (points) and the member
+        count: only the ledger rows of ``preset``'s tables (``None``: every preset)
+        written since ``period`` began (``period_start``; ``now`` defaults to the
+        present moment).
+
+        Raises:
+            UserError: an unknown preset or period.
+        """
+        if preset is not None and preset not in PRESETS:
+            raise UserError("There is no preset by that name: pick one from the list.")
+        try:
+            since = period_start(period, now or datetime.now(UTC))
+        except ValueError:
+            raise UserError("Pick the period from the list: this week, this month or all "
+                            "time.") from None
+        return await self.storage.leaderboard(guild_id, page * per_page, per_page,
+                                              preset=preset, since=since)
+
+    async def presets_played(self, guild_id: int) -> list[str]:
+        """The presets of the guild's started games, most played first."""
+        return await self.storage.presets_played(guild_id)
 
     async def stats(self, guild_id: int, member_id: int) -> MemberStats:
-        """``/commerce stats`` figures for a member."""
+        """``/commerce stats`` figures for a member (``Storage.member_stats``)."""
         return await self.storage.member_stats(guild_id, member_id)

@@ -8,14 +8,17 @@ from .database import (
     DatabaseNotWritable,
     DatabaseUnavailable,
     Storage,
+    TableClosed,
 )
 from .models import (
     ActionRow,
+    DealKey,
     DealRow,
     GuildSettings,
     HandResult,
     LedgerEntry,
     MemberStats,
+    OpenTable,
     PastGame,
     PresetStats,
     SeatRow,
@@ -23,7 +26,7 @@ from .models import (
 )
 
 __all__ = [
-    "MIN_FREE_BYTES", "ActionRow", "CorruptDatabase", "DatabaseInUse", "DatabaseNotWritable",
+    "MIN_FREE_BYTES", "ActionRow", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "LedgerEntry",
-    "MemberStats", "PastGame", "PresetStats", "SeatRow", "Storage", "TableRow",
+    "MemberStats", "OpenTable", "PastGame", "PresetStats", "SeatRow", "Storage", "TableClosed", "TableRow",
 ]

@@ -16,27 +16,27 @@ import os
 import re
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from ..waiting import acknowledge
 from .models import (
     ActionRow,
+    DealKey,
     DealRow,
     GuildSettings,
     HandResult,
     LedgerEntry,
-    MemberStats,
-    PastGame,
-    PresetStats,
+    OpenTable,
     SeatRow,
     TableRow,
 )
+from .reports import Reports
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
@@ -213,7 +213,125 @@ def _seat_row(row: sqlite3.Row) -> SeatRow:
     )
 
 
-class Storage:
+T = TypeVar("T")
+
+
+def _deal_id(conn: sqlite3.Connection, deal: DealKey) -> int:
+    """The storage id of ``deal``. Raises ValueError if there is none."""
+    row = conn.execute("SELECT id FROM deals WHERE table_id = ? AND number = ?",
+                       deal).fetchone()
+    if row is None:
+        raise ValueError(f"no deal {deal}")
+    return int(row[0])
+
+
+def _close_deal(conn: sqlite3.Connection, deal_id: int, status: str,
+                ledger: list[LedgerEntry], hands: list[HandResult]) -> None:
+    """Close an open deal: its status, ledger rows and hand results.
+    Raises ValueError if the deal is not open."""
+    now = _now()
+    if conn.execute(
+        "UPDATE deals SET status = ?, finished_at = ? WHERE id = ? AND status = 'open'",
+        (status, now, deal_id),
+    ).rowcount == 0:
+        raise ValueError(f"deal {deal_id} is not open")
+    deal = conn.execute(
+        "SELECT d.table_id, t.guild_id FROM deals d JOIN tables t ON t.id = d.table_id"
+        " WHERE d.id = ?", (deal_id,)).fetchone()
+    conn.executemany(
+        "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(deal["guild_id"], deal["table_id"], deal_id, e.seat, e.member_id, e.amount,
+          e.reason, now) for e in ledger],
+    )
+    conn.executemany(
+        "INSERT INTO deal_hands (deal_id, seat, member_id, score, label, won, category,"
+        " knocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(deal_id, h.seat, h.member_id, h.score, h.label, int(h.won), h.category,
+          int(h.knocked)) for h in hands],
+    )
+
+
+class TableClosed(Exception):
+    """``require_open``: the table is closed (or gone) in storage; nothing was written."""
+
+    def __init__(self, table_id: int) -> None:
+        """``table_id``: the table that was found closed."""
+        super().__init__(f"table {table_id} is closed")
+        self.table_id = table_id
+
+
+class _Busy(Exception):
+    """``BEGIN IMMEDIATE`` failed (its cause): nothing of the call ran."""
+
+
+@dataclasses.dataclass(eq=False)
+class _Unit:
+    """An open ``atomic()`` block: its queued writes and whether it holds the
+    connection lock and an open transaction."""
+
+    pending: list[Callable[[sqlite3.Connection], object]] = dataclasses.field(
+        default_factory=list)
+    locked: bool = False
+    begun: bool = False
+
+
+def _batch(conn: sqlite3.Connection, begun: bool,
+           pending: list[Callable[[sqlite3.Connection], object]],
+           fn: Callable[[sqlite3.Connection], T],
+           commit: Callable[[sqlite3.Connection], None] | None) -> T:
+    """On the database thread: ``BEGIN IMMEDIATE`` (unless ``begun``), the
+    ``pending`` writes, ``fn``, then ``commit``; rolled back on any error.
+    Raises ``_Busy`` when the transaction could not begin."""
+    if not begun:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _Busy(exc) from exc
+    try:
+        for write in pending:
+            write(conn)
+        result = fn(conn)
+        if commit is not None:
+            commit(conn)
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _deal_rows(deal_rows: list[sqlite3.Row], action_rows: list[sqlite3.Row]) -> list[DealRow]:
+    """``DealRow``s of rows of ``deals`` with their rows of ``actions`` (by deal
+    id, in seq order)."""
+    actions: dict[int, list[ActionRow]] = {}
+    for row in action_rows:
+        actions.setdefault(row["deal_id"], []).append(
+            ActionRow(seq=row["seq"], payload=json.loads(row["payload"]),
+                      member_id=row["member_id"])
+        )
+    return [
+        DealRow(id=row["id"], number=row["number"], dealer=row["dealer"],
+                deck=row["deck"].split(), status=row["status"],
+                actions=actions.get(row["id"], []),
+                showdown_message_id=row["showdown_message_id"],
+                commitment=row["commitment"], seed=row["seed"],
+                cuts=None if row["cuts"] is None else json.loads(row["cuts"]),
+                cut_by=row["cut_by"], finished_at=row["finished_at"])
+        for row in deal_rows
+    ]
+
+
+def _nothing(conn: sqlite3.Connection) -> None:
+    """A step that does nothing (a flush or a commit with nothing more to run)."""
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
+class Storage(Reports):
     """All persistence. Every public coroutine is its own transaction unless noted."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path, lock_fd: int | None = None) -> None:
@@ -223,8 +341,10 @@ class Storage:
         self._lock_fd = lock_fd
         self.path = path
         self._lock = asyncio.Lock()
-        #: the task inside ``atomic()``, if any
-        self._owner: asyncio.Task[Any] | None = None
+        #: the open unit of work (``atomic()``) of each task inside one
+        self._units: dict[asyncio.Task[Any], _Unit] = {}
+        #: calls made on the database thread so far (benchmarks and tests count them)
+        self.round_trips = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -429,15 +549,39 @@ class Storage:
             await db.execute("VACUUM INTO ?", (str(dest),))
 
     # ------------------------------------------------------------------ transactions
+    #
+    # A unit of work (``atomic()``) does not talk to the database while it runs:
+    # each write made inside it is queued as a function of the raw ``sqlite3``
+    # connection, and at the end ONE call on aiosqlite's worker thread runs
+    # ``BEGIN IMMEDIATE``, every queued write, and ``COMMIT`` (or ``ROLLBACK`` on
+    # any error). A read, or a write whose result the caller needs, inside a unit
+    # first "flushes": that call opens the transaction and runs what is queued,
+    # and the unit then holds the connection until its commit.
 
     def _conn(self) -> aiosqlite.Connection:
         if self._db is None:
             raise RuntimeError("Storage is closed")
         return self._db
 
+    async def _on_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(raw connection)`` on aiosqlite's worker thread: one round trip.
+
+        aiosqlite runs every call of a connection on one thread through its
+        ``_execute``; it offers no public way to run several statements there in
+        one go, so this is the one place that uses it (pinned in pyproject.toml,
+        checked by tests/storage/test_storage.py)."""
+        db = self._conn()
+        self.round_trips += 1
+        return await db._execute(lambda: fn(db._conn))  # type: ignore[no-untyped-call,no-any-return]
+
+    def _unit(self) -> _Unit | None:
+        """The unit of work the running task has open, if any."""
+        task = asyncio.current_task()
+        return None if task is None else self._units.get(task)
+
     def _inside(self) -> bool:
-        """Whether the running task holds an ``atomic()`` transaction of ours."""
-        return self._owner is not None and self._owner is asyncio.current_task()
+        """Whether the running task holds an ``atomic()`` unit of ours."""
+        return self._unit() is not None
 
     async def _acquire(self) -> None:
         """Take the connection lock, acknowledging the interaction first if taken."""
@@ -445,30 +589,97 @@ class Storage:
             await acknowledge()
         await self._lock.acquire()
 
-    async def _begin(self, db: aiosqlite.Connection) -> None:
-        """``BEGIN IMMEDIATE``, waiting up to ``BUSY_WAIT`` seconds (on the event
-        loop, after acknowledging the interaction) while another connection
-        holds the write lock. Raises sqlite3.OperationalError (``database is
-        locked``) when it is still held then."""
+    async def _transaction(self, unit: _Unit | None,
+                           fn: Callable[[sqlite3.Connection], T], *, commit: bool) -> T:
+        """One thread call: ``BEGIN IMMEDIATE`` (unless ``unit`` has begun), the
+        unit's queued writes, ``fn``, then ``COMMIT`` when ``commit``. On any error
+        the transaction is rolled back in the same call. The caller holds the lock.
+
+        While another connection holds the write lock, ``BEGIN IMMEDIATE`` fails at
+        once (busy timeout 0): the interaction is acknowledged and the call is
+        retried on the event loop for up to ``BUSY_WAIT`` seconds; then
+        ``sqlite3.OperationalError`` (``database is locked``) is raised."""
+        pending = [] if unit is None else unit.pending
+        begun = unit is not None and unit.begun
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_WAIT
         pause = 0.05
+
+        def run(conn: sqlite3.Connection) -> T:
+            return _batch(conn, begun, pending, fn, self._commit if commit else None)
+
         while True:
             try:
-                await db.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as exc:
+                result = await self._on_thread(run)
+                break
+            except _Busy as busy:
+                exc = busy.__cause__
+                assert isinstance(exc, sqlite3.OperationalError)
                 if "locked" not in str(exc) and "busy" not in str(exc):
-                    raise
+                    raise exc from None
                 if loop.time() >= deadline:
-                    raise
+                    raise exc from None
             await acknowledge()
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.5)
+        if unit is not None:
+            unit.pending = []
+            unit.begun = not commit
+        return result
+
+    async def _hold(self, unit: _Unit) -> None:
+        """Take the connection lock for ``unit`` (kept until its end)."""
+        if not unit.locked:
+            await self._acquire()
+            unit.locked = True
+
+    async def _flush(self, unit: _Unit) -> None:
+        """Open the unit's transaction (taking the lock) and run what it queued."""
+        await self._hold(unit)
+        if not unit.begun or unit.pending:
+            await self._transaction(unit, _nothing, commit=False)
+
+    async def _read_now(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """A read: inside a unit it sees the unit's writes (flushed first)."""
+        unit = self._unit()
+        if unit is not None:
+            await self._flush(unit)
+            return await self._on_thread(fn)
+        await self._acquire()
+        try:
+            return await self._on_thread(fn)
+        finally:
+            self._lock.release()
+
+    async def _write_later(self, fn: Callable[[sqlite3.Connection], object]) -> None:
+        """A write whose result nobody needs: queued in the running unit (run at its
+        commit, in order), or its own one-call transaction outside any unit."""
+        unit = self._unit()
+        if unit is not None:
+            unit.pending.append(fn)
+            return
+        await self._write_now(fn)
+
+    async def _write_now(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """A write whose result the caller needs: run now, in the running unit's
+        transaction (flushing what it queued, in the same call) or in its own."""
+        unit = self._unit()
+        if unit is not None:
+            await self._hold(unit)
+            return await self._transaction(unit, fn, commit=False)
+        await self._acquire()
+        try:
+            return await self._transaction(None, fn, commit=True)
+        finally:
+            self._lock.release()
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        if self._inside():  # reads inside atomic() see its uncommitted writes
+        """The aiosqlite connection for several reads in a row (inside a unit:
+        after flushing it, so they see its writes)."""
+        unit = self._unit()
+        if unit is not None:
+            await self._flush(unit)
             yield self._conn()
             return
         await self._acquire()
@@ -479,44 +690,61 @@ class Storage:
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (or a part of the enclosing ``atomic()`` one)."""
+        """The aiosqlite connection inside an open transaction: the running unit's
+        (flushed) or a unit of its own, committed when the block ends."""
         async with self.atomic():
+            unit = self._unit()
+            assert unit is not None
+            await self._flush(unit)
             yield self._conn()
 
     @asynccontextmanager
     async def atomic(self) -> AsyncIterator[None]:
-        """One ``BEGIN IMMEDIATE … COMMIT`` for every storage call the running task
-        makes inside the block: all of them are committed together, or (on any
-        error, a failed commit included) none is. Nested blocks join the outer one.
+        """One unit of work: every storage call the running task makes inside the
+        block is committed together in one ``BEGIN IMMEDIATE … COMMIT``, or (on
+        any error, a failed commit included) none is. Writes are queued and sent
+        in one call on the database thread at the end (see above); a block that
+        wrote nothing touches nothing. Nested blocks join the outer one.
 
         Raises:
             sqlite3.Error: the transaction could not begin (e.g. ``database is
-                locked`` after the busy timeout) or commit; nothing was written.
+                locked`` after ``BUSY_WAIT``) or commit; nothing was written.
+            TableClosed: a ``require_open`` check failed; nothing was written.
         """
         if self._inside():
             yield
             return
-        await self._acquire()
+        task = asyncio.current_task()
+        assert task is not None
+        unit = self._units[task] = _Unit()
         try:
-            db = self._conn()
-            await self._begin(db)
-            self._owner = asyncio.current_task()
             try:
                 yield
-                await self._commit(db)
             except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                if unit.begun:
+                    await asyncio.shield(self._on_thread(_rollback))
                 raise
-            finally:
-                self._owner = None
+            if unit.begun or unit.pending:
+                await self._hold(unit)
+                await self._transaction(unit, _nothing, commit=True)
         finally:
-            self._lock.release()
+            del self._units[task]
+            if unit.locked:
+                self._lock.release()
 
-    async def _commit(self, db: aiosqlite.Connection) -> None:
-        """``COMMIT`` the open transaction (the one place every write is made
-        durable; fault-injection tests make it fail)."""
-        await db.execute("COMMIT")
+    def _commit(self, conn: sqlite3.Connection) -> None:
+        """``COMMIT`` the open transaction, on the database thread (the one place
+        every write is made durable; fault-injection tests make it fail)."""
+        conn.execute("COMMIT")
+
+    async def require_open(self, table_id: int) -> None:
+        """Inside a unit: its commit first checks that the table is still open
+        (``lobby`` or ``playing``), else raises ``TableClosed`` and writes nothing."""
+        def check(conn: sqlite3.Connection) -> None:
+            row = conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None or row[0] not in ("lobby", "playing"):
+                raise TableClosed(table_id)
+        await self._write_later(check)
 
     @staticmethod
     async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Any:
@@ -573,8 +801,8 @@ class Storage:
         ``here`` (an existing channel). Raises ValueError for another place."""
         if place is not None and place not in TABLE_MODES:
             raise ValueError(f"unknown table place {place!r}")
-        async with self._write() as db:
-            cursor = await db.execute(
+        def insert(conn: sqlite3.Connection) -> TableRow:
+            cursor = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, number, host_id, preset, options,"
                 " status, next_deal_delay, created_at, place)"
                 " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?, ?"
@@ -582,8 +810,9 @@ class Storage:
                 (guild_id, channel_id, host_id, preset, json.dumps(options), next_deal_delay,
                  _now(), place, guild_id),
             )
-            row = await self._one(db, _TABLE_SELECT + " WHERE t.id = ?", (cursor.lastrowid,))
-        return _table_row(row)
+            return _table_row(conn.execute(_TABLE_SELECT + " WHERE t.id = ?",
+                                           (cursor.lastrowid,)).fetchone())
+        return await self._write_now(insert)
 
     async def next_table_number(self, guild_id: int) -> int:
         """The ``number`` the guild's next table will get (1 + max so far)."""
@@ -595,10 +824,10 @@ class Storage:
         return int(row[0])
 
     async def _update_table(self, table_id: int, sql: str, params: tuple[Any, ...]) -> None:
-        async with self._write() as db:
-            cursor = await db.execute(sql, (*params, table_id))
-            if cursor.rowcount == 0:
+        def update(conn: sqlite3.Connection) -> None:
+            if conn.execute(sql, (*params, table_id)).rowcount == 0:
                 raise ValueError(f"no table {table_id}")
+        await self._write_later(update)
 
     async def set_next_deal_delay(self, table_id: int, seconds: int) -> None:
         """Seconds before the next deal starts by itself (0 = only by the button).
@@ -608,17 +837,20 @@ class Storage:
         await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
                                  (seconds,))
 
-    async def add_ledger(self, guild_id: int, table_id: int, deal_id: int | None,
+    async def add_ledger(self, guild_id: int, table_id: int, deal: DealKey | None,
                          entries: list[LedgerEntry]) -> None:
         """Append point movements that belong to no deal's close (e.g. a closed
-        game's carried pot shared out), in one transaction."""
-        async with self._write() as db:
-            await db.executemany(
+        game's carried pot shared out), in one transaction; ``deal``: the deal
+        they belong to, if any."""
+        def insert(conn: sqlite3.Connection) -> None:
+            deal_id = None if deal is None else _deal_id(conn, deal)
+            conn.executemany(
                 "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
                 " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(guild_id, table_id, deal_id, e.seat, e.member_id, e.amount, e.reason, _now())
                  for e in entries],
             )
+        await self._write_later(insert)
 
     async def set_offer_message(self, table_id: int, key: str | None,
                                 message_id: int | None) -> None:
@@ -633,29 +865,31 @@ class Storage:
         await self._update_table(table_id, "UPDATE tables SET host_id = ? WHERE id = ?",
                                  (member_id,))
 
-    async def set_showdown_message(self, deal_id: int, message_id: int) -> None:
+    async def set_showdown_message(self, deal: DealKey, message_id: int) -> None:
         """Remember the message that announced the deal's showdown.
         Raises ValueError for an unknown deal."""
-        async with self._write() as db:
-            cursor = await db.execute(
-                "UPDATE deals SET showdown_message_id = ? WHERE id = ?", (message_id, deal_id))
-            if cursor.rowcount == 0:
-                raise ValueError(f"no deal {deal_id}")
+        def update(conn: sqlite3.Connection) -> None:
+            if conn.execute(
+                "UPDATE deals SET showdown_message_id = ? WHERE table_id = ? AND number = ?",
+                (message_id, *deal),
+            ).rowcount == 0:
+                raise ValueError(f"no deal {deal}")
+        await self._write_later(update)
 
     async def set_seat_state(
         self, table_id: int, seat: int, *, away: bool | None = None,
         timeouts: int | None = None, gone: bool | None = None,
     ) -> None:
         """Set whichever presence fields are given. Raises ValueError for an unknown seat."""
-        async with self._write() as db:
-            cursor = await db.execute(
+        def update(conn: sqlite3.Connection) -> None:
+            if conn.execute(
                 "UPDATE seats SET away = COALESCE(?, away), timeouts = COALESCE(?, timeouts),"
                 " gone = COALESCE(?, gone) WHERE table_id = ? AND seat = ?",
                 (None if away is None else int(away), timeouts,
                  None if gone is None else int(gone), table_id, seat),
-            )
-            if cursor.rowcount == 0:
+            ).rowcount == 0:
                 raise ValueError(f"no seat {seat} at table {table_id}")
+        await self._write_later(update)
 
     async def reset_ledger(self, guild_id: int, member_id: int | None) -> int:
         """Bring every balance in the guild back to zero — members' and AI seats'
@@ -773,48 +1007,49 @@ class Storage:
     async def add_seat(self, table_id: int, member_id: int | None, name: str) -> SeatRow:
         """Append a seat (next number). Raises ValueError if the member already
         sits at an open table of the guild, or if the table does not exist."""
-        async with self._write() as db:
-            table = await self._one(db, "SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+        def insert(conn: sqlite3.Connection) -> SeatRow:
+            table = conn.execute("SELECT guild_id FROM tables WHERE id = ?",
+                                 (table_id,)).fetchone()
             if table is None:
                 raise ValueError(f"no table {table_id}")
             if member_id is not None:
-                seated = await self._table_of_member(db, table["guild_id"], member_id)
+                seated = conn.execute(
+                    "SELECT t.number FROM tables t JOIN seats s ON s.table_id = t.id"
+                    " WHERE t.guild_id = ? AND s.member_id = ? AND t.status IN"
+                    " ('lobby', 'playing') ORDER BY t.id LIMIT 1",
+                    (table["guild_id"], member_id),
+                ).fetchone()
                 if seated is not None:
                     raise ValueError(
-                        f"member {member_id} is already seated at table {seated.number}"
+                        f"member {member_id} is already seated at table {seated[0]}"
                     )
-            row = await self._one(
-                db, "SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE table_id = ?",
-                (table_id,),
-            )
+            row = conn.execute("SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE table_id = ?",
+                               (table_id,)).fetchone()
             seat = SeatRow(table_id=table_id, seat=int(row[0]), member_id=member_id, name=name)
-            await db.execute(
+            conn.execute(
                 "INSERT INTO seats (table_id, seat, member_id, name) VALUES (?, ?, ?, ?)",
                 (seat.table_id, seat.seat, seat.member_id, seat.name),
             )
-        return seat
+            return seat
+        return await self._write_now(insert)
 
     async def remove_seat(self, table_id: int, seat: int) -> None:
         """Lobby only: delete the seat and renumber later seats down by one.
         Raises ValueError if the table is not in the lobby or has no such seat."""
-        async with self._write() as db:
-            table = await self._one(db, "SELECT status FROM tables WHERE id = ?", (table_id,))
+        def delete(conn: sqlite3.Connection) -> None:
+            table = conn.execute("SELECT status FROM tables WHERE id = ?",
+                                 (table_id,)).fetchone()
             if table is None or table["status"] != "lobby":
                 raise ValueError(f"table {table_id} is not in the lobby")
-            cursor = await db.execute(
-                "DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)
-            )
-            if cursor.rowcount == 0:
+            if conn.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?",
+                            (table_id, seat)).rowcount == 0:
                 raise ValueError(f"table {table_id} has no seat {seat}")
             # Two steps so the (table_id, seat) key never collides mid-update.
-            await db.execute(
-                "UPDATE seats SET seat = seat + ? WHERE table_id = ? AND seat > ?",
-                (_SEAT_SHIFT, table_id, seat),
-            )
-            await db.execute(
-                "UPDATE seats SET seat = seat - ? WHERE table_id = ? AND seat >= ?",
-                (_SEAT_SHIFT + 1, table_id, _SEAT_SHIFT),
-            )
+            conn.execute("UPDATE seats SET seat = seat + ? WHERE table_id = ? AND seat > ?",
+                         (_SEAT_SHIFT, table_id, seat))
+            conn.execute("UPDATE seats SET seat = seat - ? WHERE table_id = ? AND seat >= ?",
+                         (_SEAT_SHIFT + 1, table_id, _SEAT_SHIFT))
+        await self._write_later(delete)
 
     async def set_status(self, table_id: int, status: str) -> None:
         """Set the table status (``lobby``, ``playing``, ``finished``, ``closed``).
@@ -828,38 +1063,39 @@ class Storage:
     async def start_game(self, table_id: int, first_dealer: int) -> None:
         """Set first_dealer and status 'playing' (creates the ``games`` row).
         Raises ValueError unless the table is in the lobby."""
-        async with self._write() as db:
-            cursor = await db.execute(
+        def start(conn: sqlite3.Connection) -> None:
+            if conn.execute(
                 "UPDATE tables SET status = 'playing' WHERE id = ? AND status = 'lobby'",
                 (table_id,),
-            )
-            if cursor.rowcount == 0:
+            ).rowcount == 0:
                 raise ValueError(f"table {table_id} is not in the lobby")
-            await db.execute(
-                "INSERT INTO games (table_id, first_dealer, started_at) VALUES (?, ?, ?)",
-                (table_id, first_dealer, _now()),
-            )
+            conn.execute("INSERT INTO games (table_id, first_dealer, started_at) VALUES (?, ?, ?)",
+                         (table_id, first_dealer, _now()))
+        await self._write_later(start)
 
     async def start_deal(
         self, table_id: int, number: int, dealer: int, deck: list[str], *,
         commitment: str | None = None, seed: str | None = None,
         cuts: list[str] | None = None, cut_by: int | None = None,
-    ) -> int:
-        """Insert an open deal; returns its id. UNIQUE(table_id, number): a
-        duplicate raises sqlite3.IntegrityError. ``deck`` is 52 card codes, top
+    ) -> DealKey:
+        """Insert the table's open deal ``number``; returns its key (known at
+        once: inside a unit the row is written at its commit). UNIQUE(table_id,
+        number): a duplicate raises sqlite3.IntegrityError. ``deck`` is 52 card codes, top
         first; raises ValueError otherwise. A fair deal (docs/FAIRNESS.md) also
         stores its ``commitment`` and ``seed`` (hex), ``cuts`` (hex strings) and
         ``cut_by`` (the member who cut; ``None``: the bot), never changed later."""
         if len(deck) != 52 or any(len(code) != 2 or not code.isalnum() for code in deck):
             raise ValueError("deck must be 52 two-character card codes")
-        async with self._write() as db:
-            cursor = await db.execute(
+        params = (table_id, number, dealer, " ".join(deck), _now(), commitment, seed,
+                  None if cuts is None else json.dumps(cuts), cut_by)
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "INSERT INTO deals (table_id, number, dealer, deck, status, started_at,"
                 " commitment, seed, cuts, cut_by) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
-                (table_id, number, dealer, " ".join(deck), _now(), commitment, seed,
-                 None if cuts is None else json.dumps(cuts), cut_by),
-            )
-        return int(cursor.lastrowid or 0)
+                params)
+        await self._write_later(insert)
+        return DealKey(table_id, number)
 
     async def set_next_seed(self, table_id: int, seed: str | None,
                             commitment: str | None) -> None:
@@ -877,10 +1113,10 @@ class Storage:
         return None if row is None else row["next_seed"]
 
     async def append_action(
-        self, deal_id: int, seq: int, payload: dict[str, Any], member_id: int | None,
+        self, deal: DealKey, seq: int, payload: dict[str, Any], member_id: int | None,
         *, finish: tuple[str, list[LedgerEntry], list[HandResult]] | None = None,
     ) -> None:
-        """Append one action (UNIQUE(deal_id, seq): a duplicate raises
+        """Append one action to the deal (UNIQUE(deal_id, seq): a duplicate raises
         sqlite3.IntegrityError and changes nothing). With ``finish=(status,
         ledger, hands)`` the deal is closed in the same transaction: status set,
         ledger rows (guild, table, deal, seat, member, amount, reason) and hand
@@ -889,60 +1125,33 @@ class Storage:
         on any error."""
         if finish is not None:
             self._check_finish(finish[0])
-        async with self._write() as db:
-            await db.execute(
+        text = json.dumps(payload)
+
+        def append(conn: sqlite3.Connection) -> None:
+            deal_id = _deal_id(conn, deal)
+            conn.execute(
                 "INSERT INTO actions (deal_id, seq, payload, member_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (deal_id, seq, json.dumps(payload), member_id, _now()),
+                (deal_id, seq, text, member_id, _now()),
             )
             if finish is not None:
-                await self._close_deal(db, deal_id, *finish)
+                _close_deal(conn, deal_id, *finish)
+        await self._write_later(append)
 
     async def finish_deal(
-        self, deal_id: int, status: str, ledger: list[LedgerEntry], hands: list[HandResult],
+        self, deal: DealKey, status: str, ledger: list[LedgerEntry], hands: list[HandResult],
     ) -> None:
         """Close a deal without an action (void: status 'void', refund rows).
         ``status`` is ``finished`` or ``void``; raises ValueError for another
         status or a deal that is not open (nothing is written)."""
         self._check_finish(status)
-        async with self._write() as db:
-            await self._close_deal(db, deal_id, status, ledger, hands)
+        await self._write_later(
+            lambda conn: _close_deal(conn, _deal_id(conn, deal), status, ledger, hands))
 
     @staticmethod
     def _check_finish(status: str) -> None:
         if status not in CLOSED_DEAL_STATUSES:
             raise ValueError(f"a deal closes as 'finished' or 'void', not {status!r}")
-
-    @staticmethod
-    async def _close_deal(
-        db: aiosqlite.Connection, deal_id: int, status: str,
-        ledger: list[LedgerEntry], hands: list[HandResult],
-    ) -> None:
-        now = _now()
-        cursor = await db.execute(
-            "UPDATE deals SET status = ?, finished_at = ? WHERE id = ? AND status = 'open'",
-            (status, now, deal_id),
-        )
-        if cursor.rowcount == 0:
-            raise ValueError(f"deal {deal_id} is not open")
-        deal = await Storage._one(
-            db,
-            "SELECT d.table_id, t.guild_id FROM deals d JOIN tables t ON t.id = d.table_id"
-            " WHERE d.id = ?",
-            (deal_id,),
-        )
-        await db.executemany(
-            "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(deal["guild_id"], deal["table_id"], deal_id, e.seat, e.member_id, e.amount,
-              e.reason, now) for e in ledger],
-        )
-        await db.executemany(
-            "INSERT INTO deal_hands (deal_id, seat, member_id, score, label, won, category,"
-            " knocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(deal_id, h.seat, h.member_id, h.score, h.label, int(h.won), h.category,
-              int(h.knocked)) for h in hands],
-        )
 
     async def finish_game(self, table_id: int, winners: list[int], status: str) -> None:
         """Record the game's winning seats and set the table status (normally
@@ -950,14 +1159,14 @@ class Storage:
         game was never started or the status is unknown."""
         if status not in TABLE_STATUSES:
             raise ValueError(f"unknown table status {status!r}")
-        async with self._write() as db:
-            cursor = await db.execute(
+        def finish(conn: sqlite3.Connection) -> None:
+            if conn.execute(
                 "UPDATE games SET winners = ?, finished_at = ? WHERE table_id = ?",
                 (json.dumps(list(winners)), _now(), table_id),
-            )
-            if cursor.rowcount == 0:
+            ).rowcount == 0:
                 raise ValueError(f"table {table_id} has no started game")
-            await db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+            conn.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+        await self._write_later(finish)
 
     async def deals(self, table_id: int) -> list[DealRow]:
         """Every deal of the table, by number, with its actions in seq order."""
@@ -971,47 +1180,47 @@ class Storage:
                 " JOIN deals d ON d.id = a.deal_id WHERE d.table_id = ? ORDER BY a.deal_id, a.seq",
                 (table_id,),
             )
-        actions: dict[int, list[ActionRow]] = {}
-        for row in action_rows:
-            actions.setdefault(row["deal_id"], []).append(
-                ActionRow(seq=row["seq"], payload=json.loads(row["payload"]),
-                          member_id=row["member_id"])
-            )
-        return [
-            DealRow(id=row["id"], number=row["number"], dealer=row["dealer"],
-                    deck=row["deck"].split(), status=row["status"],
-                    actions=actions.get(row["id"], []),
-                    showdown_message_id=row["showdown_message_id"],
-                    commitment=row["commitment"], seed=row["seed"],
-                    cuts=None if row["cuts"] is None else json.loads(row["cuts"]),
-                    cut_by=row["cut_by"], finished_at=row["finished_at"])
-            for row in deal_rows
-        ]
+        return _deal_rows(deal_rows, action_rows)
+
+    async def open_state(self) -> tuple[list[OpenTable], dict[int, int]]:
+        """Everything needed to rebuild every open table, in one call on the
+        database thread and five set-based queries (whatever the number of
+        tables): the open tables (by id) with their next seed, seats, deals and
+        actions; and, per guild with an open table, its ledger's drift (the sum of
+        its rows plus the points in its open pools and pots: 0 when the books are
+        right; docs/RELIABILITY.md, "Ledger")."""
+        def read(conn: sqlite3.Connection) -> tuple[list[OpenTable], dict[int, int]]:
+            opened = " IN (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))"
+            tables = conn.execute(
+                _TABLE_SELECT.replace("t.next_commitment", "t.next_commitment, t.next_seed")
+                + " WHERE t.status IN ('lobby', 'playing') ORDER BY t.id").fetchall()
+            seats: dict[int, list[SeatRow]] = {}
+            for row in conn.execute(
+                    "SELECT * FROM seats WHERE table_id" + opened + " ORDER BY table_id, seat"):
+                seats.setdefault(row["table_id"], []).append(_seat_row(row))
+            deal_rows = conn.execute(
+                "SELECT * FROM deals WHERE table_id" + opened + " ORDER BY table_id, number"
+            ).fetchall()
+            action_rows = conn.execute(
+                "SELECT a.deal_id, a.seq, a.payload, a.member_id FROM actions a JOIN deals d"
+                " ON d.id = a.deal_id WHERE d.table_id" + opened + " ORDER BY a.deal_id, a.seq"
+            ).fetchall()
+            deals: dict[int, list[DealRow]] = {}
+            for raw, deal in zip(deal_rows, _deal_rows(deal_rows, action_rows), strict=True):
+                deals.setdefault(raw["table_id"], []).append(deal)
+            drift = {
+                int(guild): int(off) for guild, off in conn.execute(
+                    "SELECT l.guild_id, SUM(l.amount) - SUM(CASE WHEN t.status IN"
+                    " ('lobby', 'playing') AND l.reason NOT IN ('reset', 'reset-pot')"
+                    " THEN l.amount ELSE 0 END) FROM ledger l LEFT JOIN tables t"
+                    " ON t.id = l.table_id WHERE l.guild_id IN (SELECT guild_id FROM tables"
+                    " WHERE status IN ('lobby', 'playing')) GROUP BY l.guild_id")
+            }
+            return [OpenTable(_table_row(row), row["next_seed"], seats.get(row["id"], []),
+                              deals.get(row["id"], [])) for row in tables], drift
+        return await self._read_now(read)
 
     # ------------------------------------------------------------------ ledger and statistics
-
-    async def leaderboard(
-        self, guild_id: int, offset: int, limit: int,
-    ) -> tuple[list[tuple[int, int]], int]:
-        """([(member_id, balance)...] by balance desc, member_id asc; total count).
-
-        Humans only (ledger rows with a member id); balances in points.
-        """
-        async with self._read() as db:
-            rows = await self._all(
-                db,
-                "SELECT member_id, SUM(amount) AS balance FROM ledger"
-                " WHERE guild_id = ? AND member_id IS NOT NULL GROUP BY member_id"
-                " ORDER BY balance DESC, member_id ASC LIMIT ? OFFSET ?",
-                (guild_id, limit, offset),
-            )
-            total = await self._one(
-                db,
-                "SELECT COUNT(DISTINCT member_id) FROM ledger"
-                " WHERE guild_id = ? AND member_id IS NOT NULL",
-                (guild_id,),
-            )
-        return [(row["member_id"], row["balance"]) for row in rows], int(total[0])
 
     async def guild_ledger_sum(self, guild_id: int) -> int:
         """Sum of every ledger amount in the guild, AI seats included: 0 when
@@ -1022,132 +1231,6 @@ class Storage:
                 db, "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ?", (guild_id,)
             )
         return int(row[0])
-
-    async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
-        """The member's balance (points), finished games played and won, finished
-        deals played and won, and best hand (score, label) in the guild."""
-        async with self._read() as db:
-            balance = await self._one(
-                db,
-                "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ? AND member_id = ?",
-                (guild_id, member_id),
-            )
-            games = await self._one(
-                db,
-                "SELECT COUNT(DISTINCT t.id),"
-                " COUNT(DISTINCT CASE WHEN EXISTS (SELECT 1 FROM json_each(g.winners) w"
-                "   WHERE w.value = s.seat) THEN t.id END)"
-                " FROM tables t JOIN seats s ON s.table_id = t.id"
-                " LEFT JOIN games g ON g.table_id = t.id"
-                " WHERE t.guild_id = ? AND t.status = 'finished' AND s.member_id = ?",
-                (guild_id, member_id),
-            )
-            deals = await self._one(
-                db,
-                "SELECT COUNT(DISTINCT d.id) FROM deals d"
-                " JOIN tables t ON t.id = d.table_id JOIN seats s ON s.table_id = t.id"
-                " WHERE t.guild_id = ? AND d.status = 'finished' AND s.member_id = ?",
-                (guild_id, member_id),
-            )
-            hands = await self._one(
-                db,
-                "SELECT COUNT(*) FROM deal_hands h JOIN deals d ON d.id = h.deal_id"
-                " JOIN tables t ON t.id = d.table_id"
-                " WHERE t.guild_id = ? AND h.member_id = ? AND h.won = 1"
-                " AND d.status = 'finished'",
-                (guild_id, member_id),
-            )
-            best = await self._one(
-                db,
-                "SELECT h.score, h.label FROM deal_hands h JOIN deals d ON d.id = h.deal_id"
-                " JOIN tables t ON t.id = d.table_id"
-                " WHERE t.guild_id = ? AND h.member_id = ? AND d.status = 'finished'"
-                " ORDER BY h.score DESC, h.deal_id ASC LIMIT 1",
-                (guild_id, member_id),
-            )
-            categories = await self._all(
-                db,
-                "SELECT h.category, COUNT(*) AS n FROM deal_hands h"
-                " JOIN deals d ON d.id = h.deal_id JOIN tables t ON t.id = d.table_id"
-                " WHERE t.guild_id = ? AND h.member_id = ? AND h.won = 1"
-                " AND d.status = 'finished' AND h.category IS NOT NULL"
-                " GROUP BY h.category ORDER BY n DESC, h.category",
-                (guild_id, member_id),
-            )
-            knocks = await self._all(
-                db,
-                "SELECT t.preset, COUNT(*) AS knocks, SUM(h.won) AS won FROM deal_hands h"
-                " JOIN deals d ON d.id = h.deal_id JOIN tables t ON t.id = d.table_id"
-                " WHERE t.guild_id = ? AND h.member_id = ? AND h.knocked = 1"
-                " AND d.status = 'finished' GROUP BY t.preset ORDER BY t.preset",
-                (guild_id, member_id),
-            )
-        return MemberStats(
-            member_id=member_id, balance=int(balance[0]), games=int(games[0]),
-            games_won=int(games[1]), deals=int(deals[0]), deals_won=int(hands[0]),
-            best_score=None if best is None else best["score"],
-            best_label=None if best is None else best["label"],
-            won_by_category={r["category"]: int(r["n"]) for r in categories},
-            knocks=[PresetStats(r["preset"], int(r["knocks"]), int(r["won"])) for r in knocks],
-        )
-
-    # ------------------------------------------------------------------ history
-
-    async def past_games(self, guild_id: int, offset: int, limit: int,
-                         ) -> tuple[list[PastGame], int]:
-        """The guild's games whose table is no longer open (``finished`` or
-        ``closed`` after its start), newest first: one page and the total count."""
-        where = ("t.guild_id = ? AND t.status IN ('finished', 'closed')")
-        async with self._read() as db:
-            total = await self._one(
-                db, f"SELECT COUNT(*) FROM tables t JOIN games g ON g.table_id = t.id"
-                    f" WHERE {where}", (guild_id,))
-            games = await self._past(db, where + " ORDER BY t.id DESC LIMIT ? OFFSET ?",
-                                     (guild_id, limit, offset))
-        return games, int(total[0])
-
-    async def past_game(self, guild_id: int, *, table_id: int | None = None,
-                        number: int | None = None, channel_id: int | None = None,
-                        ) -> PastGame | None:
-        """One game of the guild whose table is no longer open, by table id, by
-        table number, or the latest that played in ``channel_id``; ``None`` when
-        there is none (or its table is still open)."""
-        where = "t.guild_id = ? AND t.status IN ('finished', 'closed')"
-        params: list[Any] = [guild_id]
-        for column, value in (("t.id", table_id), ("t.number", number),
-                              ("t.channel_id", channel_id)):
-            if value is not None:
-                where += f" AND {column} = ?"
-                params.append(value)
-        async with self._read() as db:
-            found = await self._past(db, where + " ORDER BY t.id DESC LIMIT 1", params)
-        return found[0] if found else None
-
-    @staticmethod
-    async def _past(db: aiosqlite.Connection, where: str, params: Iterable[Any],
-                    ) -> list[PastGame]:
-        rows = await Storage._all(
-            db,
-            "SELECT t.id, t.number, t.preset, t.status, g.winners, g.started_at,"
-            " COALESCE(g.finished_at, (SELECT MAX(d.finished_at) FROM deals d"
-            "   WHERE d.table_id = t.id)) AS finished_at,"
-            " (SELECT COUNT(*) FROM deals d WHERE d.table_id = t.id) AS deals"
-            " FROM tables t JOIN games g ON g.table_id = t.id WHERE " + where,
-            params,
-        )
-        games = []
-        for row in rows:
-            seats = await Storage._all(
-                db, "SELECT name, member_id FROM seats WHERE table_id = ? ORDER BY seat",
-                (row["id"],))
-            games.append(PastGame(
-                table_id=row["id"], number=row["number"], preset=row["preset"],
-                status=row["status"], players=[s["name"] for s in seats],
-                members=[s["member_id"] for s in seats],
-                winners=json.loads(row["winners"]) if row["winners"] else [],
-                started_at=row["started_at"], finished_at=row["finished_at"],
-                deals=int(row["deals"])))
-        return games
 
     # ------------------------------------------------------------------ audit
 
@@ -1161,9 +1244,7 @@ class Storage:
 
     async def audit(self, guild_id: int, member_id: int | None, action: str, detail: str) -> None:
         """Record an administrative or notable action (``member_id`` None for the bot)."""
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO audit (guild_id, member_id, action, detail, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (guild_id, member_id, action, detail, _now()),
-            )
+        params = (guild_id, member_id, action, detail, _now())
+        await self._write_later(lambda conn: conn.execute(
+            "INSERT INTO audit (guild_id, member_id, action, detail, created_at)"
+            " VALUES (?, ?, ?, ?, ?)", params))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,14 @@ class ActionRow:
     member_id: int | None
 
 
+class DealKey(NamedTuple):
+    """A deal by its table and number (``UNIQUE(table_id, number)``): how writes
+    name a deal, known before its row is written."""
+
+    table_id: int
+    number: int
+
+
 @dataclass(frozen=True)
 class DealRow:
     """A deal: ``deck`` is 52 card codes, top first (never shown before its
@@ -103,6 +111,18 @@ class DealRow:
     cuts: list[str] | None = None
     cut_by: int | None = None
     finished_at: str | None = None
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """All that is stored of an open table (``Storage.open_state``): its row, the
+    secret seed committed for its next deal (hex, ``None`` if none), its seats by
+    number and its deals by number with their actions."""
+
+    row: TableRow
+    next_seed: str | None = field(repr=False)
+    seats: list[SeatRow]
+    deals: list[DealRow] = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -133,9 +153,21 @@ class HandResult:
 
 @dataclass(frozen=True)
 class MemberStats:
-    """``/commerce stats`` figures for one member in one guild. ``won_by_category``:
-    deals won, by the category of the winning hand (deals finished since migration
-    0006); ``knocks``: per preset, deals ended by their knock and how many they won."""
+    """``/commerce stats`` figures for one member in one guild (finished deals only;
+    balances in points).
+
+    Attributes:
+        member_id: the member.
+        balance: their ledger balance in the guild (points).
+        games, games_won: finished games they sat at, and won.
+        deals, deals_won: finished deals at their tables, and deals their hand won.
+        best_score, best_label: their best hand over every preset (highest score:
+            the hand's category first, docs/RULES.md §1.4), ``None`` before any.
+        won_by_category: deals won, by the category of the winning hand (deals
+            finished since migration 0006), most first.
+        presets: their figures at each preset they played, by preset name.
+        best: the hand of ``best_score`` with the deal it came from.
+    """
 
     member_id: int
     balance: int
@@ -146,7 +178,13 @@ class MemberStats:
     best_score: int | None
     best_label: str | None
     won_by_category: dict[str, int] = field(default_factory=dict)
-    knocks: list[PresetStats] = field(default_factory=list)
+    presets: list[PresetStats] = field(default_factory=list)
+    best: BestHand | None = None
+
+    @property
+    def knocks(self) -> list[PresetStats]:
+        """The presets at which one of their knocks ended a deal."""
+        return [p for p in self.presets if p.knocks]
 
 
 @dataclass(frozen=True)
@@ -179,10 +217,53 @@ class PastGame:
 
 
 @dataclass(frozen=True)
+class BestHand:
+    """A member's best final hand and the deal it came from.
+
+    Attributes:
+        preset: the rules preset of the table (whose ranking scored the hand,
+            docs/RULES.md §1.4).
+        score: the hand's score (higher is better within one ranking scheme).
+        label: how the hand reads ("tricon of kings").
+        category: ``four``, ``tricon``, ``sequence``, ``flush``, ``pair``, ``point``,
+            ``none``; ``None`` for deals finished before migration 0006.
+        table_id: the table's id; ``table_number`` the n of ``commerce-<n>``.
+        deal_number: the deal's number at its table, from 1 (as the table showed it).
+        finished_at: when the deal ended (ISO 8601 UTC), ``None`` if unknown.
+    """
+
+    preset: str
+    score: int
+    label: str
+    category: str | None
+    table_id: int
+    table_number: int
+    deal_number: int
+    finished_at: str | None
+
+
+@dataclass(frozen=True)
 class PresetStats:
-    """A member's knocks at one preset: deals ended by their knock, and how many
-    of those they won."""
+    """A member's figures at one preset (finished deals only).
+
+    Attributes:
+        preset: the rules preset.
+        knocks: deals ended by their knock; ``knocks_won`` how many of those they won.
+        deals, deals_won: deals at their tables of this preset, and won.
+        trades: cards they traded with the dealer (docs/RULES.md §2.1).
+        barters: cards they offered their neighbour; ``barters_accepted`` how many
+            of those the neighbour took.
+        won_by_category: deals won, by the category of the winning hand.
+        best: their best hand at this preset, by its ranking, with its deal.
+    """
 
     preset: str
     knocks: int
     knocks_won: int
+    deals: int = 0
+    deals_won: int = 0
+    trades: int = 0
+    barters: int = 0
+    barters_accepted: int = 0
+    won_by_category: dict[str, int] = field(default_factory=dict)
+    best: BestHand | None = None

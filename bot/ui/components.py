@@ -4,8 +4,9 @@ they keep working after a restart and a stale or repeated click is refused.
 
 Every control the bot sends is one of ``DYNAMIC_ITEMS`` in a ``timeout=None``
 view: none of them ever times out. The leaderboard pager and the reset-ledger
-question carry their guild, their owner and (the question) an expiry time; the
-history's buttons and menu carry their guild and what they show (``HistoryState``).
+question carry their guild, their owner and (the pager) its preset and period,
+(the question) an expiry time; the history's buttons and menu carry their guild
+and what they show (``HistoryState``).
 
 Before any callback runs, one check (``Placed.interaction_check``) makes sure
 the control acts only where it was posted — its table's guild and channel, or
@@ -23,8 +24,9 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from ..engine import Controls
+from ..engine import PRESETS, Controls
 from ..service import UserError
+from ..service.queries import PERIODS
 
 if TYPE_CHECKING:
     from discord.types.interactions import SelectMessageComponentInteractionData
@@ -67,8 +69,9 @@ class ControlHandlers(Protocol):
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal."""
 
-    async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int) -> None:
-        """Previous / Next under a leaderboard."""
+    async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int,
+                      board: BoardFilter | None = None) -> None:
+        """Previous / Next under a leaderboard (of ``board``'s preset and period)."""
 
     async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
                               confirmed: bool) -> None:
@@ -340,42 +343,90 @@ class NextDealButton(Placed, DynamicButton, template=r"commerce:next:(?P<table>\
         await handlers(interaction).on_next(interaction, self.table_id, self.deal)
 
 
+@dataclass(frozen=True)
+class BoardFilter:
+    """Which ledger rows a leaderboard counts; it lives in its pager's ids.
+
+    Attributes:
+        period: a key of ``PERIODS`` (``week``, ``month``, ``all``).
+        preset: one preset's tables only (a key of ``PRESETS``), ``None`` for all.
+    """
+
+    period: str = "all"
+    preset: str | None = None
+
+    def tail(self) -> str:
+        """The id's end: ``""`` for the whole ledger (the ids of older pagers),
+        else ``:<period>:<preset or nothing>``."""
+        if self == BoardFilter():
+            return ""
+        return f":{self.period}:{self.preset or ''}"
+
+    @classmethod
+    def parse(cls, tail: str | None) -> BoardFilter | None:
+        """The filter of an id's end (``tail()`` without its first colon; ``None``:
+        none); ``None`` when it names no period or preset of ours."""
+        if tail is None:
+            return cls()
+        period, colon, preset = tail.partition(":")
+        if (not colon or period not in PERIODS or ":" in preset
+                or (preset and preset not in PRESETS)):
+            return None
+        return cls(period, preset or None)
+
+
+#: the highest page number a pager id may carry (a bigger one is garbled)
+MAX_PAGE = 100_000
+
+
 class LeaderboardButton(Placed, DynamicButton,
                         template=(r"commerce:board:(?P<guild>\d+):(?P<owner>\d+):(?P<page>\d+)"
-                                  r":(?P<way>prev|next)")):
+                                  r":(?P<way>prev|next)(?::(?P<filters>.*))?")):
     """Previous / Next under a leaderboard. The id carries the guild, the member
-    who asked and the 0-based page to show; each click queries that page afresh,
-    so the pager never expires and survives a restart."""
+    who asked, the 0-based page to show and the board's filter (``BoardFilter``;
+    under 90 characters in all, Discord allows 100); each click queries that
+    page afresh, so the pager never expires and survives a restart. An id whose
+    filter or page is not one the bot makes is refused with a short answer."""
 
     LABELS = {"prev": "Previous", "next": "Next"}
 
     def __init__(self, guild_id: int, owner_id: int, page: int, way: str,
-                 disabled: bool = False) -> None:
+                 disabled: bool = False, board: BoardFilter | None = None) -> None:
         """The button of ``owner_id``'s pager that shows page ``page`` (0-based) of
-        guild ``guild_id``'s leaderboard; ``way``: ``prev`` or ``next``."""
+        guild ``guild_id``'s leaderboard of ``board`` (``None``: a garbled id,
+        refused); ``way``: ``prev`` or ``next``."""
+        tail = board.tail() if board is not None else ":?"
         super().__init__(discord.ui.Button(
             label=self.LABELS[way], style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"commerce:board:{guild_id}:{owner_id}:{page}:{way}"))
+            custom_id=f"commerce:board:{guild_id}:{owner_id}:{page}:{way}{tail}"))
         self.guild_id, self.owner_id, self.page, self.way = guild_id, owner_id, page, way
+        self.board = board
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LeaderboardButton:
         """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
-        return cls(int(match["guild"]), int(match["owner"]), int(match["page"]), match["way"])
+        page = int(match["page"])
+        board = BoardFilter.parse(match["filters"]) if page <= MAX_PAGE else None
+        return cls(int(match["guild"]), int(match["owner"]), min(page, MAX_PAGE), match["way"],
+                   board=board)
 
     def refusal(self, interaction: discord.Interaction) -> str | None:
-        """Refuse a click in another guild, or by anyone but the member who asked."""
+        """Refuse a click in another guild, by anyone but the member who asked, or
+        on an id the bot did not make."""
         if interaction.guild_id != self.guild_id:
             return NOT_HERE
         if interaction.user.id != self.owner_id:
             return ("These pages are not for you. Only the member who asked can turn them: "
                     "run /commerce leaderboard for your own.")
+        if self.board is None:
+            return "That button is not one of ours. Run /commerce leaderboard again."
         return None
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the page to show to the handlers' ``on_page``."""
-        await handlers(interaction).on_page(interaction, self.guild_id, self.page)
+        """Hand the page to show, and the board's filter, to the handlers' ``on_page``."""
+        assert self.board is not None  # refused before
+        await handlers(interaction).on_page(interaction, self.guild_id, self.page, self.board)
 
 
 class ResetLedgerButton(Placed, DynamicButton,
@@ -565,15 +616,18 @@ def answer_buttons(table_id: int, deal: int, seq: int,
     return [AnswerButton(table_id, deal, seq, a) for a in answers]
 
 
-def pager_view(guild_id: int, owner_id: int, page: int, pages: int) -> discord.ui.View | None:
-    """Previous / Next for page ``page`` (0-based) of ``pages``; ``None`` when
-    everything fits on one page."""
+def pager_view(guild_id: int, owner_id: int, page: int, pages: int,
+               board: BoardFilter | None = None) -> discord.ui.View | None:
+    """Previous / Next for page ``page`` (0-based) of ``pages`` of the leaderboard
+    of ``board`` (default: the whole ledger); ``None`` when everything fits on
+    one page."""
     if pages <= 1:
         return None
+    board = board or BoardFilter()
     return view_of(LeaderboardButton(guild_id, owner_id, max(page - 1, 0), "prev",
-                                     disabled=page <= 0),
+                                     disabled=page <= 0, board=board),
                    LeaderboardButton(guild_id, owner_id, min(page + 1, pages - 1), "next",
-                                     disabled=page >= pages - 1))
+                                     disabled=page >= pages - 1, board=board))
 
 
 def reset_ledger_view(guild_id: int, owner_id: int, now: float) -> discord.ui.View:

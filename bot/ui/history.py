@@ -200,8 +200,7 @@ def deal_embed(arch: Archived, number: int) -> discord.Embed:
     embed.add_field(name="Hands at the end", inline=False, value=clip("\n".join(
         hand_line(live, deal, s, h) + (" 🏆" if s == winner else "")
         for s, h in enumerate(hands))))
-    embed.add_field(name="Payments", value=clip("\n".join(
-        f"{name(live, s)}: {d:+d}" for s, d in enumerate(deal.delta))))
+    embed.add_field(name="Payments", value=clip("\n".join(render.payment_lines(live, deal))))
     item = verified(arch.record)["deals"][number - 1]
     status = {"verified": "Verified: the seed matches the commitment and gives this deck.",
               "failed": "Check FAILED: " + "; ".join(

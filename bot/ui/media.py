@@ -15,7 +15,7 @@ import discord
 
 from ..engine import Observation
 from ..service import LiveTable
-from . import pictures
+from . import payments, pictures
 from .render import seat_name
 
 TABLE_FILE = "table.png"
@@ -44,11 +44,13 @@ def table_png(live: LiveTable) -> bytes:
 
 
 def showdown_png(live: LiveTable) -> bytes:
-    """PNG of the current (finished) deal's showdown, from the public observation only."""
+    """PNG of the current (finished) deal's showdown, from the public observation
+    and each seat's payments by reason (``payments.tallies``: public amounts)."""
     deal = live.deal
     assert deal is not None
     return pictures.showdown_png(deal.observation(None), plain_names(live),
-                                 title=f"Showdown · deal {live.deal_number}")
+                                 title=f"Showdown · deal {live.deal_number}",
+                                 payments=[t.items_text() for t in payments.tallies(deal)])
 
 
 def table_file(live: LiveTable) -> discord.File:

@@ -24,7 +24,7 @@ import discord
 
 from ..engine import AnyDeal, Decision, Observation, card_label, choices
 from ..service import LiveTable
-from . import render
+from . import payments, render
 from .components import CardSelect, PickButton, dynamic_view
 from .media import hand_file
 
@@ -235,8 +235,9 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
     focus = focus if focus in legal and focus in choices.SELECTS else None
     lines = [note] if note else []
     lines.append(render.hand_text(live, obs))
-    if deal.finished:
-        lines[-1] += " See the showdown in the channel." if deal.showdown is not None else ""
+    if deal.finished and deal.showdown is not None:
+        lines[-1] += " See the showdown in the channel."
+        lines.append(f"**Your result:** {payments.tallies(deal)[seat].text()}")
     if focus is not None:
         lines.append(PROMPTS[focus].format(neighbour=neighbour_name(live, deal, seat)
                                            or "your neighbour"))

@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -786,8 +786,9 @@ def _draw_shown(img: Image.Image, draw: ImageDraw.ImageDraw, shown: tuple[Card, 
 class Row:
     """One seat at the showdown: its cards (highest first), ``category``, what
     the deal paid it (``delta``), whether it is outlined in gold (``winner``),
-    the word after its category (``mark``: ``wins``, ``best hand``) and a few
-    words (``notes``)."""
+    the word after its category (``mark``: ``wins``, ``best hand``), a few
+    words (``notes``) and why the deal paid what it did (``payments``: its
+    reasons in players' words, ``payments.Tally.items_text``; empty: not shown)."""
 
     name: str
     dealer: bool
@@ -797,6 +798,7 @@ class Row:
     winner: bool
     mark: str
     notes: str
+    payments: str = ""
 
 
 @dataclass(frozen=True)
@@ -812,13 +814,16 @@ class ShowdownScene:
 
 
 def showdown_scene(obs: Observation, names: Sequence[str],
-                   title: str | None = None) -> ShowdownScene:
+                   title: str | None = None,
+                   payments: Sequence[str] | None = None) -> ShowdownScene:
     """The scene of a finished deal's showdown, from its public observation.
 
     Args:
         obs: ``deal.observation(None)`` of a deal that reached its showdown.
         names: plain display names per seat.
         title: the header (default ``Showdown``).
+        payments: per seat, the reasons of what the deal paid it ("pool 6,
+            ante −1"), drawn under its row; ``None``: rows without them.
 
     Raises:
         ValueError: ``obs`` has no showdown (the deal is open or was voided).
@@ -827,6 +832,9 @@ def showdown_scene(obs: Observation, names: Sequence[str],
     if sd is None:
         raise ValueError("this deal has no showdown")
     rows = tuple(_showdown_row(obs, sd, names, s) for s in range(len(sd.hands)))
+    if payments is not None:
+        rows = tuple(replace(row, payments=_clean(payments[s]) if payments[s] else "")
+                     for s, row in enumerate(rows))
     return ShowdownScene(_clean(title) if title is not None else "Showdown",
                          _how_text(sd, names), _result_text(obs, sd, names), rows,
                          _showdown_footer(sd, names))
@@ -908,22 +916,26 @@ def _showdown_footer(sd: Showdown, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(footer)
 
 
-def showdown_png(obs: Observation, names: Sequence[str], *, title: str | None = None) -> bytes:
+def showdown_png(obs: Observation, names: Sequence[str], *, title: str | None = None,
+                 payments: Sequence[str] | None = None) -> bytes:
     """PNG of a finished deal's showdown: how it ended and who won, then every
     hand (its cards and category, the winner outlined in gold) with what the deal
-    paid each seat (lives or chips after it where the preset has them). One column
-    of rows up to six seats (about 590 pixels wide), two columns beyond (1150).
+    paid each seat and why (``payments``; lives or chips after it where the
+    preset has them). One column of rows up to six seats (about 590 pixels
+    wide), two columns beyond (1150).
 
     Built from the public observation only (arguments as ``showdown_scene``).
 
     Raises:
         ValueError: ``obs`` has no showdown.
     """
-    return draw_showdown(showdown_scene(obs, names, title))
+    return draw_showdown(showdown_scene(obs, names, title, payments))
 
 
 ROW_CARD = SHOWN_CARD  # one small card size: fewer sprites to keep
 ROW_H = card_height(ROW_CARD) + 14
+#: the height a row grows by to show its payments under the cards
+PAY_H = 26
 COLUMN_W = 556
 
 
@@ -934,8 +946,9 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     columns = 1 if n <= 6 else 2
     per_column = -(-n // columns)
     head = 86
+    row_h = ROW_H + (PAY_H if any(row.payments for row in scene.rows) else 0)
     width = columns * COLUMN_W + (columns - 1) * GAP + 2 * MARGIN
-    height = head + per_column * (ROW_H + 8) + len(scene.footer) * 28 + MARGIN + 4
+    height = head + per_column * (row_h + 8) + len(scene.footer) * 28 + MARGIN + 4
     img = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(img)
     draw.text((MARGIN + 4, MARGIN + 14), _fit(scene.title, _font(24, True), width // 2),
@@ -950,10 +963,10 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     for i, row in enumerate(scene.rows):
         col, r = divmod(i, per_column)
         x = MARGIN + col * (COLUMN_W + GAP)
-        y = head + r * (ROW_H + 8)
-        box = (x, y, x + COLUMN_W, y + ROW_H)
+        y = head + r * (row_h + 8)
+        box = (x, y, x + COLUMN_W, y + row_h)
         if row.winner:
-            _draw_plate(draw, (x - 3, y - 3, x + COLUMN_W + 3, y + ROW_H + 3), fill=GOLD,
+            _draw_plate(draw, (x - 3, y - 3, x + COLUMN_W + 3, y + row_h + 3), fill=GOLD,
                         outline=GOLD, radius=14)
         _draw_plate(draw, box, fill=PLATE_ACTING if row.winner else PLATE,
                     outline=GOLD if row.winner else PLATE_EDGE)
@@ -986,7 +999,11 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
                       anchor="lm")
         draw.text((x + COLUMN_W - 16, y + ROW_H // 2), delta, font=delta_font,
                   fill=_tone(row.delta), anchor="rm")
-    y = head + per_column * (ROW_H + 8) + 10
+        if row.payments:
+            draw.text((x + 10, y + ROW_H + PAY_H // 2 - 6),
+                      _fit(row.payments, note_font, COLUMN_W - 26), font=note_font,
+                      fill=WHITE, anchor="lm")
+    y = head + per_column * (row_h + 8) + 10
     for line in scene.footer:
         draw.text((MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), font=_font(19),
                   fill=WHITE, anchor="lm")

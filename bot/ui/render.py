@@ -13,37 +13,14 @@ import discord
 
 from ..engine import AnyDeal, Observation, PublicEvent, Showdown, describe, hand_label
 from ..service import LiveTable
-from . import proofs
+from . import payments, proofs
+from .words import names_list as names_list  # the commands and timers use them through render
+from .words import plural as plural
 
 GREEN = discord.Colour.from_rgb(46, 125, 50)
 #: how many of the latest public moves the table message lists
 RECENT = 4
 GOLD = discord.Colour.gold()
-
-
-#: nouns whose plural is not the noun and an s
-IRREGULAR = {"life": "lives", "pays": "pay", "takes": "take", "loses": "lose", "is": "are",
-             "was": "were", "has": "have"}
-
-
-def plural(count: int, noun: str, *, number: bool = True) -> str:
-    """``count`` and ``noun``, singular for exactly one ("1 player", "2 players",
-    "0 points"); a verb in the third person agrees too (``plural(2, "pays",
-    number=False)`` is ``"pay"``). ``number=False``: the word alone."""
-    if count == 1:
-        word = noun
-    elif noun in IRREGULAR:
-        word = IRREGULAR[noun]
-    else:
-        word = noun + "s"
-    return f"{count} {word}" if number else word
-
-
-def names_list(items: list[str]) -> str:
-    """``["Ann", "Ben", "Cat"]`` as ``"Ann, Ben and Cat"``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def when(moment: datetime.datetime) -> str:
@@ -322,11 +299,16 @@ def showdown_embed(live: LiveTable, *, next_deal: datetime.datetime | None = Non
     pay = dealer_pays(live, sd)
     if pay is not None:
         embed.add_field(name="Dealer pays", value=pay, inline=False)
-    delta = "\n".join(f"{seat_name(live, s)}: {d:+d}" for s, d in enumerate(deal.delta))
-    embed.add_field(name="This deal", value=delta)
+    embed.add_field(name="This deal", value="\n".join(payment_lines(live, deal)), inline=False)
     embed.add_field(name="Standing", value="\n".join(standing_lines(live)))
     proofs.add_showdown_proof(embed, live)
     return embed
+
+
+def payment_lines(live: LiveTable, deal: AnyDeal) -> list[str]:
+    """One line per seat: what ``deal`` changed for it, itemised by reason
+    ("Ann: +5 points (pool 6, ante −1)"; ``payments.Tally.text``)."""
+    return [f"{seat_name(live, t.seat)}: {t.text()}" for t in payments.tallies(deal)]
 
 
 def how_it_ended(live: LiveTable, sd: Showdown) -> str:
@@ -441,16 +423,4 @@ def final_embed(live: LiveTable) -> discord.Embed:
                "thread": "This thread is now locked. "}.get(live.row.place or "", "")
     embed.set_footer(text=f"{closing}Start another game with /commerce new.")
     proofs.export_hint(embed, live)
-    return embed
-
-
-def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int,
-                      per_page: int) -> discord.Embed:
-    """Page ``page`` (0-based) of the guild's ledger: ``rows`` are that page's
-    ``(member_id, balance)`` pairs, ``total`` the number of members ranked."""
-    lines = [f"{page * per_page + i + 1}. <@{member}>: {balance:+d}"
-             for i, (member, balance) in enumerate(rows)]
-    embed = discord.Embed(title="Commerce leaderboard", colour=GOLD, description="\n".join(lines))
-    pages = max(1, -(-total // per_page))
-    embed.set_footer(text=f"Page {page + 1} of {pages} · {plural(total, 'player')}")
     return embed

@@ -11,6 +11,7 @@ import random
 from bot.engine import hand_label, replay
 from bot.engine.game import verify_record
 from bot.ui.components import NOT_HERE
+from bot.ui.words import signed
 from tests.cogs.helpers import answer_text, message_text, restart
 from tests.cogs.test_controls import controls, forge
 from tests.cogs.test_fair_deals import open_with_ai, play_out
@@ -84,8 +85,11 @@ async def test_history_opens_a_finished_game_its_deals_and_a_replay_even_after_a
     for seat, hand in enumerate(deal.showdown.hands):
         assert hand_label(hand) in hands[seat]
     names = ["ann", "🤖 AI Ada", "🤖 AI Babbage"]
-    assert field(shown, "Payments").splitlines() == [
-        f"{n}: {d:+d}" for n, d in zip(names, deal.delta, strict=True)]
+    payments = field(shown, "Payments").splitlines()  # itemised by reason (bot/ui/payments.py)
+    assert [line.split(" (")[0] for line in payments] == [
+        f"{n}: {signed(d)} point{'' if abs(d) == 1 else 's'}"
+        for n, d in zip(names, deal.delta, strict=True)]
+    assert all("ante −1" in line for line in payments)  # foster: every seat antes 1
     proof = field(shown, "Proof of the shuffle")
     assert record["deals"][1]["seed"] in proof and "Verified" in proof
     # the replay: step 0 is the deal as dealt, the last step the hands at the showdown

@@ -126,7 +126,7 @@ def snapshot(live: LiveTable) -> dict[str, Any]:
     return {
         "row": live.row,
         "seats": live.seats,
-        "deal_ids": live.deal_ids,
+        "cut_by": live.cut_by,
         "deals": None if game is None else [
             (d.dealer, d.deck, list(d.operations), [sorted(h) for h in d.hands], list(d.delta),
              d.finished) for d in game.deals],
@@ -141,11 +141,11 @@ def fail_next_commit(monkeypatch: pytest.MonkeyPatch, storage: Storage,
     original = storage._commit
     done: list[str] = [] if then is None else then
 
-    async def commit(db: Any) -> None:
+    def commit(conn: Any) -> None:
         if not done:
             done.append("failed")
             raise sqlite3.OperationalError("disk I/O error")
-        await original(db)
+        original(conn)
 
     monkeypatch.setattr(storage, "_commit", commit)
 
@@ -244,7 +244,7 @@ async def test_start_draws_the_dealer_deals_and_refuses_lobby_moves_afterwards(s
     (stored,) = await storage.deals(table_id)
     assert (stored.number, stored.dealer, stored.status) == (1, 2, "open")
     assert stored.deck == [card_code(c) for c in deck]
-    assert live.deal_ids == [stored.id]
+    assert live.deal_key == (table_id, stored.number)
     assert by_seat(storage, table_id) == {}  # antes reach the ledger when the deal settles
     with pytest.raises(UserError, match="already started"):
         await service.start(table_id, ANN)
@@ -561,3 +561,79 @@ async def test_load_reports_a_ledger_that_drifted(tmp_path, caplog):
         assert "guild 7: the ledger is off by +5 points" in caplog.text
     finally:
         await storage.close()
+
+
+# ------------------------------------------------------------ one call per interaction
+async def test_each_move_is_one_call_on_the_database_thread(storage):
+    """A move, the AI's answers, the deal's end with its ledger and the next
+    deal's commitment are written together: one round trip (docs/ARCHITECTURE.md
+    "Storage"); so is the next deal."""
+    service = TableService(storage, rng=random.Random(3))
+    table_id = await open_table(service, [ANN], ai=2)
+    calls = storage.round_trips
+    live = await service.start(table_id, ANN)
+    assert storage.round_trips - calls == 1
+    moves = ends = 0
+    while not live.game.complete and moves < 200:
+        deal = live.deal
+        calls = storage.round_trips
+        if deal.finished:
+            live = await service.next_deal(table_id, live.deal_number)
+        else:
+            assert deal.to_act == 0  # the AI seats answered in the same call
+            seq = len(deal.operations)
+            live, _ = await service.act(table_id, ANN, live.deal_number,
+                                        engine_ai.choose(deal.observation(0)))
+            moves += 1
+            ends += live.deal.finished
+            assert len(live.deal.operations) > seq
+        assert storage.round_trips - calls == 1
+    assert ends >= 1
+    # everything those calls wrote is what a rebuild from storage finds
+    again = TableService(storage)
+    await again.load()
+    if not live.game.complete:
+        assert snapshot(again.get(table_id)) == snapshot(live)
+    assert await storage.guild_ledger_sum(GUILD) + await storage.points_in_pots(GUILD) == 0
+
+
+async def test_a_refused_move_touches_nothing(storage):
+    service, table_id = await worked_table(storage)
+    calls = storage.round_trips
+    with pytest.raises(UserError):
+        await act(service, table_id, CAT, "knock")  # Ben is to act
+    with pytest.raises(UserError):
+        await act(service, table_id, BEN, "trade", "2c")  # not in his hand
+    assert storage.round_trips == calls
+
+
+async def test_load_rebuilds_every_open_table_in_one_call(storage):
+    """Tables in every state (lobby, mid-deal, between deals, away seats, a
+    finished and a closed table) come back from one set-based read equal to the
+    table-by-table rebuild."""
+    service = TableService(storage, rng=random.Random(11))
+    lobby = await open_table(service, [ANN], ai=1, channel=501)
+    playing = await open_table(service, [BEN], ai=2, channel=502)
+    await service.start(playing, BEN)
+    between = await open_table(service, [CAT], ai=2, channel=503)
+    live = await service.start(between, CAT)
+    while not live.deal.finished:
+        live, _ = await service.act(between, CAT, live.deal_number,
+                                    engine_ai.choose(live.deal.observation(live.deal.to_act)))
+    await storage.set_seat_state(playing, 1, away=True)
+    closed = await open_table(service, [DAN], channel=504)
+    await service.end(closed, DAN, is_manager=False)
+
+    again = TableService(storage)
+    calls = storage.round_trips
+    loaded = await again.load()
+    assert storage.round_trips - calls == 1
+    assert sorted(t.id for t in loaded) == [lobby, playing, between]
+    for table_id in (lobby, playing, between):
+        one = await TableService(storage)._reload(table_id)
+        assert snapshot(again.get(table_id)) == snapshot(one)
+        assert again.get(table_id).next_seed == one.next_seed
+    # a seed is committed for the next deal of the lobby and between deals only
+    assert [again.get(t).next_seed is None for t in (lobby, playing, between)] == \
+        [False, True, False]
+    assert again.get(playing).is_ai(1)

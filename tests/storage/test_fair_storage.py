@@ -42,7 +42,8 @@ async def test_a_deals_proof_is_stored_with_it_and_never_changes(store: Storage,
     for column, value in (("commitment", "'x'"), ("seed", "'x'"), ("cuts", "'[]'"),
                           ("cut_by", "12")):
         with raw(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="immutable"):
-            conn.execute(f"UPDATE deals SET {column} = {value} WHERE id = ?", (deal_id,))
+            conn.execute(f"UPDATE deals SET {column} = {value} WHERE table_id = ? AND number = ?",
+                         deal_id)
     assert count(db_path, "SELECT COUNT(*) FROM deals WHERE seed = ?", (SEED,)) == 1
 
 

@@ -501,11 +501,11 @@ async def test_deals_and_actions_round_trip_in_order(store: Storage) -> None:
     second = await store.start_deal(table.id, 1, 1, list(reversed(DECK)))
 
     [deal0, deal1] = await store.deals(table.id)
-    assert (deal0.id, deal0.number, deal0.dealer, deal0.status) == (deal_id, 0, 0, "open")
+    assert (deal0.number, deal0.dealer, deal0.status) == (deal_id.number, 0, "open")
     assert deal0.deck == DECK
     assert [(a.seq, a.payload, a.member_id) for a in deal0.actions] == [
         (0, payloads[0], BEN), (1, payloads[1], CAT), (2, payloads[2], None)]
-    assert (deal1.id, deal1.deck, deal1.actions) == (second, list(reversed(DECK)), [])
+    assert (deal1.number, deal1.deck, deal1.actions) == (second.number, list(reversed(DECK)), [])
 
 
 async def test_duplicate_action_is_rejected_and_changes_nothing(
@@ -556,7 +556,8 @@ async def test_finish_with_action_commits_everything_together(
             "SELECT seat, member_id, score, label, won FROM deal_hands ORDER BY seat"
         ).fetchall()
         finished_at = conn.execute("SELECT finished_at FROM deals").fetchone()[0]
-    assert rows == [(GUILD, table.id, deal_id, e.seat, e.member_id, e.amount, e.reason)
+    [stored] = await store.deals(table.id)
+    assert rows == [(GUILD, table.id, stored.id, e.seat, e.member_id, e.amount, e.reason)
                     for e in ledger]
     assert stored_hands == [(0, ANN, 300, "sequence to 5", 0), (1, BEN, 301, "sequence to 8", 1),
                             (2, None, 121, "point 21", 0)]

@@ -1,0 +1,202 @@
+"""The player's own move, confirmed to them first: one line in the second person
+naming the cards they gave and got ("You laid 7♠ on the pile and took Q♥.").
+
+One function per family of deal (docs/RULES.md §2): ``trade_family`` (trade
+and barter, §2.1–§2.4), ``widow_family`` (widow and oldway, §2.5–§2.6) and
+``discard_family`` (jaques, §2.7); ``confirmation`` picks the one of the deal.
+Each reads the move's operation (what the player chose), the player's own
+observation before it and the deal after it (what they got, and an answer an
+AI seat gave at once).
+
+These lines name cards only the player may see (the card a trade drew, a
+barter's cards, a drawn card): they are only ever sent ephemerally, to that
+player, as the first line of their panel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..engine import AnyDeal, Card, Observation, Operation, PublicEvent, card_label, hand_label
+from ..service import LiveTable
+from .render import seat_name
+from .words import plural
+
+
+def _name(live: LiveTable, seat: int | None) -> str:
+    """A seat by name (never a mention); ``"them"`` when unknown."""
+    return "them" if seat is None else seat_name(live, seat)
+
+
+def _got(before: Observation, deal: AnyDeal, seat: int) -> list[Card]:
+    """The cards ``seat`` holds now that it did not hold before its move."""
+    old = before.hand or ()
+    return [c for c in deal.hands[seat] if c not in old]
+
+
+def _own_event(deal: AnyDeal, seat: int, kind: str) -> PublicEvent | None:
+    """The latest public event of ``kind`` made by ``seat``."""
+    return next((e for e in reversed(deal.events) if e.kind == kind and e.seat == seat), None)
+
+
+#: the public events of an answer to an offer, and which of their seats answered
+#: (the other is the offerer's)
+ANSWERS = {"barter_accept": "target", "barter_refuse": "seat", "offer_accept": "target",
+           "offer_refuse": "target"}
+
+
+def _offerer(deal: AnyDeal, seat: int) -> int | None:
+    """The seat whose offer ``seat`` answered last (``None``: none found)."""
+    for event in reversed(deal.events):
+        side = ANSWERS.get(event.kind)
+        if side is not None and getattr(event, side) == seat:
+            return event.target if side == "seat" else event.seat
+    return None
+
+
+def trade_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
+                 before: Observation) -> str:
+    """A trade, a barter offer, a barter answer or a knock (docs/RULES.md §2.1–§2.4).
+
+    Args:
+        live: the table (its seats' names).
+        deal: the deal the move was made in, after it (and after any AI answer).
+        seat: the player's seat.
+        op: the player's operation.
+        before: the player's own observation just before the move.
+
+    Returns:
+        one line, e.g. ``"You traded 7♠ and drew K♥ (1 point to Ben, the dealer)."``.
+    """
+    card = getattr(op, "card", None)
+    given = card_label(card) if card is not None else ""
+    got = hand_label(_got(before, deal, seat))
+    rules = deal.rules
+    if op.kind == "trade":
+        face = " face up" if rules.traded_card == "face_up" else ""
+        fee = (f" ({plural(rules.trade_fee, 'point')} to {_name(live, deal.dealer)}, the dealer)"
+               if seat != deal.dealer and rules.trade_fee else "")
+        text = f"You traded {given}{face} and drew {got}{fee}."
+    elif op.kind == "barter_offer":
+        neighbour = _name(live, getattr(deal, "neighbour", lambda s: None)(seat))
+        if deal.pending is not None and deal.pending.seat == seat:
+            text = f"You offered {given} face down to {neighbour}: waiting for their answer."
+        elif got:
+            text = f"You bartered {given} with {neighbour} and got {got}."
+        else:
+            text = f"You offered {given} to {neighbour}, who refused by knocking: you keep it."
+    elif op.kind == "barter_answer":
+        offerer = _name(live, _offerer(deal, seat))
+        text = (f"You gave {given} to {offerer} and got {got} in the barter." if card is not None
+                else f"You refused {offerer}'s barter by knocking: the deal goes to the showdown.")
+    else:
+        text = "You knocked: the deal goes to the showdown."
+    if getattr(op, "knock", False):
+        waiting = deal.pending is not None and deal.pending.seat == seat
+        text += " You knock once they answer." if waiting else " You knocked."
+    return text
+
+
+def widow_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
+                 before: Observation) -> str:
+    """The dealer's widow choice, a swap, a knock or stand, a pounce, the horse
+    (docs/RULES.md §2.5–§2.6). Arguments and return as ``trade_family``."""
+    rules = deal.rules
+    if op.kind == "take_widow":
+        event = _own_event(deal, seat, "take_widow")
+        took = hand_label(event.taken) if event is not None else hand_label(deal.hands[seat])
+        old = hand_label(event.given) if event is not None else ""
+        stands = " You stand: no more changes for you this deal." if rules.widow_taker_stands \
+            else ""
+        return f"You took the widow, {took}; your old hand, {old}, lies face up in the middle." \
+            + stands
+    if op.kind == "keep_hand":
+        return f"You kept your hand: {hand_label(deal.hands[seat])}."
+    if op.kind == "swap":
+        give, take = getattr(op, "give", ()), getattr(op, "take", ())
+        return f"You put {hand_label(give)} into the middle and took {hand_label(take)}."
+    if op.kind == "pounce":
+        card = getattr(op, "card", None)
+        taken = card_label(card) if card is not None else "the fourth card"
+        return f"Pounce! You took {taken} from the middle: four of a kind, and you stand."
+    if op.kind == "buy_horse":
+        return (f"You bought a horse: {plural(rules.horse_price, 'point')} into the pool for "
+                "one more life.")
+    if op.kind == "decline_horse":
+        return "You declined the horse: you sit out from now on."
+    if op.kind == "stand":
+        return f"You stand with {hand_label(deal.hands[seat])}: no more changes for you this deal."
+    return f"You knocked with {hand_label(deal.hands[seat])}: no more turns for you this deal."
+
+
+def discard_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
+                   before: Observation) -> str:
+    """Take the discard, draw (then keep or throw), pass, knock, offer a trade
+    and answer one (docs/RULES.md §2.7). Arguments and return as ``trade_family``."""
+    card = getattr(op, "card", None)
+    given = card_label(card) if card is not None else ""
+    got = hand_label(_got(before, deal, seat))
+    if op.kind == "take_discard":
+        event = _own_event(deal, seat, "take_discard")
+        top = hand_label(event.taken) if event is not None else got
+        return f"You laid {given} on the pile and took {top}."
+    if op.kind == "draw":
+        drawn = deal.observation(seat).drawn
+        shuffled = ("The pile was shuffled into a new stock. "
+                    if getattr(op, "reshuffle", None) else "")
+        return (f"{shuffled}You drew {card_label(drawn)} from the stock: keep it or throw it away."
+                if drawn is not None else f"{shuffled}You drew from the stock.")
+    if op.kind == "draw_keep":
+        kept = card_label(before.drawn) if before.drawn is not None else got
+        return f"You kept {kept} and laid {given} on the pile."
+    if op.kind == "draw_discard":
+        thrown = card_label(before.drawn) if before.drawn is not None else "the drawn card"
+        return f"You threw the drawn card, {thrown}, on the pile."
+    if op.kind == "pass":
+        return "You passed."
+    if op.kind == "knock":
+        paid = sum(m.amount for m in deal.movements if m.payer == seat and m.reason == "knock")
+        return (f"You knocked and paid {plural(paid, 'chip')} into the pot: everyone else has "
+                "one more turn.")
+    if op.kind == "offer":
+        target = _name(live, getattr(op, "target", None))
+        if deal.pending is not None and deal.pending.seat == seat:
+            return f"You offered {given} to {target}: waiting for their answer."
+        if got:
+            return f"You traded {given} with {target} and got {got}."
+        return f"You offered {given} to {target}, who declined: you keep it."
+    offerer = _name(live, _offerer(deal, seat))
+    if card is not None:
+        return f"You gave {given} to {offerer} and got {got}."
+    return f"You declined {offerer}'s trade."
+
+
+#: the confirmation of each family of deal (``Observation.family``)
+FAMILIES: dict[str, Callable[[LiveTable, AnyDeal, int, Operation, Observation], str]] = {
+    "trade": trade_family,
+    "widow": widow_family,
+    "discard": discard_family,
+}
+
+
+def confirmation(live: LiveTable, deal_number: int, before: Observation, op: Operation) -> str:
+    """The one line that confirms the player's own move, first in their panel.
+
+    Args:
+        live: the table after the move (its service committed it).
+        deal_number: the 1-based number of the deal the move was made in.
+        before: the player's own observation just before the move
+            (``before.seat`` is the player).
+        op: the operation the move made (``TableService.act`` returns it).
+
+    Returns:
+        one line in the second person naming the cards the player gave and got;
+        it may name cards only the player may see: send it ephemerally only.
+
+    Raises:
+        ValueError: ``before`` is the public observation, or the deal is unknown.
+    """
+    if before.seat is None or live.game is None or not 0 < deal_number <= len(live.game.deals):
+        raise ValueError("a confirmation needs the player's own observation of a known deal")
+    deal = live.game.deals[deal_number - 1]
+    return FAMILIES[before.family](live, deal, before.seat, op, before)
