@@ -12,8 +12,8 @@ Used by tests/cogs/test_faults.py (a seeded sample) and scripts/faults.py (every
 
 from __future__ import annotations
 
-import random
 import dataclasses
+import random
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field

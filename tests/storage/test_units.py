@@ -9,17 +9,24 @@ import sqlite3
 
 import aiosqlite
 import pytest
+import pytest_asyncio
 
 from bot.storage import LedgerEntry, Storage, TableClosed
-from tests.storage.test_storage import (  # noqa: F401  (fixtures)
-    ANN,
-    BEN,
-    DECK,
-    count,
-    db_path,
-    playing_table,
-    store,
-)
+from tests.storage.test_storage import ANN, BEN, count, playing_table
+
+
+@pytest_asyncio.fixture
+async def db_path(tmp_path):
+    return tmp_path / "commerce.db"
+
+
+@pytest_asyncio.fixture
+async def store(db_path):
+    storage = await Storage.open(db_path)
+    try:
+        yield storage
+    finally:
+        await storage.close()
 
 
 def test_aiosqlite_still_runs_a_function_on_its_thread():

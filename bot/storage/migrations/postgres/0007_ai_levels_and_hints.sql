@@ -1,0 +1,24 @@
+-- 0007: AI levels and the coach's hints (issue 12); as ../0007_ai_levels_and_hints.sql.
+-- seats.ai_level: how an AI seat plays (easy, normal, strong; docs/AI.md); NULL for a
+-- member's seat (when the AI plays for a member away or gone it plays easy).
+ALTER TABLE seats ADD COLUMN ai_level TEXT
+    CHECK (ai_level IS NULL OR ai_level IN ('easy', 'normal', 'strong'));
+
+-- A hint the coach gave a member: the deal, the number of operations played when it was
+-- asked, the seat, what it advised and why. Append-only, like the action log.
+CREATE TABLE hints (
+    deal_id    BIGINT  NOT NULL REFERENCES deals (id),
+    seq        INTEGER NOT NULL CHECK (seq >= 0),
+    seat       INTEGER NOT NULL CHECK (seat >= 0),
+    member_id  BIGINT,
+    advice     TEXT    NOT NULL,
+    reason     TEXT    NOT NULL,
+    created_at TEXT    NOT NULL
+);
+CREATE INDEX hints_deal ON hints (deal_id, seq);
+CREATE TRIGGER hints_no_update BEFORE UPDATE ON hints
+FOR EACH ROW EXECUTE FUNCTION commerce_refuse('hints: rows are never changed');
+CREATE TRIGGER hints_no_delete BEFORE DELETE ON hints
+FOR EACH ROW EXECUTE FUNCTION commerce_refuse('hints: rows are never deleted');
+CREATE TRIGGER hints_no_truncate BEFORE TRUNCATE ON hints
+FOR EACH STATEMENT EXECUTE FUNCTION commerce_refuse('hints: rows are never deleted');
