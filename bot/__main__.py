@@ -1,9 +1,11 @@
 """``python -m bot`` runs the bot; ``python -m bot sandbox`` plays offline.
 
-Reads ``.env`` (python-dotenv): ``DISCORD_TOKEN``, ``COMMERCE_DB`` (default
-``data/commerce.db``), ``COMMERCE_DEV_GUILD`` (sync commands to one guild at
-once), ``LOG_LEVEL`` (default ``INFO``), ``SHARD_COUNT`` and ``SHARD_IDS`` (the
-shards this process runs, ``bot/shards.py``; a bad value stops it with exit code 2).
+Reads ``.env`` (python-dotenv): ``DISCORD_TOKEN``, ``DATABASE_URL`` (a
+``postgresql://`` URL: the database is PostgreSQL; unset, SQLite), ``COMMERCE_DB``
+(the SQLite file when ``DATABASE_URL`` is unset; default ``data/commerce.db``),
+``COMMERCE_DEV_GUILD`` (sync commands to one guild at once), ``LOG_LEVEL``
+(default ``INFO``), ``SHARD_COUNT`` and ``SHARD_IDS`` (the shards this process
+runs, ``bot/shards.py``; a bad value stops it with exit code 2).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from dotenv import load_dotenv
 
 from .shards import ShardConfigError, Shards, shards_from_env
-from .storage import CorruptDatabase, DatabaseUnavailable
+from .storage import CorruptDatabase, DatabaseUnavailable, is_postgres_url
 
 log = logging.getLogger("bot")
 
@@ -53,13 +55,35 @@ def _setup_logging() -> None:
             logger.setLevel(floor)
 
 
-async def _check_database(db_path: str) -> None:
-    """Open and close the database: migrations, the one-writer lock (another
-    process serving it), and a real write (read-only file or folder, full disk)."""
-    from .storage import Storage
+def database_from_env() -> str:
+    """The database to use: ``DATABASE_URL`` when set (PostgreSQL), else the SQLite
+    file ``COMMERCE_DB`` (default ``data/commerce.db``)."""
+    return (os.environ.get("DATABASE_URL", "").strip()
+            or os.environ.get("COMMERCE_DB", "data/commerce.db"))
 
-    storage = await Storage.open(db_path)
-    await storage.close()
+
+def _where(database: str) -> str:
+    """The database for a message: a URL without its user and password."""
+    if is_postgres_url(database):
+        from .storage.postgres import describe_url
+
+        return describe_url(database)
+    return database
+
+
+async def _check_database(database: str, shards: Shards | None = None) -> None:
+    """Open and close the database: migrations, the one-writer lock (another
+    process serving it; on PostgreSQL, another process serving one of the same
+    shards), and a real write (read-only file or folder, full disk)."""
+    from .storage import open_storage
+
+    storage = await open_storage(database)
+    try:
+        count = 1 if shards is None else shards.count
+        ids = range(count) if shards is None or shards.ids is None else shards.ids
+        await storage.claim_shards(tuple(ids), count)
+    finally:
+        await storage.close()
 
 
 def _refuse(exc: DatabaseUnavailable) -> int:
@@ -72,16 +96,17 @@ def _refuse(exc: DatabaseUnavailable) -> int:
 
 
 def run_bot(db_path: str, shards: Shards | None = None) -> int:
-    """Check the database, then connect to Discord with ``DISCORD_TOKEN``;
-    returns the exit code. A corrupt, unwritable or already served database
-    (another bot process holds it) stops the bot with one clear line before
-    Discord is contacted, and is never overwritten."""
+    """Check the database (``db_path``: an SQLite file or a ``postgresql://`` URL),
+    then connect to Discord with ``DISCORD_TOKEN``; returns the exit code. A
+    corrupt, unwritable, unreachable or already served database (another bot
+    process holds it, or one of the same shards) stops the bot with one clear line
+    before Discord is contacted, and is never overwritten."""
     try:
-        asyncio.run(_check_database(db_path))
+        asyncio.run(_check_database(db_path, shards))
     except DatabaseUnavailable as exc:
         return _refuse(exc)
     except OSError as exc:
-        print(f"Cannot open the database {db_path}: {exc.strerror}", file=sys.stderr)
+        print(f"Cannot open the database {_where(db_path)}: {exc.strerror}", file=sys.stderr)
         return 1
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -121,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     sb.add_argument("--port", type=int, default=8765, help="loopback port (default 8765)")
     sb.add_argument("--db", default=None, help="SQLite file (default: a temporary file)")
     args = parser.parse_args(argv)
-    db_path = os.environ.get("COMMERCE_DB", "data/commerce.db")
+    db_path = database_from_env()
     if args.command == "sandbox":
         from .sandbox import run_sandbox
 

@@ -21,7 +21,7 @@ from .handlers import Handlers
 from .messages import Publisher
 from .service import TableService
 from .shards import Shards
-from .storage import Storage
+from .storage import AnyStorage, open_storage
 from .timers import Timers
 from .ui.components import DYNAMIC_ITEMS
 
@@ -61,7 +61,7 @@ class CommerceBot(commands.Bot):
     """The Commerce bot. Build it with ``create_bot``.
 
     Attributes (after ``setup_hook``):
-        storage: the opened ``Storage``.
+        storage: the opened storage (``Storage`` on SQLite, ``PgStorage`` on PostgreSQL).
         service: the ``TableService``.
         publisher: the public messages of every table (``bot.messages.Publisher``).
         timers: next-deal and turn timers and the watch (``bot.timers.Timers``);
@@ -71,7 +71,7 @@ class CommerceBot(commands.Bot):
         commerce: the ``/commerce`` group the command cogs add their commands to.
     """
 
-    storage: Storage
+    storage: AnyStorage
     service: TableService
     publisher: Publisher
     timers: Timers
@@ -84,7 +84,8 @@ class CommerceBot(commands.Bot):
         """A bot with the ``guilds`` intent only; nothing is opened before ``setup_hook``.
 
         Args:
-            db_path: the SQLite file (created with its folder when missing).
+            db_path: the SQLite file (created with its folder when missing), or a
+                ``postgresql://`` URL (``bot.storage.open_storage``).
             rng: a seeded RNG for tests only (shuffles and first dealer); default CSPRNG.
             dev_guild: a guild id to sync commands to instantly (development).
             sync_commands: sync the command tree with Discord in ``setup_hook``.
@@ -97,6 +98,8 @@ class CommerceBot(commands.Bot):
         intents.guilds = True  # channels, threads, roles: no privileged intent needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CommerceTree, **options)
+        #: the database: an SQLite file or a ``postgresql://`` URL
+        self.database = db_path
         self.db_path = Path(db_path)
         self.rng = rng
         self.dev_guild = dev_guild
@@ -112,12 +115,19 @@ class CommerceBot(commands.Bot):
         the cogs and sync the commands (to ``dev_guild`` only when it is set).
 
         Raises:
-            DatabaseUnavailable: the database is corrupt, in use by another bot, or
-                not writable (``Storage.open``); the file is left untouched.
+            DatabaseUnavailable: the database is corrupt, in use by another bot (on
+                PostgreSQL: another process serves one of this one's shards),
+                unreachable or not writable (``open_storage``); it is left untouched.
         """
-        self.storage = await Storage.open(self.db_path)
+        self.storage = await open_storage(self.database)
+        shards = self.served_shards()
+        try:
+            await self.storage.claim_shards(*shards)
+        except BaseException:
+            await self.storage.close()
+            raise
         self.service = TableService(self.storage, self.rng)
-        await self.service.load()
+        await self.service.load(shards)
         self.publisher = Publisher(self, self.service)
         self.timers = Timers(self, self.service, self.publisher)
         self.publisher.clock = self.timers
@@ -135,8 +145,19 @@ class CommerceBot(commands.Bot):
             else:
                 await self.tree.sync()
 
+    def served_shards(self) -> tuple[tuple[int, ...], int]:
+        """``(shard_ids, shard_count)`` of this process: its shards, every shard of
+        the count when it runs them all, ``((0,), 1)`` when it is not sharded."""
+        count = self.shard_count or 1
+        ids = getattr(self, "shard_ids", None)
+        return (tuple(ids) if ids else tuple(range(count))), count
+
     async def close_storage(self) -> None:
-        """Close the database (tests call this: the simulated Discord never calls close)."""
+        """Stop the AI worker and close the database (tests call this: the simulated
+        Discord never calls close)."""
+        service = getattr(self, "service", None)
+        if service is not None:
+            service.players.close()
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()

@@ -213,9 +213,31 @@ class Handlers(HistoryHandlers):
         in place to show what it did. A button of an earlier deal says that deal
         is over and goes; an outdated one shows the panel as things stand now."""
         async def work() -> None:
+            if action == "hint":
+                await self.on_hint(interaction, table_id, deal, seq)
+                return
             decision = decide(action, value)
             await self.decide_from_panel(interaction, table_id, deal, seq, action, decision)
         await guarded(interaction, table_id, work)
+
+    async def on_hint(self, interaction: discord.Interaction, table_id: int, deal: int,
+                      seq: int) -> None:
+        """Hint, on a player's panel: the coach thinks (the click is acknowledged
+        first), then the panel shows its advice above the hand (docs/AI.md
+        "Coach"). A hint for a moment that has passed shows the panel as things
+        stand now."""
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        try:
+            live, line = await self.service.hint(table_id, interaction.user.id, deal, seq)
+        except UserError as exc:
+            current = self.service.tables.get(table_id)
+            if (current is None or current.deal is None or current.deal_number != deal
+                    or current.seat_of(interaction.user.id) is None):
+                raise
+            await self.panels.update(interaction, current, note=str(exc))
+            return
+        await self.panels.update(interaction, live, note=f"💡 **Coach:** {line}")
 
     async def decide_from_panel(self, interaction: discord.Interaction, table_id: int,
                                 deal: int, seq: int, action: str, decision: Decision) -> None:

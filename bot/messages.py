@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import hashlib
 import logging
 from typing import Any, Protocol
 
@@ -37,6 +38,15 @@ def sent_view(view: discord.ui.View | None) -> discord.ui.View:
     """``view`` as ``send`` takes it: ``None`` (no controls) becomes ``MISSING``,
     since ``send`` is typed for a view or nothing."""
     return view if view is not None else discord.utils.MISSING
+
+
+def shows(content: str, embed: discord.Embed, png: bytes,
+          view: discord.ui.View | None) -> tuple[Any, ...]:
+    """What a table message shows, to compare with what it showed: its text,
+    embed, the digest of its picture (not the bytes: one is kept per table) and
+    its controls."""
+    return (content, embed.to_dict(), hashlib.blake2b(png, digest_size=16).digest(),
+            view.to_components() if view is not None else None)
 
 
 class Clock(Protocol):
@@ -75,6 +85,9 @@ class Publisher:
             id (``None``: unknown).
         panels: every player's private panel (``bot.panels``), refreshed with
             the table message.
+        shown: per table, its table message's id and what it shows (text,
+            embed, picture, controls) as last sent: an edit that would change
+            nothing is not made, and the picture is uploaded only when it changed.
     """
 
     clock: Clock
@@ -88,6 +101,7 @@ class Publisher:
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
         self.panels = Panels(service)
+        self.shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
 
     def restore(self) -> None:
         """After a start: remember the offers announced before it (the table
@@ -152,13 +166,16 @@ class Publisher:
     async def post_table_message(self, live: LiveTable) -> None:
         """Post the deal's table message and remember it (failures are logged: the
         state is committed, and the watch posts a message that could not be)."""
+        content, embed, view = self.ping_text(live), self.table_embed(live), self.table_view(live)
+        png = media.table_png(live)
         try:
             msg = await retrying(lambda: self.channel(live).send(
-                content=self.ping_text(live), embed=self.table_embed(live),
-                file=media.table_file(live), view=sent_view(self.table_view(live))))
+                content=content, embed=embed, file=media.picture_file(png),
+                view=sent_view(view)))
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
+        self.shown[live.id] = (msg.id, shows(content, embed, png, view))
         await self.service.set_message(live.id, table=msg.id)
 
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None) -> None:
@@ -210,13 +227,24 @@ class Publisher:
             log.exception("table %s: could not bring the table up to date", live.id)
 
     async def edit_table_message(self, live: LiveTable) -> None:
-        """Edit the table message to the table's state now (its picture too)."""
-        if live.row.table_message_id is None:
+        """Edit the table message to the table's state now (its picture too). An
+        edit that would change nothing the message shows is not made, and the
+        picture is uploaded again only when it changed."""
+        message_id = live.row.table_message_id
+        if message_id is None:
             return
-        message = self.channel(live).get_partial_message(live.row.table_message_id)
-        await retrying(lambda: message.edit(
-            content=self.ping_text(live), embed=self.table_embed(live),
-            attachments=[media.table_file(live)], view=self.table_view(live)))
+        message = self.channel(live).get_partial_message(message_id)
+        content, embed, view = self.ping_text(live), self.table_embed(live), self.table_view(live)
+        png = media.table_png(live)
+        state = shows(content, embed, png, view)
+        last = self.shown.get(live.id)
+        if last == (message_id, state):
+            return
+        changes: dict[str, Any] = {"content": content, "embed": embed, "view": view}
+        same_picture = last is not None and last[0] == message_id and last[1][2] == state[2]
+        await retrying(lambda: message.edit(**changes) if same_picture else message.edit(
+            **changes, attachments=[media.picture_file(png)]))
+        self.shown[live.id] = (message_id, state)
 
     @staticmethod
     def showdown_embed(live: LiveTable, next_deal: datetime.datetime | None = None,
@@ -306,6 +334,7 @@ class Publisher:
         """Show a closed table's message in its final state (refunds applied, no
         move awaited, no controls), and close the players' panels."""
         await self.panels.close(live, "This table is closed.")
+        self.shown.pop(live.id, None)
         if live.row.table_message_id is not None and live.deal is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(live).get_partial_message(live.row.table_message_id).edit(

@@ -47,6 +47,7 @@ class Open:
         expires: after this the token is dead: never edit again.
         key: what it shows now (``panel.Panel.key``).
         note: its line above the hand; focus: the menu on top, if any.
+        picture: the hand picture it shows (``panel.Panel.picture``).
     """
 
     deal: int
@@ -57,6 +58,7 @@ class Open:
     key: tuple[Any, ...] = ()
     note: str = ""
     focus: str | None = None
+    picture: bytes | None = None
 
     def alive(self) -> bool:
         """Whether the token still lets the panel be edited."""
@@ -65,6 +67,16 @@ class Open:
 
 def _files(rendered: panel.Panel) -> list[discord.File]:
     return [rendered.file] if rendered.file is not None else []
+
+
+def _changes(rendered: panel.Panel, shown: Open | None) -> dict[str, Any]:
+    """The keyword arguments of an edit that brings a panel showing ``shown``
+    (``None``: unknown) to ``rendered``: the hand picture is uploaded again only
+    when it changed (an edit without ``attachments`` keeps the message's)."""
+    changes: dict[str, Any] = {"content": rendered.content, "view": rendered.view}
+    if shown is None or shown.picture != rendered.picture:
+        changes["attachments"] = _files(rendered)
+    return changes
 
 
 @dataclass
@@ -113,6 +125,7 @@ class Panels:
             if not here:
                 return
             opened.key, opened.note, opened.focus = rendered.key, note, focus
+            opened.picture = rendered.picture
             old = self.open.get(key)
             self.open[key] = opened
         if old is not None and old.alive() and old.message_id != opened.message_id:
@@ -131,13 +144,14 @@ class Panels:
         message_id = interaction.message.id if interaction.message is not None else None
         async with self.lock(*key):
             rendered = panel.build(live, seat, focus=focus, note=note)
-            await edit(interaction, content=rendered.content, attachments=_files(rendered),
-                       view=rendered.view)
             old = self.open.get(key)
+            shown = old if old is not None and old.message_id == message_id else None
+            await edit(interaction, **_changes(rendered, shown))
             self.open[key] = Open(live.deal_number, message_id,
                                   interaction.edit_original_response,
                                   interaction.delete_original_response,
-                                  discord.utils.utcnow() + TOKEN_LIFE, rendered.key, note, focus)
+                                  discord.utils.utcnow() + TOKEN_LIFE, rendered.key, note, focus,
+                                  rendered.picture)
         if old is not None and old.alive() and old.message_id != message_id:
             with contextlib.suppress(discord.HTTPException):
                 await old.deleter()
@@ -161,15 +175,14 @@ class Panels:
                 if rendered.key == opened.key:
                     continue
                 try:
-                    await opened.editor(content=rendered.content, attachments=_files(rendered),
-                                        view=rendered.view)
+                    await opened.editor(**_changes(rendered, opened))
                 except discord.NotFound:
                     self.open.pop(key, None)
                     continue
                 except discord.HTTPException:
                     log.warning("table %s: could not update a panel", live.id)
                     continue
-                opened.key = rendered.key
+                opened.key, opened.picture = rendered.key, rendered.picture
 
     async def close(self, live: LiveTable, text: str) -> None:
         """The table closed: every panel of it that can still be edited says

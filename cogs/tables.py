@@ -18,7 +18,7 @@ from bot.app import CommerceBot
 from bot.commands import Subcommands
 from bot.engine import OPTIONS
 from bot.interactions import guarded, reply, say
-from bot.service import LiveTable, UserError
+from bot.service import DEFAULT_AI_LEVEL, LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import proofs, render
 from bot.ui.components import lobby_view
@@ -57,6 +57,7 @@ class Tables(Subcommands):
 
     @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
     @app_commands.describe(rules="Which Commerce (default: the server's, normally foster)",
+                           coach="Players may press Hint for the coach's advice (default: on)",
                            **{name: OPTIONS[name].description for name in NEW_OPTIONS})
     @app_commands.autocomplete(rules=help_text.preset_autocomplete)
     @app_commands.choices(direction=[app_commands.Choice(name=label, value=value)
@@ -68,7 +69,7 @@ class Tables(Subcommands):
                   fixed_rounds: FixedRounds | None = None,
                   direct_trading: bool | None = None, open_trading: bool | None = None,
                   dead_knock: bool | None = None, three_stake: bool | None = None,
-                  pounce: bool | None = None) -> None:
+                  pounce: bool | None = None, coach: bool = True) -> None:
         """Open a table: a channel under the Commerce category, a thread, or here."""
         async def work() -> None:
             assert interaction.guild is not None
@@ -99,7 +100,7 @@ class Tables(Subcommands):
                 live = await self.service.create(
                     interaction.guild.id, interaction.channel_id or 0, interaction.user.id,
                     interaction.user.display_name, preset, options, settings.next_deal_delay,
-                    open_place=open_here)
+                    open_place=open_here, coach=coach)
             except UserError:
                 for place in opened:
                     if place.id != interaction.channel_id:
@@ -196,10 +197,18 @@ class Tables(Subcommands):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="addbot", description="Add an AI player to the table in this channel")
-    async def addbot(self, interaction: discord.Interaction) -> None:
-        """Seat an AI player at the table in this channel."""
+    @app_commands.describe(level="How well it plays (default: easy)")
+    @app_commands.choices(level=[
+        app_commands.Choice(name="easy: simple rules of thumb", value="easy"),
+        app_commands.Choice(name="normal: weighs its chances", value="normal"),
+        app_commands.Choice(name="strong: thinks ahead (takes a moment)", value="strong"),
+    ])
+    async def addbot(self, interaction: discord.Interaction,
+                     level: app_commands.Choice[str] | None = None) -> None:
+        """Seat an AI player at the table in this channel, at ``level``."""
         async def work() -> None:
-            live = await self.service.add_ai(self.here(interaction).id, interaction.user.id)
+            live = await self.service.add_ai(self.here(interaction).id, interaction.user.id,
+                                             level.value if level else DEFAULT_AI_LEVEL)
             await reply(interaction, f"{render.seat_name(live, len(live.seats) - 1)} sits down.")
             await self.bot.publisher.refresh_lobby(live)
         await guarded(interaction, None, work)

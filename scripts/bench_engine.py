@@ -12,8 +12,11 @@ Hand scores (``--hands`` random 3-card hands, ``--ranking``, default classic):
 * ``score_per_s``: ``score(hand, ranking)``, the function the engine calls,
   driven by ``map`` in the same way (the same hands, as tuples of cards);
 * ``score_vs_raw``: ``raw_lookup_per_s / score_per_s`` in the run, i.e. how many
-  times the function call costs the bare lookup (the goal is at most 2);
-* ``score_loop_per_s``: ``score`` called in a Python ``for`` loop, as engine code calls it;
+  times the function call costs the bare lookup (the goal is at most 2). The raw
+  lookup and ``score`` take turns on chunks of 50,000 hands;
+* ``raw_lookup_loop_per_s``, ``score_loop_per_s``, ``score_loop_vs_raw_loop``: the
+  same two driven by a Python ``for`` loop instead, as engine code calls ``score``
+  (``table[mask]`` against ``score(hand, ranking)``), taking turns in the same way;
 * ``compute_per_s``: the uncached evaluator ``_compute`` (what the table saves);
 * ``treys_evaluate_per_s``: treys' public ``Evaluator.evaluate`` on random
   5-card hands (2 + 3 cards), driven by ``map``. A different job (5-card
@@ -50,6 +53,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -57,7 +61,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import ai
-from bot.engine.cards import RANKS, SUITS, Card, shuffled_deck
+from bot.engine.cards import RANKS, SUITS, shuffled_deck
 from bot.engine.common import DealBase
 from bot.engine.game import Game
 from bot.engine.hands import RANKINGS, Ranking, _compute, score, score_table
@@ -65,6 +69,9 @@ from bot.engine.rules import PRESETS, Rules
 
 Clock = Callable[[], float]
 Figures = dict[str, float]
+
+#: hands per turn when the raw lookup and ``score`` take turns
+CHUNK = 50_000
 
 
 def timed(clock: Clock, run: Callable[[], object]) -> float:
@@ -88,36 +95,58 @@ class HandBench:
         self.treys = treys_bench(n_hands, rng)
 
     def run(self, clock: Clock) -> Figures:
-        """One measurement of each figure (raw and score back to back)."""
-        n, ranking, table = len(self.hands), self.ranking, self.table
-        raw = n / timed(clock, lambda: list(map(table.__getitem__, self.masks)))
-        by_score = n / timed(clock, lambda: list(map(score, self.hands, repeat(ranking, n))))
+        """One measurement of each figure. The raw lookup and ``score`` (each driven
+        by ``map`` and by a ``for`` loop) take turns on chunks of ``CHUNK`` hands, so
+        a moment of contention hits them alike."""
+        ranking, table = self.ranking, self.table
+        spent = {"raw": 0.0, "score": 0.0, "raw_loop": 0.0, "score_loop": 0.0}
 
-        def loop() -> None:
-            for hand in self.hands:
+        def raw(masks: list[int]) -> list[int]:
+            return list(map(table.__getitem__, masks))
+
+        def by_score(hands: list[tuple[int, ...]]) -> list[int]:
+            return list(map(score, hands, repeat(ranking, len(hands))))
+
+        def raw_loop(masks: list[int]) -> None:
+            for mask in masks:
+                table[mask]
+
+        def score_loop(hands: list[tuple[int, ...]]) -> None:
+            for hand in hands:
                 score(hand, ranking)
+
+        for start in range(0, len(self.hands), CHUNK):
+            masks = self.masks[start : start + CHUNK]
+            hands = self.hands[start : start + CHUNK]
+            spent["raw"] += timed(clock, partial(raw, masks))
+            spent["score"] += timed(clock, partial(by_score, hands))
+            spent["raw_loop"] += timed(clock, partial(raw_loop, masks))
+            spent["score_loop"] += timed(clock, partial(score_loop, hands))
+        n = len(self.hands)
 
         def compute() -> None:
             for hand in self.few:
                 _compute(hand, ranking)
 
         out = {
-            "raw_lookup_per_s": raw,
-            "score_per_s": by_score,
-            "score_vs_raw": raw / by_score,
-            "score_loop_per_s": n / timed(clock, loop),
+            "raw_lookup_per_s": n / spent["raw"],
+            "score_per_s": n / spent["score"],
+            "score_vs_raw": spent["score"] / spent["raw"],
+            "raw_lookup_loop_per_s": n / spent["raw_loop"],
+            "score_loop_per_s": n / spent["score_loop"],
             "compute_per_s": len(self.few) / timed(clock, compute),
         }
-        if self.treys is not None:
-            rate = self.treys(clock)
-            out["treys_evaluate_per_s"] = rate
-            out["score_vs_treys"] = by_score / rate
+        out["score_loop_vs_raw_loop"] = spent["score_loop"] / spent["raw_loop"]
+        if self.treys is not None:  # after score, so that its tables are not in the way
+            treys = n / self.treys(clock)
+            out["treys_evaluate_per_s"] = treys
+            out["score_vs_treys"] = out["score_per_s"] / treys
         return out
 
 
 def treys_bench(n_hands: int, rng: random.Random) -> Callable[[Clock], float] | None:
-    """A measurement of treys' ``Evaluator.evaluate`` on random 5-card hands
-    (hole 2 + board 3), or ``None`` when treys is not installed."""
+    """A measurement of treys' ``Evaluator.evaluate`` on ``n_hands`` random 5-card
+    hands (hole 2 + board 3), in seconds; ``None`` when treys is not installed."""
     try:
         from treys import Card as TreysCard  # type: ignore[import-untyped]
         from treys import Evaluator
@@ -132,7 +161,7 @@ def treys_bench(n_hands: int, rng: random.Random) -> Callable[[Clock], float] | 
     evaluate = Evaluator().evaluate
 
     def measure(clock: Clock) -> float:
-        return n_hands / timed(clock, lambda: list(map(evaluate, holes, boards)))
+        return timed(clock, lambda: list(map(evaluate, holes, boards)))
 
     return measure
 
@@ -268,7 +297,9 @@ def main(argv: list[str] | None = None) -> int:
             ("raw_lookup_per_s", "raw table lookup, map(score_table().__getitem__, masks)"),
             ("score_per_s", "score(), map(score, hands, rankings)"),
             ("score_vs_raw", "  ratio raw lookup / score() in the run (goal <= 2)"),
-            ("score_loop_per_s", "score() in a for loop"),
+            ("raw_lookup_loop_per_s", "raw table lookup in a for loop, table[mask]"),
+            ("score_loop_per_s", "score() in a for loop, score(hand, ranking)"),
+            ("score_loop_vs_raw_loop", "  ratio of the two for loops in the run"),
             ("compute_per_s", "uncached _compute()"),
             ("treys_evaluate_per_s", "treys Evaluator.evaluate, 5 cards (context)"),
             ("score_vs_treys", "  ratio score() / treys evaluate in the run"),

@@ -3,8 +3,12 @@
 For each kind — a hand, the public table, the showdown — over deals of every
 family and table sizes of 3 to 12 seats: the time to draw one picture with the
 picture cache cleared before every run (median, min and max over the runs, card
-sprites and fonts already loaded, as in a running bot), the first picture with
-every cache cleared (cold start), and the PNG size.
+sprites, text masks and fonts already loaded, as in a running bot), the first
+picture with every cache cleared (cold start), and the PNG size. One more kind,
+``move``, is what a running bot pays after a move: the table picture of the
+state just after one move, the picture before it drawn first (so the parts the
+move did not change — the bare table, unchanged plates — are cached, and the
+changed ones are drawn again).
 
     .venv/bin/python scripts/bench_pictures.py [--runs 30]
 
@@ -36,7 +40,8 @@ NAMES = [f"Player {i + 1}" for i in range(12)]
 
 def samples() -> dict[str, list[Callable[[], bytes]]]:
     """One picture call per case and kind, on deals played by the AI."""
-    out: dict[str, list[Callable[[], bytes]]] = {"hand": [], "table": [], "showdown": []}
+    out: dict[str, list[Callable[[], bytes]]] = {"hand": [], "table": [], "move": [],
+                                                  "showdown": []}
     for preset, n, moves in CASES:
         rng = random.Random(f"bench {preset} {n}")
         game = Game(get_preset(preset), n, 0)
@@ -51,6 +56,12 @@ def samples() -> dict[str, list[Callable[[], bytes]]]:
         balances = list(game.running_balances)
         out["hand"].append(lambda o=hand_obs: pictures.hand_png(o))
         out["table"].append(lambda o=table_obs, b=balances, n=n: pictures.table_png(
+            o, NAMES[:n], b, title=f"Table 1 · {o.rules.name} · deal 1"))
+        if not deal.finished:
+            seat = deal.to_act
+            deal.act(seat, ai.choose(deal.observation(seat)))
+        after = deal.observation(None)
+        out["move"].append(lambda o=after, b=balances, n=n: pictures.table_png(
             o, NAMES[:n], b, title=f"Table 1 · {o.rules.name} · deal 1"))
         while not deal.finished:
             seat = deal.to_act
@@ -68,17 +79,20 @@ def main() -> None:
     print(f"{'picture':<10}{columns}   (KB: the largest)")
     lines = []
     figures: dict[str, float] = {}
-    for kind, calls in samples().items():
+    made = samples()
+    for kind, calls in made.items():
         pictures.clear_cache(sprites=True)
         start = time.perf_counter()
         calls[0]()
         cold = (time.perf_counter() - start) * 1000
         every, sizes = [], []
-        for (preset, n, _), call in zip(CASES, calls, strict=True):
+        for i, ((preset, n, _), call) in enumerate(zip(CASES, calls, strict=True)):
             call()  # its cards' sprites drawn once, as a running bot has them
             times = []
             for _ in range(args.runs):
                 pictures.clear_cache()
+                if kind == "move":  # the picture before the move: its parts are cached
+                    made["table"][i]()
                 start = time.perf_counter()
                 png = call()
                 times.append((time.perf_counter() - start) * 1000)
@@ -92,8 +106,9 @@ def main() -> None:
                         f"{kind}_max_kb": max(sizes)})
     print(f"\n{'by deal':<29}{columns}")
     print("\n".join(lines))
-    print(f"\n{args.runs} runs per deal, the picture cache cleared before each run (card sprites "
-          "and fonts kept, as in a running bot).")
+    print(f"\n{args.runs} runs per deal, the picture cache cleared before each run (card sprites, "
+          "text masks and fonts kept, as in a running bot); move: the table just after one move, "
+          "the one before it drawn first.")
     print("BENCH-JSON " + json.dumps({"pictures": figures}))
 
 

@@ -18,6 +18,7 @@ import asyncio
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 
 import asyncpg
 import pytest
@@ -69,7 +70,11 @@ def pg_template(pg_server: PgServer) -> str:
     return TEMPLATE
 
 
-async def _fresh(server: PgServer, template: str | None) -> AsyncIterator[str]:
+@asynccontextmanager
+async def fresh_database(server: PgServer, template: str | None) -> AsyncIterator[str]:
+    """A new database of ``server`` (a copy of ``template`` when given) for the
+    block: its URL; dropped afterwards, with its connections. For tests that need
+    several databases, or one per hypothesis example."""
     name = f"test_{secrets.token_hex(6)}"
     await _admin(server, f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
     try:
@@ -80,11 +85,11 @@ async def _fresh(server: PgServer, template: str | None) -> AsyncIterator[str]:
 
 @pytest_asyncio.fixture
 async def pg_url(pg_server: PgServer) -> AsyncIterator[str]:
-    async for url in _fresh(pg_server, None):
+    async with fresh_database(pg_server, None) as url:
         yield url
 
 
 @pytest_asyncio.fixture
 async def pg_migrated_url(pg_server: PgServer, pg_template: str) -> AsyncIterator[str]:
-    async for url in _fresh(pg_server, pg_template):
+    async with fresh_database(pg_server, pg_template) as url:
         yield url

@@ -21,6 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from .cards import DECK, Card
@@ -516,8 +517,14 @@ class DealBase(ABC):
 
     def _card_choices(self, seat: int, kind: str, allowed: Callable[[Card], bool],
                       ) -> list[Decision]:
-        """``Decision(kind, card)`` for each card of ``seat``'s hand ``allowed``."""
-        return [Decision(kind, card) for card in self.hands[seat] if allowed(card)]
+        """``Decision(kind, card)`` for each card of ``seat``'s hand, when ``allowed``
+        passes for the first: ``allowed`` must depend on the card only through
+        ``seat`` holding it (``_verify_holds``), so one check answers for every card."""
+        hand = self.hands[seat]
+        if not hand or not allowed(hand[0]):
+            return []
+        made = card_decisions(kind)
+        return [made[card] for card in hand]
 
     def _record(self, op: Operation, event: PublicEvent) -> None:
         self.operations.append(op)
@@ -570,3 +577,10 @@ class Decision:
         if self.card is None:
             raise IllegalAction("Choose a card first.")
         return self.card
+
+
+@cache
+def card_decisions(kind: str, knock: bool = False) -> tuple[Decision, ...]:
+    """``Decision(kind, card, knock=knock)`` for every card of the deck, by card:
+    made once per kind (a ``Decision`` is frozen, so every deal can share them)."""
+    return tuple(Decision(kind, card, knock=knock) for card in DECK)

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Sequence
 from functools import cache
 
-from .cards import DECK, Card
+from .cards import Card
 from .common import (
     Controls,
     DealBase,
@@ -27,6 +27,7 @@ from .common import (
     PublicEvent,
     Showdown,
     Standing,
+    card_decisions,
     movement,
     public_event,
 )
@@ -40,16 +41,9 @@ __all__ = [
     "TradeDeal",
 ]
 
-#: the decisions of each card, made once (a ``Decision`` is frozen, so it can be
-#: shared): ``_CARD_DECISIONS[kind][knock][card]`` for trade, barter and accept
-_CARD_DECISIONS: dict[str, tuple[tuple[Decision, ...], tuple[Decision, ...]]] = {
-    kind: (
-        tuple(Decision(kind, card) for card in DECK),
-        tuple(Decision(kind, card, knock=True) for card in DECK),
-    )
-    for kind in ("trade", "barter", "accept")
-}
 _ONE_DECISION = {kind: Decision(kind) for kind in ("knock", "refuse")}
+#: ``Category.NONE`` read once (an enum member read from its class costs a lookup each time)
+_NONE = Category.NONE
 
 
 # The operations, made once per value: they are frozen, and an action is verified
@@ -196,10 +190,11 @@ class TradeDeal(DealBase):
             return []
         # the seat is to act and ``action`` is legal, so every held card passes its
         # ``can_x`` check; a knock at the end of the turn only where the rules allow it
-        plain, knocking = _CARD_DECISIONS[action]
+        plain = card_decisions(action)
         hand = self.hands[seat]
         if action == "accept" or not self.rules.knock_after_exchange:
             return [plain[card] for card in hand]
+        knocking = card_decisions(action, True)
         return [plain[card] for card in hand] + [knocking[card] for card in hand]
 
     # ------------------------------------------------------------- checks
@@ -454,7 +449,7 @@ class TradeDeal(DealBase):
         if (
             self.rules.no_hand == "carry"
             and not self.final
-            and all(c is Category.NONE for c in cats)
+            and all(c is _NONE for c in cats)
         ):
             winner = None  # the pool stays for the next deal
         else:
@@ -481,9 +476,9 @@ class TradeDeal(DealBase):
     def _dealer_penalty(self, cats: tuple[Category, ...], winner: int) -> None:
         d = self.dealer
         if self.rules.dealer_penalty == "same_category":
-            pays_all = cats[d] == cats[winner] and cats[d] is not Category.NONE
+            pays_all = cats[d] == cats[winner] and cats[d] is not _NONE
         else:
-            pays_all = cats[d] is not Category.NONE
+            pays_all = cats[d] is not _NONE
         if pays_all:
             for seat in range(self.n):
                 if seat != d:

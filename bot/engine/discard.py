@@ -216,7 +216,10 @@ class DiscardDeal(DealBase):
         out: list[str] = []
         if seat == self.turn:
             out = ["take_discard", "draw", "pass"]
-            if self.can_knock(seat):
+            # ``can_knock`` here: its turn checks have just passed, what is left is
+            # verify_knock's own (no knock yet, a chip to pay) and the seat in the deal
+            if (self.knocker is None and self.chips(seat) >= self.rules.knock_fee
+                    and seat in self.active):
                 out.append("knock")
         if self.rules.direct_trading and self._may_offer(seat) and self.offer_targets(seat):
             out.append("offer")
@@ -250,9 +253,11 @@ class DiscardDeal(DealBase):
         if action == "accept":
             return self._card_choices(seat, action, lambda c: self.can_answer(seat, c))
         if action == "offer":
+            # each target checked once: the card only has to be held (``verify_offer``)
+            hand = self.hands[seat]
             return [Decision("offer", card, target=target)
-                    for target in self.offer_targets(seat) for card in self.hands[seat]
-                    if self.can_offer(seat, target, card)]
+                    for target in self.offer_targets(seat)
+                    if hand and self.can_offer(seat, target, hand[0]) for card in hand]
         return [Decision(action)]
 
     # ------------------------------------------------------------- checks

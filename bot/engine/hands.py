@@ -115,12 +115,18 @@ def _compute(cards: tuple[Card, ...], ranking: Ranking) -> int:
 
 _TABLES: dict[str, dict[int, int]] = {}
 
-#: a level of the by-card table: 104 entries, so that a negative card (-1..-52)
-#: lands on an entry above 51 and is refused like any card that is not in the deck
+#: the side of each level of the by-card table: 104, so that a card number from 52
+#: to 103, or from -1 to -52 (which Python counts from the end), lands on an entry
+#: that holds no hand and is refused; a number of 104 or more is out of range. Other
+#: negative numbers are not cards and are not looked for: the engine's cards come
+#: from a checked deck.
 _SIDE = 104
+#: one level of the by-card table
+_Leaf = tuple[int | None, ...]
 #: scores by card, per ranking: ``_BY_CARD[ranking][a][b][c]``, ``None`` where
-#: ``a, b, c`` are not three distinct cards of the deck
-_BY_CARD: dict[str, list[list[list[int | None]]]] = {}
+#: ``a, b, c`` are not three distinct cards of the deck. Tuples, not lists: one
+#: pointer less to follow on each read.
+_BY_CARD: dict[str, tuple[tuple[_Leaf, ...], ...]] = {}
 
 
 def score_table(ranking: Ranking = "classic") -> dict[int, int]:
@@ -135,24 +141,30 @@ def score_table(ranking: Ranking = "classic") -> dict[int, int]:
     return table
 
 
-def _by_card(ranking: Ranking) -> list[list[list[int | None]]]:
+def _by_card(ranking: Ranking) -> tuple[tuple[_Leaf, ...], ...]:
     """The by-card table of ``ranking`` (built once, from ``score_table``)."""
     table = _BY_CARD.get(ranking)
     if table is None:
-        nothing: list[int | None] = [None] * _SIDE
-        no_card = [nothing] * _SIDE
-        table = [
-            [nothing if b == a else [None] * _SIDE for b in range(52)] + no_card[52:]
-            for a in range(52)
-        ]
-        table += [no_card] * (_SIDE - 52)
-        masks = score_table(ranking)
-        for hand in combinations(range(52), 3):
-            value = masks[(1 << hand[0]) | (1 << hand[1]) | (1 << hand[2])]
+        values: dict[tuple[int, int], list[int | None]] = {}
+        for hand, value in _hands_and_scores(ranking):
             for a, b, c in permutations(hand):
-                table[a][b][c] = value
+                values.setdefault((a, b), [None] * _SIDE)[c] = value
+        nothing: _Leaf = (None,) * _SIDE
+        no_card = (nothing,) * _SIDE
+        table = tuple(
+            tuple(tuple(values[a, b]) if (a, b) in values else nothing for b in range(52))
+            + no_card[52:]
+            for a in range(52)
+        ) + (no_card,) * (_SIDE - 52)
         _BY_CARD[ranking] = table
     return table
+
+
+def _hands_and_scores(ranking: Ranking) -> list[tuple[tuple[int, int, int], int]]:
+    """Every 3-card hand (ascending cards) with its score from ``score_table``."""
+    masks = score_table(ranking)
+    return [(hand, masks[(1 << hand[0]) | (1 << hand[1]) | (1 << hand[2])])
+            for hand in combinations(range(52), 3)]
 
 
 def _score_other(cards: tuple[Card, ...] | list[Card], ranking: Ranking) -> int:

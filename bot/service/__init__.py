@@ -13,6 +13,8 @@ Errors a user can cause are raised as ``UserError`` with a short message.
   lobbies, end;
 - ``actions``: a member's move, the next deal, the turn timer's move, I'm back;
 - ``progress``: what a table owes without anyone clicking (``due``, ``resume``);
+- ``players``: who decides for AI seats at their level, and the coach's hints
+  (strong search in a worker process, off the event loop);
 - ``queries``: settings, ledger pages, stats, backups, ledger reset;
 - ``archive``: games that are over: records (with each deal's proof), the
   history, a finished deal rebuilt at any step.
@@ -23,12 +25,12 @@ from __future__ import annotations
 from .actions import Actions
 from .archive import Archive, Archived, record_of
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
-from .lifecycle import AI_NAMES, LifeCycle
+from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
 from .progress import Progress
 from .queries import Queries
 
-__all__ = ["AI_NAMES", "STORAGE_ERRORS", "Archived", "LiveTable", "StorageFailure",
+__all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "STORAGE_ERRORS", "Archived", "LiveTable", "StorageFailure",
            "TableService", "UserError", "record_of"]
 
 

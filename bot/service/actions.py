@@ -5,11 +5,15 @@ from the AI.
 
 from __future__ import annotations
 
-from ..engine import AnyDeal, Decision, IllegalAction, Operation
+import logging
+
+from ..engine import AnyDeal, Decision, IllegalAction, Operation, choices, coach
 from ..engine import ai as engine_ai
 from .core import ServiceBase, press_cut
 from .errors import UserError
 from .live import LiveTable
+
+log = logging.getLogger(__name__)
 
 
 class Actions(ServiceBase):
@@ -72,6 +76,43 @@ class Actions(ServiceBase):
                     live.set_seat(seat, timeouts=0)
                 await self._run_ai(live)
             return live, op
+
+    async def hint(self, table_id: int, member_id: int, deal_number: int,
+                   seq: int) -> tuple[LiveTable, str]:
+        """The coach's hint for the member's own decision now (docs/AI.md
+        "Coach"): the strong AI's choice from the member's view only, with one
+        line of reason, e.g. "Knock: your sequence to 8 wins about 83% of
+        showdowns here". The hint is recorded with the deal (it shows in the game
+        record). The table waits while the coach thinks (about 0.2 s); other
+        tables do not.
+
+        Raises:
+            UserError: the table has the coach off, not the member's decision, a
+                stale panel, or the coach could not answer in time.
+            StorageFailure: the hint could not be recorded (nothing is shown).
+        """
+        async with self.lock(table_id):
+            live, seat, deal = self._control(table_id, member_id, deal_number, seq)
+            if not live.row.coach:
+                raise UserError("The coach is off at this table.")
+            if deal.finished or deal.to_act != seat:
+                raise UserError("A hint is for your own decision: wait for your turn.")
+            try:
+                advice = await self.players.advise(deal, seat)
+            except Exception:
+                log.warning("table %s: the coach did not answer", table_id, exc_info=True)
+                raise UserError("The coach is thinking too slowly right now; "
+                                "try again in a moment.") from None
+            obs = deal.observation(seat)
+            names = {s.seat: s.name for s in live.seats}
+            text = choices.label(advice.decision, obs, lambda s: names.get(s, "?"))
+            verb = advice.decision.kind.replace("_", " ")
+            what = verb if text == verb else f"{verb} {text}"
+            line = f"{what[:1].upper()}{what[1:]}: {coach.explain(advice, obs)}."
+            async with self._unit(table_id):
+                await self.storage.add_hint(live.deal_key, len(deal.operations), seat,
+                                            member_id, what, coach.explain(advice, obs))
+            return live, line
 
     def _control(self, table_id: int, member_id: int, deal_number: int,
                  seq: int | None) -> tuple[LiveTable, int, AnyDeal]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game, RecordError, get_preset, operation_from_dict, parse_card, record_actions, replay
-from ..storage import DealRow, PastGame, SeatRow, TableRow
+from ..storage import DealRow, HintRow, PastGame, SeatRow, TableRow
 from .core import ServiceBase, proof_of
 from .errors import UserError
 from .live import LiveTable
@@ -22,10 +22,12 @@ from .live import LiveTable
 log = logging.getLogger(__name__)
 
 
-def record_of(row: TableRow, seats: list[SeatRow], deals: list[DealRow]) -> dict[str, Any]:
-    """A table's game as a docs/RULES.md §3 record (docs/RECORDS.md), with ``table``
-    and each fair deal's ``commitment``, ``cuts`` and — once the deal is over
-    (finished or void) — its ``seed``."""
+def record_of(row: TableRow, seats: list[SeatRow], deals: list[DealRow],
+              hints: dict[int, list[HintRow]] | None = None) -> dict[str, Any]:
+    """A table's game as a docs/RULES.md §3 record (docs/RECORDS.md), with ``table``,
+    each AI seat's level (``ai_levels``: seat -> level), each fair deal's
+    ``commitment``, ``cuts`` and — once the deal is over (finished or void) — its
+    ``seed``, and the coach's ``hints`` of each deal (docs/AI.md "Coach")."""
     items = []
     for d in deals:
         ops = [operation_from_dict(a.payload) for a in d.actions]
@@ -35,10 +37,19 @@ def record_of(row: TableRow, seats: list[SeatRow], deals: list[DealRow]) -> dict
             if d.seed is not None and d.status != "open":
                 item["seed"] = d.seed
             item["cuts"] = list(d.cuts or [])
+        given = (hints or {}).get(d.number)
+        if given:
+            item["hints"] = [{"after": h.seq, "seat": h.seat, "advice": h.advice,
+                              "reason": h.reason} for h in given]
         items.append(item)
-    return {"rules": row.preset, "options": dict(row.options),
-            "players": [s.name for s in seats], "first_dealer": row.first_dealer,
-            "table": row.id, "deals": items}
+    record: dict[str, Any] = {"rules": row.preset, "options": dict(row.options),
+                              "players": [s.name for s in seats],
+                              "first_dealer": row.first_dealer, "table": row.id,
+                              "deals": items}
+    levels = {str(s.seat): s.ai_level for s in seats if s.is_ai and s.ai_level}
+    if levels:
+        record["ai_levels"] = levels
+    return record
 
 
 @dataclass
@@ -102,7 +113,7 @@ class Archive(ServiceBase):
         if row is None or row.first_dealer is None:
             raise UserError("That table has no game to export.")
         return record_of(row, await self.storage.seats(table_id),
-                         await self.storage.deals(table_id))
+                         await self.storage.deals(table_id), await self.storage.hints(table_id))
 
     async def history(self, guild_id: int, page: int, per_page: int,
                       ) -> tuple[list[PastGame], int]:

@@ -11,7 +11,7 @@ import dataclasses
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -31,21 +31,21 @@ from ..engine import (
     operation_to_dict,
     parse_card,
 )
-from ..engine import ai as engine_ai
 from ..engine.fairness import SEED_BYTES, DealProof, commitment
 from ..locks import KeyedLock
 from ..storage import (
+    AnyStorage,
     DealRow,
     GuildSettings,
     HandResult,
     LedgerEntry,
     OpenTable,
-    Storage,
     TableClosed,
     TableRow,
 )
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
+from .players import AiPlayers
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class ServiceBase:
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
     """
 
-    def __init__(self, storage: Storage, rng: random.Random | None = None) -> None:
+    def __init__(self, storage: AnyStorage, rng: random.Random | None = None) -> None:
         """A service with no table in memory yet; ``load`` rebuilds the open ones."""
         self.storage = storage
         self.rng = rng
@@ -89,19 +89,23 @@ class ServiceBase:
         #: lobby table id -> event-loop time of its last join/leave/AI seat
         self.activity: dict[int, float] = {}
         self.lock = KeyedLock()
+        #: who decides for AI seats, and the coach (strong search off the event loop)
+        self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
         #: has no commitment, seed or cuts, so ``verify`` calls it unverifiable)
         self.arranged_decks: list[list[Card]] = []
 
-    async def load(self) -> list[LiveTable]:
+    async def load(self, shards: tuple[Sequence[int], int] | None = None) -> list[LiveTable]:
         """Rebuild every open table from storage by replaying its action log, then
         check the books of every guild with an open table: its ledger must sum
         to minus the points in its running pots (docs/RELIABILITY.md, "Ledger");
-        a drift is logged as an error for the admins (nothing is changed)."""
+        a drift is logged as an error for the admins (nothing is changed).
+        ``shards``: ``(shard_ids, shard_count)``, only the guilds those shards own
+        (``Storage.open_state``); ``None``, every guild."""
         self.tables.clear()
         self.stale.clear()
-        stored, drifts = await self.storage.open_state()
+        stored, drifts = await self.storage.open_state(shards)
         for state in stored:
             try:
                 self.tables[state.row.id] = self._build(state)
@@ -312,7 +316,12 @@ class ServiceBase:
             assert seat is not None
             if not live.is_ai(seat):
                 return
-            op = deal.act(seat, engine_ai.choose(deal.observation(seat)))
+            row = live.seats[seat]
+            if row.is_ai:
+                decision = await self.players.decide(deal, seat, row.ai_level or "easy")
+            else:  # a member away or gone: the AI plays easy for them
+                decision = self.players.decide_now(deal, seat)
+            op = deal.act(seat, decision)
             await self._persist(live, op, None)
 
     async def _persist(self, live: LiveTable, op: Operation, member_id: int | None) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
+
 
 class UserError(Exception):
     """Something the user asked for cannot be done; ``str()`` is the ephemeral answer."""
@@ -19,5 +21,6 @@ class StorageFailure(UserError):
         super().__init__(text)
 
 
-#: errors of the storage layer (a failed write); anything else is a bug
-STORAGE_ERRORS = (sqlite3.Error, OSError)
+#: errors of the storage layer (a failed write, on SQLite or PostgreSQL: asyncpg's
+#: server errors, a connection lost or closed); anything else is a bug
+STORAGE_ERRORS = (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError)

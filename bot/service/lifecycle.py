@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..engine import Game, implied_options
+from ..engine.levels import LEVELS
 from ..storage import LedgerEntry
 from .core import ServiceBase, press_cut
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
@@ -21,6 +22,8 @@ from .live import LiveTable
 log = logging.getLogger(__name__)
 
 
+#: the level of an AI seat added without one (docs/AI.md)
+DEFAULT_AI_LEVEL = "easy"
 AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss",
             "Hypatia", "Jacobi", "Kepler", "Leibniz")
 
@@ -33,8 +36,10 @@ class LifeCycle(ServiceBase):
         preset: str = "foster", options: dict[str, Any] | None = None,
         next_deal_delay: int = 30,
         open_place: Callable[[int], Awaitable[tuple[int, str]]] | None = None,
+        coach: bool = True,
     ) -> LiveTable:
-        """Open a lobby with the host seated, in ``channel_id`` or, with
+        """Open a lobby with the host seated (``coach``: members may ask for hints,
+        docs/AI.md "Coach"), in ``channel_id`` or, with
         ``open_place``, where that coroutine opens it: it gets the table's number
         (the n of ``commerce-<n>``) and returns ``(channel_id, place)``, place
         being ``channel``, ``thread`` or ``here`` (``TableRow.place``). Number,
@@ -63,7 +68,7 @@ class LifeCycle(ServiceBase):
             async with self._unit(None):
                 row = await self.storage.create_table(
                     guild_id, channel_id, host_id, preset, implied_options(options),
-                    next_deal_delay, place)
+                    next_deal_delay, place, coach)
                 await self.storage.add_seat(row.id, host_id, host_name)
                 # the first deal's seed, committed before anyone can press Start
                 await self._commit_next(LiveTable(row, [], self.check_rules(preset, options)))
@@ -107,13 +112,17 @@ class LifeCycle(ServiceBase):
             self.touch(table_id)
             return live
 
-    async def add_ai(self, table_id: int, member_id: int) -> LiveTable:
-        """Add an AI seat; only someone seated at the table may.
+    async def add_ai(self, table_id: int, member_id: int, level: str = DEFAULT_AI_LEVEL
+                     ) -> LiveTable:
+        """Add an AI seat playing at ``level`` (``easy``, ``normal`` or ``strong``;
+        docs/AI.md); only someone seated at the table may.
 
         Raises:
-            UserError: not a lobby, full, caller not seated.
+            UserError: not a lobby, full, caller not seated, unknown level.
             StorageFailure: nothing changed.
         """
+        if level not in LEVELS:
+            raise UserError(f"Choose an AI level: {', '.join(LEVELS)}.")
         async with self.lock(table_id):
             live = self._lobby(table_id)
             if live.seat_of(member_id) is None:
@@ -123,7 +132,7 @@ class LifeCycle(ServiceBase):
             taken = {s.name for s in live.seats}
             name = next((f"AI {n}" for n in AI_NAMES if f"AI {n}" not in taken), "AI")
             async with self._unit(table_id):
-                live.seats.append(await self.storage.add_seat(table_id, None, name))
+                live.seats.append(await self.storage.add_seat(table_id, None, name, level))
             self.touch(table_id)
             return live
 

@@ -1,5 +1,12 @@
-"""SQLite storage through aiosqlite: schema migrations, repositories and the
-append-only action log and ledger. The only place in the project with SQL."""
+"""Storage: schema migrations, repositories and the append-only action log and
+ledger, on SQLite through aiosqlite (``Storage``, the default) or on PostgreSQL
+through asyncpg (``PgStorage``), one interface; ``open_storage`` picks by the
+address. The only place in the project with SQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeAlias
 
 from .database import (
     MIN_FREE_BYTES,
@@ -16,6 +23,7 @@ from .models import (
     DealRow,
     GuildSettings,
     HandResult,
+    HintRow,
     LedgerEntry,
     MemberStats,
     OpenTable,
@@ -24,9 +32,37 @@ from .models import (
     SeatRow,
     TableRow,
 )
+from .postgres import PgStorage
+
+#: either storage: the two classes have the same public interface
+AnyStorage: TypeAlias = Storage | PgStorage
+
+#: the address schemes that mean PostgreSQL (``DATABASE_URL``)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(address: str | Path) -> bool:
+    """Whether ``address`` is a PostgreSQL URL (``postgresql://`` or ``postgres://``)."""
+    return isinstance(address, str) and address.strip().lower().startswith(POSTGRES_SCHEMES)
+
+
+async def open_storage(address: str | Path) -> AnyStorage:
+    """The storage at ``address``: a ``postgresql://`` or ``postgres://`` URL opens
+    ``PgStorage`` (``PgStorage.open``); anything else is the path of an SQLite file
+    (``Storage.open``, created with its folder when missing).
+
+    Raises:
+        DatabaseUnavailable: as ``Storage.open`` / ``PgStorage.open`` (a one-line
+            reason; a URL's password never appears in it).
+    """
+    if is_postgres_url(address):
+        return await PgStorage.open(str(address).strip())
+    return await Storage.open(address)
+
 
 __all__ = [
-    "MIN_FREE_BYTES", "ActionRow", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
-    "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "LedgerEntry",
+    "MIN_FREE_BYTES", "POSTGRES_SCHEMES", "ActionRow", "AnyStorage", "PgStorage", "is_postgres_url",
+    "open_storage", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
+    "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
     "MemberStats", "OpenTable", "PastGame", "PresetStats", "SeatRow", "Storage", "TableClosed", "TableRow",
 ]

@@ -16,11 +16,11 @@ import os
 import re
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
 
@@ -31,6 +31,7 @@ from .models import (
     DealRow,
     GuildSettings,
     HandResult,
+    HintRow,
     LedgerEntry,
     OpenTable,
     SeatRow,
@@ -61,7 +62,7 @@ _TABLE_SELECT = """
     SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
            t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
            g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place,
-           t.next_commitment
+           t.next_commitment, t.coach
     FROM tables t LEFT JOIN games g ON g.table_id = t.id
 """
 
@@ -193,7 +194,7 @@ def _migrations() -> list[tuple[int, str, str]]:
     return [found[v] for v in sorted(found)]
 
 
-def _table_row(row: sqlite3.Row) -> TableRow:
+def _table_row(row: Any) -> TableRow:  # a row of sqlite3 or asyncpg
     return TableRow(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
         number=row["number"], host_id=row["host_id"], preset=row["preset"],
@@ -202,14 +203,15 @@ def _table_row(row: sqlite3.Row) -> TableRow:
         next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
         created_at=row["created_at"], offer_key=row["offer_key"],
         offer_message_id=row["offer_message_id"], place=row["place"],
-        next_commitment=row["next_commitment"],
+        next_commitment=row["next_commitment"], coach=bool(row["coach"]),
     )
 
 
-def _seat_row(row: sqlite3.Row) -> SeatRow:
+def _seat_row(row: Any) -> SeatRow:  # a row of sqlite3 or asyncpg
     return SeatRow(
         table_id=row["table_id"], seat=row["seat"], member_id=row["member_id"], name=row["name"],
         away=bool(row["away"]), timeouts=row["timeouts"], gone=bool(row["gone"]),
+        ai_level=row["ai_level"],
     )
 
 
@@ -301,7 +303,7 @@ def _batch(conn: sqlite3.Connection, begun: bool,
     return result
 
 
-def _deal_rows(deal_rows: list[sqlite3.Row], action_rows: list[sqlite3.Row]) -> list[DealRow]:
+def _deal_rows(deal_rows: list[Any], action_rows: list[Any]) -> list[DealRow]:
     """``DealRow``s of rows of ``deals`` with their rows of ``actions`` (by deal
     id, in seq order)."""
     actions: dict[int, list[ActionRow]] = {}
@@ -324,6 +326,51 @@ def _deal_rows(deal_rows: list[sqlite3.Row], action_rows: list[sqlite3.Row]) -> 
 
 def _nothing(conn: sqlite3.Connection) -> None:
     """A step that does nothing (a flush or a commit with nothing more to run)."""
+
+
+def check_shards(shard_ids: Iterable[int], shard_count: int) -> tuple[int, ...]:
+    """``shard_ids`` sorted, once each, after checking them against ``shard_count``.
+    Raises ValueError for a count below 1, no shard, or an id outside ``0…count-1``."""
+    if shard_count < 1:
+        raise ValueError(f"a shard count is 1 or more, not {shard_count}")
+    ids = tuple(sorted({int(i) for i in shard_ids}))
+    if not ids or ids[0] < 0 or ids[-1] >= shard_count:
+        raise ValueError(f"shard ids must be among 0-{shard_count - 1}, not {list(shard_ids)}")
+    return ids
+
+
+class OpenStateSql(NamedTuple):
+    """The five statements of ``open_state`` (no parameters; both dialects)."""
+
+    tables: str
+    seats: str
+    deals: str
+    actions: str
+    drift: str
+
+
+def open_state_sql(shards: tuple[Iterable[int], int] | None = None) -> OpenStateSql:
+    """``open_state``'s statements for the open tables of the guilds that
+    ``shards`` (``(shard_ids, shard_count)``; ``None``: every guild) owns: Discord
+    sends a guild's events to shard ``(guild_id >> 22) % shard_count``. Raises
+    ValueError for bad shards (``check_shards``)."""
+    where = "status IN ('lobby', 'playing')"
+    if shards is not None:
+        ids = check_shards(*shards)
+        where += f" AND (guild_id >> 22) % {int(shards[1])} IN ({', '.join(map(str, ids))})"
+    opened = f" IN (SELECT id FROM tables WHERE {where})"
+    return OpenStateSql(
+        tables=_TABLE_SELECT.replace("t.next_commitment", "t.next_commitment, t.next_seed")
+        + f" WHERE t.id{opened} ORDER BY t.id",
+        seats="SELECT * FROM seats WHERE table_id" + opened + " ORDER BY table_id, seat",
+        deals="SELECT * FROM deals WHERE table_id" + opened + " ORDER BY table_id, number",
+        actions="SELECT a.deal_id, a.seq, a.payload, a.member_id FROM actions a JOIN deals d"
+                " ON d.id = a.deal_id WHERE d.table_id" + opened + " ORDER BY a.deal_id, a.seq",
+        drift="SELECT l.guild_id, SUM(l.amount) - SUM(CASE WHEN t.status IN"
+              " ('lobby', 'playing') AND l.reason NOT IN ('reset', 'reset-pot')"
+              " THEN l.amount ELSE 0 END) FROM ledger l LEFT JOIN tables t"
+              f" ON t.id = l.table_id WHERE l.guild_id IN (SELECT guild_id FROM tables"
+              f" WHERE {where}) GROUP BY l.guild_id")
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -537,6 +584,12 @@ class Storage(Reports):
             if self._lock_fd is not None:
                 fd, self._lock_fd = self._lock_fd, None
                 os.close(fd)
+
+    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> None:
+        """Serve the guilds of these shards: with SQLite nothing more than the
+        file's lock, which already keeps every other process out (one writer per
+        file). Raises ValueError for bad shards (``check_shards``)."""
+        check_shards(shard_ids, shard_count)
 
     async def backup(self, dest: str | Path) -> None:
         """Write a consistent copy of the database to ``dest`` (``VACUUM INTO``),
@@ -795,20 +848,22 @@ class Storage(Reports):
     async def create_table(
         self, guild_id: int, channel_id: int, host_id: int, preset: str,
         options: dict[str, Any], next_deal_delay: int, place: str | None = None,
+        coach: bool = True,
     ) -> TableRow:
         """Insert a lobby table; ``number`` = 1 + max number in the guild.
         ``place``: ``channel`` / ``thread`` (created by the bot for this table) or
-        ``here`` (an existing channel). Raises ValueError for another place."""
+        ``here`` (an existing channel); ``coach``: hints allowed. Raises ValueError
+        for another place."""
         if place is not None and place not in TABLE_MODES:
             raise ValueError(f"unknown table place {place!r}")
         def insert(conn: sqlite3.Connection) -> TableRow:
             cursor = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, number, host_id, preset, options,"
-                " status, next_deal_delay, created_at, place)"
-                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?, ?"
+                " status, next_deal_delay, created_at, place, coach)"
+                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?, ?, ?"
                 " FROM tables WHERE guild_id = ?",
                 (guild_id, channel_id, host_id, preset, json.dumps(options), next_deal_delay,
-                 _now(), place, guild_id),
+                 _now(), place, int(coach), guild_id),
             )
             return _table_row(conn.execute(_TABLE_SELECT + " WHERE t.id = ?",
                                            (cursor.lastrowid,)).fetchone())
@@ -1004,9 +1059,15 @@ class Storage(Reports):
             )
         return [_seat_row(row) for row in rows]
 
-    async def add_seat(self, table_id: int, member_id: int | None, name: str) -> SeatRow:
-        """Append a seat (next number). Raises ValueError if the member already
-        sits at an open table of the guild, or if the table does not exist."""
+    async def add_seat(self, table_id: int, member_id: int | None, name: str,
+                       ai_level: str | None = None) -> SeatRow:
+        """Append a seat (next number); an AI seat (``member_id`` None) plays at
+        ``ai_level`` (``easy`` when not given). Raises ValueError if the member
+        already sits at an open table of the guild, or if the table does not exist."""
+        if member_id is None:
+            ai_level = ai_level or "easy"
+        elif ai_level is not None:
+            raise ValueError("a member's seat has no AI level")
         def insert(conn: sqlite3.Connection) -> SeatRow:
             table = conn.execute("SELECT guild_id FROM tables WHERE id = ?",
                                  (table_id,)).fetchone()
@@ -1025,10 +1086,12 @@ class Storage(Reports):
                     )
             row = conn.execute("SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE table_id = ?",
                                (table_id,)).fetchone()
-            seat = SeatRow(table_id=table_id, seat=int(row[0]), member_id=member_id, name=name)
+            seat = SeatRow(table_id=table_id, seat=int(row[0]), member_id=member_id, name=name,
+                           ai_level=ai_level)
             conn.execute(
-                "INSERT INTO seats (table_id, seat, member_id, name) VALUES (?, ?, ?, ?)",
-                (seat.table_id, seat.seat, seat.member_id, seat.name),
+                "INSERT INTO seats (table_id, seat, member_id, name, ai_level)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (seat.table_id, seat.seat, seat.member_id, seat.name, seat.ai_level),
             )
             return seat
         return await self._write_now(insert)
@@ -1168,6 +1231,37 @@ class Storage(Reports):
             conn.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
         await self._write_later(finish)
 
+    async def add_hint(self, deal: DealKey, seq: int, seat: int, member_id: int | None,
+                       advice: str, reason: str) -> None:
+        """Record a hint the coach gave ``seat`` of ``deal`` after ``seq``
+        operations: its ``advice`` (an operation's wording) and ``reason``
+        (one line). Append-only. Raises ValueError for an unknown deal."""
+        now = _now()
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO hints (deal_id, seq, seat, member_id, advice, reason, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (_deal_id(conn, deal), seq, seat, member_id, advice, reason, now))
+        await self._write_later(insert)
+
+    async def hints(self, table_id: int) -> dict[int, list[HintRow]]:
+        """The hints given at the table: deal number -> hints in the order given."""
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT d.number, h.seq, h.seat, h.member_id, h.advice, h.reason FROM hints h"
+                " JOIN deals d ON d.id = h.deal_id WHERE d.table_id = ?"
+                " ORDER BY d.number, h.created_at, h.rowid",
+                (table_id,),
+            )
+        out: dict[int, list[HintRow]] = {}
+        for row in rows:
+            out.setdefault(row["number"], []).append(HintRow(
+                seq=row["seq"], seat=row["seat"], member_id=row["member_id"],
+                advice=row["advice"], reason=row["reason"]))
+        return out
+
     async def deals(self, table_id: int) -> list[DealRow]:
         """Every deal of the table, by number, with its actions in seq order."""
         async with self._read() as db:
@@ -1182,40 +1276,29 @@ class Storage(Reports):
             )
         return _deal_rows(deal_rows, action_rows)
 
-    async def open_state(self) -> tuple[list[OpenTable], dict[int, int]]:
+    async def open_state(self, shards: tuple[Sequence[int], int] | None = None,
+                         ) -> tuple[list[OpenTable], dict[int, int]]:
         """Everything needed to rebuild every open table, in one call on the
         database thread and five set-based queries (whatever the number of
         tables): the open tables (by id) with their next seed, seats, deals and
         actions; and, per guild with an open table, its ledger's drift (the sum of
         its rows plus the points in its open pools and pots: 0 when the books are
-        right; docs/RELIABILITY.md, "Ledger")."""
+        right; docs/RELIABILITY.md, "Ledger"). ``shards``: ``(shard_ids,
+        shard_count)``, only the tables of the guilds those shards own (``None``:
+        every guild); ValueError for bad shards (``open_state_sql``)."""
+        queries = open_state_sql(shards)
+
         def read(conn: sqlite3.Connection) -> tuple[list[OpenTable], dict[int, int]]:
-            opened = " IN (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))"
-            tables = conn.execute(
-                _TABLE_SELECT.replace("t.next_commitment", "t.next_commitment, t.next_seed")
-                + " WHERE t.status IN ('lobby', 'playing') ORDER BY t.id").fetchall()
+            tables = conn.execute(queries.tables).fetchall()
             seats: dict[int, list[SeatRow]] = {}
-            for row in conn.execute(
-                    "SELECT * FROM seats WHERE table_id" + opened + " ORDER BY table_id, seat"):
+            for row in conn.execute(queries.seats):
                 seats.setdefault(row["table_id"], []).append(_seat_row(row))
-            deal_rows = conn.execute(
-                "SELECT * FROM deals WHERE table_id" + opened + " ORDER BY table_id, number"
-            ).fetchall()
-            action_rows = conn.execute(
-                "SELECT a.deal_id, a.seq, a.payload, a.member_id FROM actions a JOIN deals d"
-                " ON d.id = a.deal_id WHERE d.table_id" + opened + " ORDER BY a.deal_id, a.seq"
-            ).fetchall()
+            deal_rows = conn.execute(queries.deals).fetchall()
+            action_rows = conn.execute(queries.actions).fetchall()
             deals: dict[int, list[DealRow]] = {}
             for raw, deal in zip(deal_rows, _deal_rows(deal_rows, action_rows), strict=True):
                 deals.setdefault(raw["table_id"], []).append(deal)
-            drift = {
-                int(guild): int(off) for guild, off in conn.execute(
-                    "SELECT l.guild_id, SUM(l.amount) - SUM(CASE WHEN t.status IN"
-                    " ('lobby', 'playing') AND l.reason NOT IN ('reset', 'reset-pot')"
-                    " THEN l.amount ELSE 0 END) FROM ledger l LEFT JOIN tables t"
-                    " ON t.id = l.table_id WHERE l.guild_id IN (SELECT guild_id FROM tables"
-                    " WHERE status IN ('lobby', 'playing')) GROUP BY l.guild_id")
-            }
+            drift = {int(guild): int(off) for guild, off in conn.execute(queries.drift)}
             return [OpenTable(_table_row(row), row["next_seed"], seats.get(row["id"], []),
                               deals.get(row["id"], [])) for row in tables], drift
         return await self._read_now(read)

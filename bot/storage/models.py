@@ -47,6 +47,8 @@ class TableRow:
     #: before anyone cuts; ``None`` when no next deal is committed (the seed itself is
     #: never in a row: ``Storage.next_seed`` reads it when the deal is dealt)
     next_commitment: str | None = None
+    #: members may ask the coach for a hint (docs/AI.md "Coach")
+    coach: bool = True
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ class SeatRow:
     away: bool = False
     timeouts: int = 0
     gone: bool = False
+    #: an AI seat's level (``easy``, ``normal``, ``strong``; docs/AI.md); ``None`` for a
+    #: member's seat (the AI plays ``easy`` for a member away or gone)
+    ai_level: str | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -111,6 +116,18 @@ class DealRow:
     cuts: list[str] | None = None
     cut_by: int | None = None
     finished_at: str | None = None
+
+
+@dataclass(frozen=True)
+class HintRow:
+    """A hint the coach gave (docs/AI.md "Coach"): after ``seq`` operations of its
+    deal, to ``seat`` (``member_id``), advising ``advice`` because ``reason``."""
+
+    seq: int
+    seat: int
+    member_id: int | None
+    advice: str
+    reason: str
 
 
 @dataclass(frozen=True)

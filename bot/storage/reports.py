@@ -1,9 +1,12 @@
 """Read-only reports of a guild's books: the leaderboard (by preset and since a
 moment), a member's figures, and the games that are over.
 
-``Reports`` is a mixin of ``Storage``: it only reads, through the storage's
-``_read()`` connection helper, so it never takes part in the write path. Only
-finished deals count in the figures; the ledger counts every row.
+``Reports`` is a mixin of both storages (``Storage`` on SQLite, ``PgStorage`` on
+PostgreSQL): it only reads, through the storage's ``_read()`` connection and its
+``_one`` / ``_all`` helpers (``?`` placeholders; PgStorage translates them), so it
+never takes part in the write path. The SQL is shared; the two statements that read
+JSON (``_moves_sql``, ``_games_sql``) are written once per dialect. Only finished
+deals count in the figures; the ledger counts every row.
 """
 
 from __future__ import annotations
@@ -12,9 +15,8 @@ import json
 from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
-
-import aiosqlite
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .models import BestHand, MemberStats, PastGame, PresetStats
 
@@ -35,25 +37,57 @@ _BEST_SQL = (
     "SELECT * FROM (SELECT t.preset, h.score, h.label, h.category, t.id AS table_id,"
     " t.number AS table_number, d.number AS deal_number, d.finished_at,"
     " ROW_NUMBER() OVER (PARTITION BY t.preset ORDER BY h.score DESC, h.deal_id ASC) AS pos"
-    + _HANDS_FROM + ") WHERE pos = 1"
+    + _HANDS_FROM + ") AS ranked WHERE pos = 1"
 )
 
-#: per preset, a member's trades and barter offers (the seat of each logged operation
-#: is the member's seat at that table), and the offers the next operation accepted
-_MOVES_SQL = (
-    "SELECT t.preset,"
-    " SUM(json_extract(a.payload, '$.kind') = 'trade') AS trades,"
-    " SUM(json_extract(a.payload, '$.kind') = 'barter_offer') AS barters,"
-    " SUM(json_extract(a.payload, '$.kind') = 'barter_offer'"
-    "     AND json_extract(b.payload, '$.kind') = 'barter_answer'"
-    "     AND json_extract(b.payload, '$.card') IS NOT NULL) AS accepted"
-    " FROM actions a JOIN deals d ON d.id = a.deal_id JOIN tables t ON t.id = d.table_id"
-    " JOIN seats s ON s.table_id = d.table_id AND s.seat = json_extract(a.payload, '$.seat')"
-    " LEFT JOIN actions b ON b.deal_id = a.deal_id AND b.seq = a.seq + 1"
-    " WHERE t.guild_id = ? AND s.member_id = ? AND d.status = 'finished'"
-    " AND json_extract(a.payload, '$.kind') IN ('trade', 'barter_offer')"
-    " GROUP BY t.preset"
-)
+
+def _field(dialect: str, column: str, key: str) -> str:
+    """SQL for the value at ``key`` of the JSON object in ``column`` (SQL NULL for
+    JSON null): an integer stays one on SQLite, text on PostgreSQL."""
+    if dialect == "postgres":
+        return f"({column}::json ->> '{key}')"
+    return f"json_extract({column}, '$.{key}')"
+
+
+@cache
+def _moves_sql(dialect: str) -> str:
+    """Per preset, a member's trades and barter offers (the seat of each logged
+    operation is the member's seat at that table), and the offers the next
+    operation accepted; ``dialect``: ``sqlite`` or ``postgres``."""
+    kind, answer = _field(dialect, "a.payload", "kind"), _field(dialect, "b.payload", "kind")
+    seat = _field(dialect, "a.payload", "seat")
+    if dialect == "postgres":
+        seat += "::int"
+    return (
+        "SELECT t.preset,"
+        f" SUM(CASE WHEN {kind} = 'trade' THEN 1 ELSE 0 END) AS trades,"
+        f" SUM(CASE WHEN {kind} = 'barter_offer' THEN 1 ELSE 0 END) AS barters,"
+        f" SUM(CASE WHEN {kind} = 'barter_offer' AND {answer} = 'barter_answer'"
+        f"     AND {_field(dialect, 'b.payload', 'card')} IS NOT NULL THEN 1 ELSE 0 END)"
+        " AS accepted"
+        " FROM actions a JOIN deals d ON d.id = a.deal_id JOIN tables t ON t.id = d.table_id"
+        f" JOIN seats s ON s.table_id = d.table_id AND s.seat = {seat}"
+        " LEFT JOIN actions b ON b.deal_id = a.deal_id AND b.seq = a.seq + 1"
+        " WHERE t.guild_id = ? AND s.member_id = ? AND d.status = 'finished'"
+        f" AND {kind} IN ('trade', 'barter_offer')"
+        " GROUP BY t.preset"
+    )
+
+
+@cache
+def _games_sql(dialect: str) -> str:
+    """A member's finished games in a guild and those a seat of theirs won (one of
+    the game's JSON list of winning seats); ``dialect``: ``sqlite`` or ``postgres``."""
+    won = ("SELECT 1 FROM json_array_elements_text(g.winners::json) w"
+           " WHERE w.value::int = s.seat" if dialect == "postgres"
+           else "SELECT 1 FROM json_each(g.winners) w WHERE w.value = s.seat")
+    return (
+        "SELECT COUNT(DISTINCT t.id),"
+        f" COUNT(DISTINCT CASE WHEN EXISTS ({won}) THEN t.id END)"
+        " FROM tables t JOIN seats s ON s.table_id = t.id"
+        " LEFT JOIN games g ON g.table_id = t.id"
+        " WHERE t.guild_id = ? AND t.status = 'finished' AND s.member_id = ?"
+    )
 
 
 def _stamp(moment: datetime) -> str:
@@ -70,17 +104,20 @@ def _best(row: Any) -> BestHand:
 
 
 class Reports:
-    """The read-only reports of ``Storage`` (a mixin: ``class Storage(Reports)``)."""
+    """The read-only reports of both storages (a mixin: ``class Storage(Reports)``,
+    ``class PgStorage(Reports)``)."""
 
-    if TYPE_CHECKING:  # provided by Storage
-        def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+    #: the SQL dialect of the storage: ``sqlite`` or ``postgres``
+    dialect: ClassVar[str] = "sqlite"
+
+    if TYPE_CHECKING:  # provided by Storage and PgStorage; ``db`` is their connection
+        def _read(self) -> AbstractAsyncContextManager[Any]: ...
 
         @staticmethod
-        async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Any: ...
+        async def _one(db: Any, sql: str, params: Iterable[Any] = ()) -> Any: ...
 
         @staticmethod
-        async def _all(db: aiosqlite.Connection, sql: str,
-                       params: Iterable[Any] = ()) -> list[Any]: ...
+        async def _all(db: Any, sql: str, params: Iterable[Any] = ()) -> list[Any]: ...
 
     # ------------------------------------------------------------------ ledger
 
@@ -143,16 +180,7 @@ class Reports:
                 "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ? AND member_id = ?",
                 (guild_id, member_id),
             )
-            games = await self._one(
-                db,
-                "SELECT COUNT(DISTINCT t.id),"
-                " COUNT(DISTINCT CASE WHEN EXISTS (SELECT 1 FROM json_each(g.winners) w"
-                "   WHERE w.value = s.seat) THEN t.id END)"
-                " FROM tables t JOIN seats s ON s.table_id = t.id"
-                " LEFT JOIN games g ON g.table_id = t.id"
-                " WHERE t.guild_id = ? AND t.status = 'finished' AND s.member_id = ?",
-                (guild_id, member_id),
-            )
+            games = await self._one(db, _games_sql(self.dialect), (guild_id, member_id))
             presets = await self._presets(db, guild_id, member_id)
             best = await self._one(
                 db,
@@ -175,7 +203,7 @@ class Reports:
             presets=presets, best=None if best is None else _best(best),
         )
 
-    async def _presets(self, db: aiosqlite.Connection, guild_id: int,
+    async def _presets(self, db: Any, guild_id: int,
                        member_id: int) -> list[PresetStats]:
         """``member_stats``' figures per preset, by preset name."""
         deals = await self._all(
@@ -189,7 +217,7 @@ class Reports:
         hands = await self._all(
             db,
             "SELECT t.preset, SUM(h.won) AS won, SUM(h.knocked) AS knocks,"
-            " SUM(h.knocked AND h.won) AS knocks_won" + _HANDS_FROM + " GROUP BY t.preset",
+            " SUM(h.knocked * h.won) AS knocks_won" + _HANDS_FROM + " GROUP BY t.preset",
             (guild_id, member_id),
         )
         categories = await self._all(
@@ -199,7 +227,7 @@ class Reports:
             " GROUP BY t.preset, h.category ORDER BY n DESC, h.category",
             (guild_id, member_id),
         )
-        moves = await self._all(db, _MOVES_SQL, (guild_id, member_id))
+        moves = await self._all(db, _moves_sql(self.dialect), (guild_id, member_id))
         bests = await self._all(db, _BEST_SQL, (guild_id, member_id))
         by_hand = {r["preset"]: r for r in hands}
         by_move = {r["preset"]: r for r in moves}
@@ -253,7 +281,7 @@ class Reports:
             found = await self._past(db, where + " ORDER BY t.id DESC LIMIT 1", params)
         return found[0] if found else None
 
-    async def _past(self, db: aiosqlite.Connection, where: str, params: Iterable[Any],
+    async def _past(self, db: Any, where: str, params: Iterable[Any],
                     ) -> list[PastGame]:
         rows = await self._all(
             db,

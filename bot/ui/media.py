@@ -55,7 +55,12 @@ def showdown_png(live: LiveTable) -> bytes:
 
 def table_file(live: LiveTable) -> discord.File:
     """The table picture as an attachment (the embed shows it as ``attachment://table.png``)."""
-    return discord.File(io.BytesIO(table_png(live)), filename=TABLE_FILE,
+    return picture_file(table_png(live))
+
+
+def picture_file(png: bytes) -> discord.File:
+    """``png``, a table picture (``table_png``), as its attachment."""
+    return discord.File(io.BytesIO(png), filename=TABLE_FILE,
                         description="The table: seats, pool, stock and face-up cards.")
 
 
@@ -65,11 +70,21 @@ def showdown_file(live: LiveTable) -> discord.File:
                         description="Every hand of the deal, the winner and the payments.")
 
 
-def hand_file(obs: Observation) -> discord.File:
-    """The private hand picture of ``obs.seat``; its description is the text line
-    of the hand (``pictures.hand_alt``)."""
-    return discord.File(io.BytesIO(pictures.hand_png(obs)), filename=HAND_FILE,
-                        description=pictures.hand_alt(obs))
+def hand_png(obs: Observation) -> bytes:
+    """PNG of the private hand of ``obs.seat``, from its own observation only.
+
+    Raises:
+        ValueError: ``obs`` is the public observation.
+    """
+    return pictures.hand_png(obs)
+
+
+def hand_file(obs: Observation, png: bytes | None = None) -> discord.File:
+    """The private hand picture of ``obs.seat`` (``png``: ``hand_png(obs)``
+    already made); its description is the text line of the hand
+    (``pictures.hand_alt``)."""
+    return discord.File(io.BytesIO(png if png is not None else pictures.hand_png(obs)),
+                        filename=HAND_FILE, description=pictures.hand_alt(obs))
 
 
 def attach(embed: discord.Embed, filename: str) -> discord.Embed:

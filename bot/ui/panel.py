@@ -26,7 +26,7 @@ from ..engine import AnyDeal, Decision, Observation, card_label, choices
 from ..service import LiveTable
 from . import payments, render
 from .components import CardSelect, PickButton, dynamic_view
-from .media import hand_file
+from .media import hand_file, hand_png
 
 #: rows of controls a message may carry, and buttons a row holds (Discord's limits)
 ROWS = 5
@@ -70,12 +70,15 @@ class Panel:
         file: the hand picture (``None`` when the seat holds no cards to show).
         view: the controls (``None``: none, e.g. once the deal is over).
         key: what the panel shows; equal keys render the same panel.
+        picture: the hand picture's PNG bytes (``None``: no picture); a panel
+            already showing these bytes is edited without uploading them again.
     """
 
     content: str
     file: discord.File | None
     view: discord.ui.View | None
     key: tuple[Any, ...]
+    picture: bytes | None = None
 
 
 def neighbour_name(live: LiveTable, deal: AnyDeal, seat: int) -> str | None:
@@ -209,6 +212,9 @@ def controls_view(live: LiveTable, seat: int, focus: str | None) -> discord.ui.V
                 label=pick_label(name, decision, obs, live, neighbour), style=_style(name),
                 row=row + i // PER_ROW))
         row += -(-len(decisions) // PER_ROW)
+    if live.row.coach and deal.to_act == seat and not deal.finished:
+        singles.append(PickButton(table, number, seq, "hint", label="Hint",
+                                  style=discord.ButtonStyle.secondary))
     for i, item in enumerate(singles):
         item.row = row + i // PER_ROW
     return dynamic_view(*items, *singles)
@@ -242,10 +248,11 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
         lines.append(PROMPTS[focus].format(neighbour=neighbour_name(live, deal, seat)
                                            or "your neighbour"))
     view = controls_view(live, seat, focus) if controls else None
-    file = hand_file(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
+    picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
+    file = hand_file(obs, picture) if picture is not None else None
     key = (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
            controls, obs)
-    return Panel("\n".join(lines), file, view, key)
+    return Panel("\n".join(lines), file, view, key, picture)
 
 
 def over(deal_number: int, current: int | None) -> str:

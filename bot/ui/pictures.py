@@ -8,6 +8,13 @@ turns what it may show into a small frozen *scene* (names, numbers, card ints),
 then draws the scene alone; pictures are cached by scene, so equal content
 gives the very same bytes without drawing twice.
 
+Speed (issue 9): a move changes a few parts of the table picture only, so the
+table is put together from parts cached by what they show — the bare table
+once per size, the header, each seat's plate, the centre, the cards traded face
+up — each already mapped to the palette; a move redraws the parts it changed,
+pastes the rest and encodes the PNG. Text is drawn from cached glyph masks
+(``_text``). Either way the pixels are those of drawing everything on one canvas.
+
 Cards are drawn by this module: rank in two corners, suits as vector shapes
 (no font glyph for the suit symbols), red hearts and diamonds, near-black
 spades and clubs, a white face with a dark border (clear on Discord's dark and
@@ -20,12 +27,12 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import RANK_LABELS, RANKS, Card, rank, suit
@@ -98,15 +105,50 @@ def _advance(font: ImageFont.FreeTypeFont, ch: str) -> float:
     return font.getlength(ch)
 
 
+@lru_cache(maxsize=4096)
+def _length(font: ImageFont.FreeTypeFont, text: str) -> float:
+    """``font.getlength(text)``, cached (figures and labels come back often)."""
+    return font.getlength(text)
+
+
+@lru_cache(maxsize=4096)
 def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text``, cut with an ellipsis so that it is at most ``width`` pixels wide."""
+    """``text``, cut with an ellipsis so that it is at most ``width`` pixels wide
+    (cached: the same names and labels come back at every move)."""
     if sum(_advance(font, ch) for ch in text) <= width - 4:  # kerning only narrows it
         return text
-    if font.getlength(text) <= width:
+    if _length(font, text) <= width:
         return text
     while text and font.getlength(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+#: room left round a text's box in its cached mask (kerning and anti-aliasing)
+TEXT_PAD = 3
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
+               fy: float) -> tuple[Image.Image, int, int]:
+    """The coverage mask of ``text`` (mode ``L``) as ``ImageDraw.text`` renders it
+    at a point whose fractional part is ``(fx, fy)``, and where the point sits in
+    the mask. Cached: Pillow's font rendering is the dearest part of a picture,
+    and the same names, labels and figures come back at every move."""
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    ox, oy = TEXT_PAD - math.floor(left), TEXT_PAD - math.floor(top)
+    mask = Image.new("L", (math.ceil(right) + ox + TEXT_PAD, math.ceil(bottom) + oy + TEXT_PAD))
+    ImageDraw.Draw(mask).text((ox + fx, oy + fy), text, font=font, fill=255, anchor=anchor)
+    return mask, ox, oy
+
+
+def _text(img: Image.Image, xy: tuple[float, float], text: str,
+          font: ImageFont.FreeTypeFont, fill: tuple[int, int, int], anchor: str = "la") -> None:
+    """Draw ``text`` on ``img`` as ``ImageDraw.text(xy, text, fill, font, anchor)``
+    does, pixel for pixel, from a cached mask (``_text_mask``)."""
+    x, y = xy
+    mask, ox, oy = _text_mask(text, font, anchor, x - math.floor(x), y - math.floor(y))
+    img.paste(fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
 
 
 # ----------------------------------------------------------------------- suits
@@ -292,12 +334,22 @@ def _palette() -> Image.Image:
     return pal
 
 
-def _png(img: Image.Image) -> bytes:
-    """``img`` as palette PNG bytes (see ``_palette``)."""
+def _quantize(img: Image.Image) -> Image.Image:
+    """``img`` (RGB) mapped to the palette (``_palette``), pixel by pixel: a part
+    of a picture maps to the same indices as the whole picture would there."""
+    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+def _encode(img: Image.Image) -> bytes:
+    """``img`` (palette mode) as PNG bytes."""
     out = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=PNG_LEVEL)
+    img.save(out, "PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
+
+
+def _png(img: Image.Image) -> bytes:
+    """``img`` (RGB) as palette PNG bytes (see ``_palette``)."""
+    return _encode(_quantize(img))
 
 
 def _draw_plate(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], *,
@@ -390,7 +442,7 @@ HAND_GAP = 16
 HAND_PAD = 24
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)
 def draw_hand(scene: HandScene) -> bytes:
     """PNG of a hand scene (cached by scene)."""
     main = len(scene.cards) or scene.backs
@@ -415,15 +467,14 @@ def draw_hand(scene: HandScene) -> bytes:
         small = _font(21, True)
         for label, card in scene.extra:
             _paste_card(img, card, x, HAND_PAD, HAND_CARD)
-            draw.text((x + HAND_CARD // 2, HAND_PAD + ch + 22), label, font=small, fill=GOLD,
-                      anchor="mm")
+            _text(img, (x + HAND_CARD // 2, HAND_PAD + ch + 22), label, small, GOLD, "mm")
             x += HAND_CARD + HAND_GAP
     y = HAND_PAD + cards_h + 22
     font = _font(30, True)
     caption = _fit(scene.caption, font, width - 2 * HAND_PAD)
-    draw.text((centre if main else width // 2, y), caption, font=font, fill=WHITE, anchor="mm")
+    _text(img, (centre if main else width // 2, y), caption, font, WHITE, "mm")
     if scene.note:
-        draw.text((width // 2, y + 36), scene.note, font=_font(21), fill=SOFT, anchor="mm")
+        _text(img, (width // 2, y + 36), scene.note, _font(21), SOFT, "mm")
     return _png(img)
 
 
@@ -629,39 +680,46 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
     ink = WHITE if seat.active else DIM
     name_font = _font(21, True)
     room = PLATE_W - 24 - (20 if seat.dealer else 0)
-    draw.text((x + 12, y + 20), _fit(seat.name, name_font, room), font=name_font, fill=ink,
-              anchor="lm")
+    _text(img, (x + 12, y + 20), _fit(seat.name, name_font, room), name_font, ink, "lm")
     fx = x + 12
     line = y + 47
     if seat.figure:
         font = _font(19, True)
         tone = PLUS if seat.tone > 0 else MINUS if seat.tone < 0 else ink
-        draw.text((fx, line), seat.figure, font=font, fill=tone if seat.active else DIM,
-                  anchor="lm")
-        fx += round(font.getlength(seat.figure)) + 8
+        _text(img, (fx, line), seat.figure, font, tone if seat.active else DIM, "lm")
+        fx += round(_length(font, seat.figure)) + 8
     if seat.lives:
         for _ in range(min(seat.lives, 5)):
             heart = _pip(2, 16, RED if seat.active else DIM)
             img.paste(heart, (fx, line - 8), heart)
             fx += 19
         if seat.lives > 5:
-            draw.text((fx, line), f"×{seat.lives}", font=_font(16), fill=ink, anchor="lm")
+            _text(img, (fx, line), f"×{seat.lives}", _font(16), ink, "lm")
     elif seat.lives == 0 and not seat.figure:
-        draw.text((fx, line), "no lives", font=_font(17), fill=DIM, anchor="lm")
+        _text(img, (fx, line), "no lives", _font(17), DIM, "lm")
     if seat.tag:  # a pill on the plate's lower edge
         font = _font(14, True)
         text = seat.tag.upper()
         right, mid = x + PLATE_W - 12, y + PLATE_H
-        left = right - round(font.getlength(text)) - 16
+        left = right - round(_length(font, text)) - 16
         fill, ink = (GOLD, EDGE) if seat.acting else (PLATE_EDGE, WHITE) if seat.active \
             else (PLATE, DIM)
         draw.rounded_rectangle((left, mid - 10, right, mid + 10), radius=10, fill=fill,
                                outline=GOLD if seat.acting else PLATE_EDGE, width=1)
-        draw.text(((left + right) // 2, mid + 1), text, font=font, fill=ink, anchor="mm")
+        _text(img, ((left + right) // 2, mid + 1), text, font, ink, "mm")
     if seat.dealer:
         cx, cy, r = x + PLATE_W - 16, y + 18, 12
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=EDGE, width=2)
-        draw.text((cx, cy + 1), "D", font=_font(15, True), fill=EDGE, anchor="mm")
+        _text(img, (cx, cy + 1), "D", _font(15, True), EDGE, "mm")
+
+
+def _seat_box(seat: Seat, x: int, y: int) -> tuple[int, int, int, int]:
+    """The pixels a plate drawn at ``(x, y)`` may touch (left, top, right, bottom;
+    right and bottom excluded): the gold outline of the seat to act, the tag's
+    pill on the lower edge."""
+    out = 3 if seat.acting else 0
+    below = 11 if seat.tag else out + 1
+    return x - out, y - out, x + PLATE_W + out + 1, y + PLATE_H + below
 
 
 def _shown_layout(count: int) -> tuple[int, int, int]:
@@ -675,30 +733,128 @@ def _shown_layout(count: int) -> tuple[int, int, int]:
     return per_row, step, rows
 
 
-@lru_cache(maxsize=64)
-def draw_table(scene: TableScene) -> bytes:
-    """PNG of a table scene (cached by scene)."""
-    n = len(scene.seats)
+@dataclass(frozen=True)
+class _Frame:
+    """Where the parts of a table picture go, for ``sides`` plates on each side:
+    the top and bottom rows' y, the centre's box and the table's height (the
+    cards traded face up come below it)."""
+
+    sides: int
+    top: int
+    bottom: int
+    centre: tuple[int, int, int, int]
+    height: int
+
+
+@lru_cache(maxsize=4)
+def _frame(sides: int) -> _Frame:
     top = MARGIN + HEADER
-    sides = _sides(n)
     centre_h = max(196, sides * PLATE_H + (sides - 1) * GAP + 2 * GAP)
     bottom = top + PLATE_H + GAP + centre_h + GAP
-    table_h = bottom + PLATE_H + MARGIN + 6  # room for a tag on the bottom row
-    img = Image.new("RGB", (TABLE_W, table_h + _shown_height(len(scene.shown))), FELT)
+    cx0 = MARGIN + PLATE_W + 2 * GAP if sides else MARGIN + 2 * GAP
+    cy0 = top + PLATE_H + GAP
+    # the centre's box: a little wider than its own columns (labels under a pile
+    # may pass them), clear of the plates round it
+    centre = (cx0 - 16, cy0, TABLE_W - cx0 + 16, cy0 + centre_h)
+    return _Frame(sides, top, bottom, centre, bottom + PLATE_H + MARGIN + 6)
+
+
+@lru_cache(maxsize=8)
+def _table_ground(sides: int, height: int) -> tuple[Image.Image, Image.Image]:
+    """The felt and the table top (its rim and its lighter felt), ``height``
+    pixels tall: RGB to draw parts on, and mapped to the palette to paste the
+    parts into. Drawn once per size."""
+    frame = _frame(sides)
+    img = Image.new("RGB", (TABLE_W, height), FELT)
     draw = ImageDraw.Draw(img)
-    _draw_table_header(draw, scene)
-    # the table top
     tx0 = MARGIN + PLATE_W // 2
-    table = (tx0, top + PLATE_H // 2, TABLE_W - tx0, bottom + PLATE_H // 2)
+    table = (tx0, frame.top + PLATE_H // 2, TABLE_W - tx0, frame.bottom + PLATE_H // 2)
     draw.rounded_rectangle(table, radius=90, fill=RIM)
     draw.rounded_rectangle((table[0] + 8, table[1] + 8, table[2] - 8, table[3] - 8), radius=82,
                            fill=FELT_LIGHT)
-    _draw_centre(img, draw, scene, sides, top)
-    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, top, bottom), strict=True):
-        _draw_seat(img, draw, seat, px, py)
+    return img, _quantize(img)
+
+
+def _part(sides: int, box: tuple[int, int, int, int],
+          paint: Callable[[Image.Image, ImageDraw.ImageDraw], None]) -> Image.Image:
+    """One part of a table picture, mapped to the palette: ``paint`` draws it on
+    the piece of the bare table under ``box``, in that piece's coordinates (the
+    picture's, less the box's corner: whole pixels, so the same pixels). Pasted
+    side by side, parts that stay in their boxes give the picture that drawing
+    them all on one canvas would."""
+    canvas = _table_ground(sides, _frame(sides).height)[0].crop(box)
+    paint(canvas, ImageDraw.Draw(canvas))
+    return _quantize(canvas)
+
+
+#: mode ``1`` of a mask: any index that differs from the ground's is drawn
+_DRAWN = [0] + [255] * 255
+
+
+@lru_cache(maxsize=384)
+def _seat_part(sides: int, seat: Seat, x: int, y: int) -> tuple[Image.Image, Image.Image]:
+    """A seat's plate at ``(x, y)`` (cached by content and place: a move redraws
+    only the plates it changed), and the mask (mode ``1``) of the pixels it
+    draws: a tag's pill may reach the gold outline of the plate below it, and
+    each plate must cover only what it draws, as when drawn one after another."""
+    box = _seat_box(seat, x, y)
+    part = _part(sides, box,
+                 lambda img, draw: _draw_seat(img, draw, seat, x - box[0], y - box[1]))
+    ground = _table_ground(sides, _frame(sides).height)[1].crop(box)
+
+    def indices(img: Image.Image) -> Image.Image:
+        return Image.frombytes("L", img.size, img.tobytes())
+    drawn = ImageChops.difference(indices(part), indices(ground)).point(_DRAWN, "1")
+    return part, drawn
+
+
+@lru_cache(maxsize=32)
+def _header_part(title: str, status: str) -> Image.Image:
+    """The header (title and status) above the top row (the same on every table size)."""
+    box = (0, 0, TABLE_W, MARGIN + HEADER - 3)  # the top row's gold outline starts below
+    return _part(0, box, lambda img, draw: _draw_table_header(img, title, status))
+
+
+@lru_cache(maxsize=64)
+def _centre_part(sides: int, pool: str, stock: int | None, middle_label: str,
+                 middle: tuple[Card, ...], discard: tuple[Card | None, int] | None,
+                 note: str) -> Image.Image:
+    """The centre of the table (pool, piles, note), cached by what it shows."""
+    frame = _frame(sides)
+    return _part(sides, frame.centre, lambda img, draw: _draw_centre(
+        img, draw, frame, pool, stock, middle_label, middle, discard, note,
+        origin=frame.centre[:2]))
+
+
+@lru_cache(maxsize=16)
+def _shown_part(shown: tuple[Card, ...]) -> Image.Image:
+    """The cards traded face up, on the felt below the table (drawn from y = 0)."""
+    img = Image.new("RGB", (TABLE_W, _shown_height(len(shown))), FELT)
+    _draw_shown(img, shown, 0)
+    return _quantize(img)
+
+
+@lru_cache(maxsize=64)
+def draw_table(scene: TableScene) -> bytes:
+    """PNG of a table scene (cached by scene). The picture is put together from
+    parts cached by what they show — the bare table per size, the header, each
+    plate, the centre, the cards traded face up — already mapped to the palette,
+    so a move redraws only what it changed, and the rest is pasting and the PNG
+    encoding."""
+    n = len(scene.seats)
+    frame = _frame(_sides(n))
+    height = frame.height + _shown_height(len(scene.shown))
+    img = _table_ground(frame.sides, height)[1].copy()
+    img.paste(_header_part(scene.title, scene.status), (0, 0))
+    img.paste(_centre_part(frame.sides, scene.pool, scene.stock, scene.middle_label,
+                           scene.middle, scene.discard, scene.note), frame.centre[:2])
+    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
+                              strict=True):
+        part, drawn = _seat_part(frame.sides, seat, px, py)
+        img.paste(part, _seat_box(seat, px, py)[:2], drawn)
     if scene.shown:
-        _draw_shown(img, draw, scene.shown, table_h)
-    return _png(img)
+        img.paste(_shown_part(scene.shown), (0, frame.height))
+    return _encode(img)
 
 
 def _shown_height(count: int) -> int:
@@ -710,45 +866,49 @@ def _shown_height(count: int) -> int:
         + MARGIN
 
 
-def _draw_table_header(draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
+def _draw_table_header(img: Image.Image, title: str, status: str) -> None:
     """The header: the title on the left, the status in gold on the right (the
     status keeps its room; the title is cut to what is left)."""
     title_font, status_font = _font(20), _font(21, True)
-    status = _fit(scene.status, status_font, TABLE_W - 2 * MARGIN - 150)
-    status_w = status_font.getlength(status)
-    draw.text((MARGIN + 4, MARGIN + HEADER // 2 - 4), _fit(scene.title, title_font,
-              TABLE_W - 2 * MARGIN - status_w - 24), font=title_font, fill=SOFT, anchor="lm")
-    draw.text((TABLE_W - MARGIN - 4, MARGIN + HEADER // 2 - 4), status, font=status_font,
-              fill=GOLD, anchor="rm")
+    status = _fit(status, status_font, TABLE_W - 2 * MARGIN - 150)
+    status_w = _length(status_font, status)
+    _text(img, (MARGIN + 4, MARGIN + HEADER // 2 - 4),
+          _fit(title, title_font, TABLE_W - 2 * MARGIN - status_w - 24), title_font, SOFT, "lm")
+    _text(img, (TABLE_W - MARGIN - 4, MARGIN + HEADER // 2 - 4), status, status_font, GOLD,
+          "rm")
 
 
-def _centre_groups(scene: TableScene) -> list[tuple[str, list[Card | None]]]:
+def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...],
+                   discard: tuple[Card | None, int] | None,
+                   ) -> list[tuple[str, list[Card | None]]]:
     """The centre's piles, left to right, each a label and its cards face up
     (``None``: a card back): the stock, the widow or middle, the discard pile."""
     groups: list[tuple[str, list[Card | None]]] = []
-    if scene.stock is not None:
-        groups.append((f"stock {scene.stock}", [None] if scene.stock else []))
-    if scene.middle_label:
-        groups.append((scene.middle_label, list(scene.middle)))
-    if scene.discard is not None:
-        top_card, count = scene.discard
+    if stock is not None:
+        groups.append((f"stock {stock}", [None] if stock else []))
+    if middle_label:
+        groups.append((middle_label, list(middle)))
+    if discard is not None:
+        top_card, count = discard
         groups.append((f"discard ({count})", [top_card] if top_card is not None else []))
     return groups
 
 
-def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, sides: int,
-                 top: int) -> None:
-    """The centre of the table: the pool, then the piles in one row (an empty
-    pile as an outline), then the note; ``sides``: plates on each side, ``top``:
-    the top row's y."""
-    cx0 = MARGIN + PLATE_W + 2 * GAP if sides else MARGIN + 2 * GAP
-    cx1 = TABLE_W - cx0
-    cy0 = top + PLATE_H + GAP
+def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, pool: str,
+                 stock: int | None, middle_label: str, middle: tuple[Card, ...],
+                 discard: tuple[Card | None, int] | None, note: str, *,
+                 origin: tuple[int, int] = (0, 0)) -> None:
+    """The centre of the table (fields as ``TableScene``'s): the pool, then the
+    piles in one row (an empty pile as an outline), then the note; ``img``'s
+    corner is the picture's point ``origin``."""
+    cx0 = (MARGIN + PLATE_W + 2 * GAP if frame.sides else MARGIN + 2 * GAP) - origin[0]
+    cx1 = TABLE_W - 2 * origin[0] - cx0
+    cy0 = frame.top + PLATE_H + GAP - origin[1]
     pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
-                     if f.getlength(scene.pool) <= cx1 - cx0 or f.size == 16)
-    draw.text(((cx0 + cx1) // 2, cy0 + 18), _fit(scene.pool, pool_font, cx1 - cx0),
-              font=pool_font, fill=WHITE, anchor="mm")
-    groups = _centre_groups(scene)
+                     if _length(f, pool) <= cx1 - cx0 or f.size == 16)
+    _text(img, ((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
+          WHITE, "mm")
+    groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
     widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
     total = sum(widths) + 28 * max(0, len(groups) - 1)
@@ -759,26 +919,25 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene,
         if not cards:
             draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT, width=2)
         for i, card in enumerate(cards):
-            if card is None and scene.stock and scene.stock > 1:  # a pile: one more back
+            if card is None and stock and stock > 1:  # a pile: one more back
                 _paste_card(img, None, x + 5, y - 5, MID_CARD)
             _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
-        draw.text((x + w // 2, y + mh + 14), label, font=label_font, fill=SOFT, anchor="mm")
+        _text(img, (x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
         x += w + 28
-    if scene.note:
-        draw.text(((cx0 + cx1) // 2, y + mh + 38), scene.note, font=label_font, fill=SOFT,
-                  anchor="mm")
+    if note:
+        _text(img, ((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
 
 
-def _draw_shown(img: Image.Image, draw: ImageDraw.ImageDraw, shown: tuple[Card, ...],
-                y: int) -> None:
+def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int) -> None:
     """The cards traded face up, in fanned rows below the table from ``y``."""
-    draw.text((MARGIN + 4, y + 10), f"Traded face up ({len(shown)})", font=_font(18, True),
-              fill=SOFT, anchor="lm")
+    _text(img, (MARGIN + 4, y + 10), f"Traded face up ({len(shown)})", _font(18, True), SOFT,
+          "lm")
     per_row, step, _ = _shown_layout(len(shown))
     for i, card in enumerate(shown):
         r, c = divmod(i, per_row)
         _paste_card(img, card, MARGIN + c * step, y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6),
                     SHOWN_CARD)
+
 
 
 # ==================================================================== showdown
@@ -939,6 +1098,19 @@ PAY_H = 26
 COLUMN_W = 556
 
 
+@lru_cache(maxsize=8)
+def _row_plate(winner: bool, row_h: int) -> Image.Image:
+    """A showdown row's plate on the felt, 3 pixels of felt round it (the
+    winner's gold outline fills them): drawn once, pasted on every row."""
+    img = Image.new("RGB", (COLUMN_W + 7, row_h + 7), FELT)
+    draw = ImageDraw.Draw(img)
+    if winner:
+        _draw_plate(draw, (0, 0, COLUMN_W + 6, row_h + 6), fill=GOLD, outline=GOLD, radius=14)
+    _draw_plate(draw, (3, 3, COLUMN_W + 3, row_h + 3), fill=PLATE_ACTING if winner else PLATE,
+                outline=GOLD if winner else PLATE_EDGE)
+    return img
+
+
 @lru_cache(maxsize=32)
 def draw_showdown(scene: ShowdownScene) -> bytes:
     """PNG of a showdown scene (cached by scene)."""
@@ -951,25 +1123,19 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     height = head + per_column * (row_h + 8) + len(scene.footer) * 28 + MARGIN + 4
     img = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(img)
-    draw.text((MARGIN + 4, MARGIN + 14), _fit(scene.title, _font(24, True), width // 2),
-              font=_font(24, True), fill=GOLD, anchor="lm")
-    draw.text((MARGIN + 4 + _font(24, True).getlength(_fit(scene.title, _font(24, True),
-               width // 2)) + 14, MARGIN + 15), _fit(scene.how, _font(20), width // 2),
-              font=_font(20), fill=SOFT, anchor="lm")
-    draw.text((MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
-              font=_font(22, True), fill=WHITE, anchor="lm")
+    title = _fit(scene.title, _font(24, True), width // 2)
+    _text(img, (MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm")
+    _text(img, (MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
+          _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm")
+    _text(img, (MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
+          _font(22, True), WHITE, "lm")
     name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
         _font(28, True)
     for i, row in enumerate(scene.rows):
         col, r = divmod(i, per_column)
         x = MARGIN + col * (COLUMN_W + GAP)
         y = head + r * (row_h + 8)
-        box = (x, y, x + COLUMN_W, y + row_h)
-        if row.winner:
-            _draw_plate(draw, (x - 3, y - 3, x + COLUMN_W + 3, y + row_h + 3), fill=GOLD,
-                        outline=GOLD, radius=14)
-        _draw_plate(draw, box, fill=PLATE_ACTING if row.winner else PLATE,
-                    outline=GOLD if row.winner else PLATE_EDGE)
+        img.paste(_row_plate(row.winner, row_h), (x - 3, y - 3))
         top = y + (0 if row.notes else 12)  # name and category centred without notes
         cx = x + 10
         step = ROW_CARD + 6 if len(row.cards) <= 3 else ROW_CARD * 3 // 4
@@ -978,49 +1144,58 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
             cx += step
         tx = x + 10 + 3 * (ROW_CARD + 6) + 6
         delta = _signed(row.delta)
-        delta_w = delta_font.getlength(delta)
+        delta_w = _length(delta_font, delta)
         room = x + COLUMN_W - 16 - delta_w - 12 - tx
         name = row.name
         if row.dealer:
             r_ = 11
             draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
                          outline=EDGE, width=2)
-            draw.text((tx + r_, top + 19), "D", font=_font(14, True), fill=EDGE, anchor="mm")
+            _text(img, (tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
             name_x = tx + 2 * r_ + 8
         else:
             name_x = tx
-        draw.text((name_x, top + 18), _fit(name, name_font, room - (name_x - tx)), font=name_font,
-                  fill=WHITE, anchor="lm")
+        _text(img, (name_x, top + 18), _fit(name, name_font, room - (name_x - tx)), name_font,
+              WHITE, "lm")
         category = row.category + (f"  — {row.mark}" if row.mark else "")
-        draw.text((tx, top + 45), _fit(category, cat_font, room), font=cat_font,
-                  fill=GOLD if row.mark else SOFT, anchor="lm")
+        _text(img, (tx, top + 45), _fit(category, cat_font, room), cat_font,
+              GOLD if row.mark else SOFT, "lm")
         if row.notes:
-            draw.text((tx, y + 69), _fit(row.notes, note_font, room), font=note_font, fill=SOFT,
-                      anchor="lm")
-        draw.text((x + COLUMN_W - 16, y + ROW_H // 2), delta, font=delta_font,
-                  fill=_tone(row.delta), anchor="rm")
+            _text(img, (tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
+        _text(img, (x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta),
+              "rm")
         if row.payments:
-            draw.text((x + 10, y + ROW_H + PAY_H // 2 - 6),
-                      _fit(row.payments, note_font, COLUMN_W - 26), font=note_font,
-                      fill=WHITE, anchor="lm")
+            _text(img, (x + 10, y + ROW_H + PAY_H // 2 - 6),
+                  _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
     y = head + per_column * (row_h + 8) + 10
     for line in scene.footer:
-        draw.text((MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), font=_font(19),
-                  fill=WHITE, anchor="lm")
+        _text(img, (MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), _font(19), WHITE,
+              "lm")
         y += 28
     return _png(img)
 
 
-def clear_cache(*, sprites: bool = False) -> None:
-    """Forget the cached pictures (and with ``sprites`` the card sprites and fonts
-    too): for benchmarks and tests."""
+def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
+    """Forget the cached pictures and, with ``parts`` (the default), the parts
+    of table pictures (plates, header, centre); with ``sprites`` also the card
+    sprites, text masks, table grounds and fonts: for benchmarks and tests."""
     draw_hand.cache_clear()
     draw_table.cache_clear()
     draw_showdown.cache_clear()
+    if parts:
+        _seat_part.cache_clear()
+        _header_part.cache_clear()
+        _centre_part.cache_clear()
+        _shown_part.cache_clear()
     if sprites:
         _card_sprite.cache_clear()
+        _text_mask.cache_clear()
+        _fit.cache_clear()
+        _table_ground.cache_clear()
+        _row_plate.cache_clear()
         _pip.cache_clear()
         _font.cache_clear()
         _advance.cache_clear()
+        _length.cache_clear()
         _drawable.cache_clear()
         _palette.cache_clear()

@@ -34,7 +34,8 @@ def seat_name(live: LiveTable, seat: int, *, mention: bool = False) -> str:
     name."""
     s = live.seats[seat]
     if s.member_id is None:
-        return f"🤖 {s.name}"
+        # the level is named when it is not the default (docs/AI.md)
+        return f"🤖 {s.name}" + (f" ({s.ai_level})" if s.ai_level not in (None, "easy") else "")
     return f"<@{s.member_id}>" if mention else s.name
 
 
@@ -108,7 +109,8 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
     proofs.add_lobby_commitment(embed, live)
     if live.row.status == "lobby":
         embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
-                              f"(at least {rules.min_players} seats).")
+                              f"(at least {rules.min_players} seats). Add AI seats an easy "
+                              f"player; /commerce addbot level:strong a strong one.")
     return embed
 
 

@@ -1,7 +1,14 @@
-"""SimCord fixtures: the real bot against an in-memory Discord."""
+"""SimCord fixtures: the real bot against an in-memory Discord.
+
+``COMMERCE_TEST_BACKEND=postgres`` runs the suite on PostgreSQL: ``db_path`` is then
+the ``DATABASE_URL`` of a fresh database of the session's server (tests/postgres.py)
+instead of an SQLite file, so every bot built from it, restarts included, uses it.
+Tests that read the SQLite file itself fail in that mode.
+"""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -16,7 +23,9 @@ def bots():
 
 
 @pytest.fixture
-def db_path(tmp_path):
+def db_path(tmp_path, request):
+    if os.environ.get("COMMERCE_TEST_BACKEND", "sqlite").strip().lower() == "postgres":
+        return request.getfixturevalue("pg_migrated_url")
     return tmp_path / "commerce.db"
 
 

@@ -18,8 +18,11 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 
+import asyncpg
+
 from bot.engine import replay
 from bot.service import TableService
+from bot.storage import PgStorage
 from bot.timers import WATCH_EVERY
 from tests.cogs.helpers import answer_text, custom_ids, restart
 
@@ -55,7 +58,14 @@ class Injector:
                 raise sqlite3.OperationalError("disk I/O error")
             original(conn)
 
-        storage._commit = commit
+        async def commit_pg(tx):  # PgStorage (COMMERCE_TEST_BACKEND=postgres): the same fault
+            self.commits += 1
+            if self.commits == self.fail_at:
+                self.fired = True
+                raise asyncpg.DiskFullError("could not extend file: No space left on device")
+            await original(tx)
+
+        storage._commit = commit_pg if isinstance(storage, PgStorage) else commit
 
 
 @dataclass
@@ -308,10 +318,10 @@ async def differs_from_replay(live, record, storage, guild_id: int) -> str | Non
     replayed = replay(record)
     if replayed.summary() != live.game.summary() or not replayed.complete:
         return "the live game differs from the replay of its record"
-    with sqlite3.connect(storage.path) as db:
-        rows = dict(db.execute(
-            "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ?"
-            " AND reason NOT IN ('reset', 'reset-pot') GROUP BY seat", (live.id,)).fetchall())
+    async with storage._read() as db:  # the storage's own connection: either backend
+        rows = {r[0]: r[1] for r in await storage._all(
+            db, "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ?"
+            " AND reason NOT IN ('reset', 'reset-pot') GROUP BY seat", (live.id,))}
     if [rows.get(s, 0) for s in range(len(live.seats))] != list(replayed.ledger):
         return f"stored ledger {rows} differs from the replayed {replayed.ledger}"
     total = await storage.guild_ledger_sum(guild_id)

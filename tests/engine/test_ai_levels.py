@@ -259,3 +259,37 @@ def test_arena_rejects_bad_arguments(capsys):
     assert engine_main(["arena", "--preset", "nope", "--deals", "1"]) == 2
     assert engine_main(["arena", "--policies", "strong,wizard", "--deals", "1"]) == 2
     assert "arena:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("preset", "options"), [TABLES[0], TABLES[6], TABLES[8]])
+def test_the_coach_advises_the_same_whatever_the_seat_cannot_see(preset, options):
+    """The hint (its choice and its showdown figure) depends on the seat's view only."""
+    from bot.engine import coach
+
+    rng = random.Random(f"coach{preset}{options}")
+    compared = 0
+    for deal, seat in walk(preset, options, 2, deals=6):
+        if compared >= 3 or rng.random() < 0.5:
+            continue
+        other = twin(deal, seat, rng)
+        if other is None or other.finished or other.to_act != seat:
+            continue
+        budget = strong.Budget(playouts=30, seconds=None)
+        a = coach.advise(seat_view(deal, seat), random.Random(4), budget, worlds=30)
+        b = coach.advise(seat_view(other, seat), random.Random(4), budget, worlds=30)
+        assert a == b
+        assert 0.0 <= a.wins <= 1.0 and a.decision in every_choice(deal, seat)
+        compared += 1
+    assert compared >= 2
+
+
+def test_the_coachs_reason_names_the_hand_and_the_figure():
+    from bot.engine import coach
+    from bot.engine.common import Decision
+
+    deal, seat = next(walk("foster", {}, 1, deals=1))
+    obs = deal.observation(seat)
+    knock = coach.explain(coach.Advice(Decision("knock"), 0.834, 200), obs)
+    trade = coach.explain(coach.Advice(Decision("trade", obs.hand[0]), 0.12, 200), obs)
+    assert knock.endswith("wins about 83% of showdowns here") and knock.startswith("your ")
+    assert trade.endswith("would win only about 12% of showdowns as it is")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, permutations
 
 import pytest
 
 from bot.engine.cards import RANKS, Card, rank, suit
 from bot.engine.hands import (
     POINT_VALUES,
+    RANKINGS,
     Category,
     Ranking,
     _compute,
@@ -108,6 +109,37 @@ def test_classic_uses_only_four_categories():
 def test_score_rejects_repeated_cards():
     with pytest.raises(KeyError):
         score(cards("Ah Ah Kd"))
+
+
+@pytest.mark.parametrize("ranking", RANKINGS)
+def test_score_is_the_table_whatever_the_order_of_the_cards(ranking: Ranking):
+    # score() reads a table indexed by the cards themselves: every order of every
+    # hand, as a tuple or a list, must give the value of the mask-keyed table
+    table = score_table(ranking)
+    for hand in combinations(range(52), 3):
+        want = table[(1 << hand[0]) | (1 << hand[1]) | (1 << hand[2])]
+        for order in permutations(hand):
+            assert score(order, ranking) == want, order
+            assert score(list(order), ranking) == want, order
+
+
+@pytest.mark.parametrize("ranking", RANKINGS)
+@pytest.mark.parametrize(
+    "bad",
+    [(0, 0, 5), (5, 0, 5), (7, 7, 7), (52, 0, 1), (0, 1, 52), (-1, 0, 1), (0, -52, 1),
+     (0, 1, 103), (0, 1, 104), (1000, 0, 1), (0, 1, -1000), (0, 1), (0, 1, 2, 3, 4), ()],
+)
+def test_score_refuses_anything_but_three_distinct_cards_of_the_deck(ranking: Ranking, bad):
+    # (numbers from -53 to -104 are not looked for: see hands._SIDE)
+    with pytest.raises(KeyError):
+        score(bad, ranking)
+
+
+def test_category_of_refuses_a_number_that_is_no_score():
+    assert category_of(score(cards("7c 7d 7h 7s"))) is Category.FOUR
+    for bad in (-1, -1000, 7000):
+        with pytest.raises(ValueError):
+            category_of(bad)
 
 
 # ------------------------------------------------------------------ tricons

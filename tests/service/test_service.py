@@ -1,4 +1,5 @@
-"""``TableService`` on its own: no Discord, a real SQLite file in ``tmp_path``.
+"""``TableService`` on its own: no Discord, on both storage backends (a real SQLite
+file in ``tmp_path``, a fresh database of a real PostgreSQL server).
 
 The life of a table — lobby, start, play, timers, departures, the end — and what a failed
 commit leaves behind: every request is one transaction, so after a failure the table in
@@ -7,20 +8,22 @@ memory equals a fresh rebuild from storage, and play goes on.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from collections.abc import Sequence
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 import pytest_asyncio
 
 from bot.engine import Card, Decision, Trade, card_code, parse_card
 from bot.engine import ai as engine_ai
 from bot.service import LiveTable, StorageFailure, TableService, UserError
-from bot.storage import Storage
+from bot.storage import AnyStorage, PgStorage
+from tests.storage.backends import BACKENDS, Backend, make_backend
 
 GUILD = 1
 ANN, BEN, CAT, DAN = 11, 12, 13, 14
@@ -56,7 +59,7 @@ class Rigged(random.Random):
         return self.first_dealer
 
 
-def rigged(storage: Storage, first_dealer: int = 0,
+def rigged(storage: AnyStorage, first_dealer: int = 0,
            decks: Sequence[list[int]] = ()) -> TableService:
     """A service that draws ``first_dealer`` and deals ``decks`` in order (arranged
     decks, test only), then fair decks from seeds of a seeded RNG."""
@@ -65,13 +68,25 @@ def rigged(storage: Storage, first_dealer: int = 0,
     return service
 
 
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    return make_backend(request, request.param, tmp_path / "commerce.db")
+
+
 @pytest_asyncio.fixture
-async def storage(tmp_path: Path):
-    store = await Storage.open(tmp_path / "commerce.db")
+async def storage(backend: Backend):
+    store = await backend.open()
     try:
         yield store
     finally:
         await store.close()
+
+
+def disk_error(storage: AnyStorage) -> Exception:
+    """A write failure of the storage's backend (a full disk)."""
+    if isinstance(storage, PgStorage):
+        return asyncpg.DiskFullError("could not extend file: No space left on device")
+    return sqlite3.OperationalError("disk I/O error")
 
 
 async def act(service: TableService, table_id: int, member_id: int, kind: str,
@@ -91,11 +106,11 @@ async def open_table(service: TableService, members: Sequence[int], preset: str 
     for member in members[1:]:
         await service.join(live.id, member, NAMES[member])
     for _ in range(ai):
-        await service.add_ai(live.id, members[0])
+        await service.add_ai(live.id, members[0], "easy")  # the level these tests were built on
     return live.id
 
 
-async def worked_table(storage: Storage) -> tuple[TableService, int]:
+async def worked_table(storage: AnyStorage) -> tuple[TableService, int]:
     """Ann, Ben and Cat at a started foster table dealt the worked example of
     docs/RULES.md §1.8: Ann deals, Ben is to act."""
     service = rigged(storage, 0, [make_deck(WORKED, stock="8s")])
@@ -104,18 +119,20 @@ async def worked_table(storage: Storage) -> tuple[TableService, int]:
     return service, table_id
 
 
-def by_seat(storage: Storage, table_id: int, reason: str | None = None) -> dict[int, int]:
-    """Ledger rows of the table summed per seat (only rows of ``reason`` if given)."""
+async def by_seat(storage: AnyStorage, table_id: int, reason: str | None = None) -> dict[int, int]:
+    """Ledger rows of the table summed per seat (only rows of ``reason`` if given),
+    read through the storage's own connection (either backend)."""
     sql = "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ?"
     params: tuple[Any, ...] = (table_id,)
     if reason is not None:
         sql += " AND reason = ?"
         params += (reason,)
-    with closing(sqlite3.connect(storage.path)) as db:
-        return dict(db.execute(sql + " GROUP BY seat ORDER BY seat", params).fetchall())
+    async with storage._read() as db:
+        rows = await storage._all(db, sql + " GROUP BY seat ORDER BY seat", params)
+    return {row[0]: row[1] for row in rows}
 
 
-async def stored_kinds(storage: Storage, table_id: int) -> list[list[str]]:
+async def stored_kinds(storage: AnyStorage, table_id: int) -> list[list[str]]:
     """The logged operation kinds of every deal of the table."""
     return [[a.payload["kind"] for a in d.actions] for d in await storage.deals(table_id)]
 
@@ -134,20 +151,27 @@ def snapshot(live: LiveTable) -> dict[str, Any]:
     }
 
 
-def fail_next_commit(monkeypatch: pytest.MonkeyPatch, storage: Storage,
+def fail_next_commit(monkeypatch: pytest.MonkeyPatch, storage: AnyStorage,
                      then: list[str] | None = None) -> None:
-    """Make the next ``COMMIT`` fail with a disk I/O error (once); ``then`` collects
+    """Make the next ``COMMIT`` fail with a disk error (once); ``then`` collects
     ``"failed"`` when it did."""
     original = storage._commit
     done: list[str] = [] if then is None else then
 
-    def commit(conn: Any) -> None:
+    def sqlite_commit(conn: Any) -> None:
         if not done:
             done.append("failed")
-            raise sqlite3.OperationalError("disk I/O error")
+            raise disk_error(storage)
         original(conn)
 
-    monkeypatch.setattr(storage, "_commit", commit)
+    async def postgres_commit(tx: Any) -> None:
+        if not done:
+            done.append("failed")
+            raise disk_error(storage)
+        await original(tx)
+
+    monkeypatch.setattr(storage, "_commit", postgres_commit if isinstance(storage, PgStorage)
+                        else sqlite_commit)
 
 
 # ------------------------------------------------------------------------- the lobby
@@ -245,7 +269,7 @@ async def test_start_draws_the_dealer_deals_and_refuses_lobby_moves_afterwards(s
     assert (stored.number, stored.dealer, stored.status) == (1, 2, "open")
     assert stored.deck == [card_code(c) for c in deck]
     assert live.deal_key == (table_id, stored.number)
-    assert by_seat(storage, table_id) == {}  # antes reach the ledger when the deal settles
+    assert await by_seat(storage, table_id) == {}  # antes reach the ledger when the deal settles
     with pytest.raises(UserError, match="already started"):
         await service.start(table_id, ANN)
     with pytest.raises(UserError, match="already started"):
@@ -286,7 +310,7 @@ async def test_a_knock_settles_the_deal_and_the_next_deal_is_dealt_once(storage)
 
     deal = live.deal
     assert deal.finished and deal.showdown.winner == 1 and deal.showdown.knocker == 2
-    assert by_seat(storage, table_id) == {0: -2, 1: 2, 2: 0}  # docs/RULES.md §1.8
+    assert await by_seat(storage, table_id) == {0: -2, 1: 2, 2: 0}  # docs/RULES.md §1.8
     assert (await storage.deals(table_id))[0].status == "finished"
     assert await storage.leaderboard(GUILD, 0, 10) == ([(BEN, 2), (CAT, 0), (ANN, -2)], 3)
     ben = await storage.member_stats(GUILD, BEN)
@@ -402,7 +426,7 @@ async def test_end_voids_the_open_deal_and_keeps_its_record(storage):
     assert live.game.closed and live.deal.voided
     (deal,) = await storage.deals(table_id)
     assert deal.status == "void"
-    assert by_seat(storage, table_id) == {}  # the deal never reached the ledger
+    assert await by_seat(storage, table_id) == {}  # the deal never reached the ledger
     assert await storage.guild_ledger_sum(GUILD) == 0
     assert (ANN, "end_table", f"table {table_id}") in await storage.audit_entries(GUILD)
     record = await service.record(table_id)
@@ -424,14 +448,14 @@ async def test_end_shares_a_carried_pool_from_the_dealers_left(storage):
 
     sd = live.deal.showdown
     assert live.deal.finished and (sd.winner, sd.losers, sd.lives) == (0, (1,), (3, 2, 3))
-    assert by_seat(storage, table_id) == {0: -2, 1: -3, 2: -3}  # stakes of 3, best takes 1
+    assert await by_seat(storage, table_id) == {0: -2, 1: -3, 2: -3}  # stakes of 3, best takes 1
     assert await storage.guild_ledger_sum(GUILD) == -8  # 8 points wait in the pool
 
     await service.end(table_id, ANN, is_manager=False)
 
     # 8 = 3 × 2 + 2: the two seats first from the dealer's left (Cat, Ann) get one more
-    assert by_seat(storage, table_id, "share") == {0: 3, 1: 2, 2: 3}
-    assert by_seat(storage, table_id) == {0: 1, 1: -1, 2: 0}
+    assert await by_seat(storage, table_id, "share") == {0: 3, 1: 2, 2: 3}
+    assert await by_seat(storage, table_id) == {0: 1, 1: -1, 2: 0}
     assert await storage.guild_ledger_sum(GUILD) == 0
 
 
@@ -476,7 +500,7 @@ async def test_a_failed_commit_changes_nothing_and_the_table_goes_on(storage, mo
     await act(service, table_id, BEN, "trade", "Kd")
     live, _ = await act(service, table_id, CAT, "knock")
     assert snapshot(live) == snapshot(await TableService(storage)._reload(table_id))
-    assert by_seat(storage, table_id) == {0: -2, 1: 2, 2: 0}
+    assert await by_seat(storage, table_id) == {0: -2, 1: 2, 2: 0}
 
 
 async def test_a_table_whose_rebuild_fails_too_is_set_aside_and_resumed(storage, monkeypatch):
@@ -488,7 +512,7 @@ async def test_a_table_whose_rebuild_fails_too_is_set_aside_and_resumed(storage,
     async def rebuild_fails(table: int):
         if failed == ["failed"]:  # the rebuild right after the failed commit
             failed.append("rebuild failed")
-            raise sqlite3.OperationalError("disk I/O error")
+            raise disk_error(storage)
         return await get_table(table)
 
     monkeypatch.setattr(storage, "get_table", rebuild_fails)
@@ -537,27 +561,22 @@ async def test_resume_plays_an_owed_ai_move_after_a_failed_commit(storage, monke
     assert await service.resume(table_id) is None
 
 
-async def test_load_reports_a_ledger_that_drifted(tmp_path, caplog):
-    """A row added behind the bot's back (an admin's sqlite3 shell) is reported at
-    start-up: the books of a guild with an open table are checked."""
+async def test_load_reports_a_ledger_that_drifted(backend: Backend, caplog):
+    """A row added behind the bot's back (an admin's sqlite3 or psql shell) is reported
+    at start-up: the books of a guild with an open table are checked."""
     import logging
-    import sqlite3 as _sqlite3
 
-    from bot.service import TableService as _Service
-    from bot.storage import Storage as _Storage
-
-    path = tmp_path / "books.db"
-    storage = await _Storage.open(path)
+    storage = await backend.open()
     try:
-        service = _Service(storage)
+        service = TableService(storage)
         await service.create(7, 70, 1, "ann")
         await storage.close()
-        with _sqlite3.connect(path) as db:
-            db.execute("INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
-                       " reason, created_at) VALUES (7, NULL, NULL, NULL, 1, 5, 'gift', 'now')")
-        storage = await _Storage.open(path)
+        await backend.execute(
+            "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount,"
+            " reason, created_at) VALUES (7, NULL, NULL, NULL, 1, 5, 'gift', 'now')")
+        storage = await backend.open()
         with caplog.at_level(logging.ERROR):
-            await _Service(storage).load()
+            await TableService(storage).load()
         assert "guild 7: the ledger is off by +5 points" in caplog.text
     finally:
         await storage.close()
@@ -637,3 +656,50 @@ async def test_load_rebuilds_every_open_table_in_one_call(storage):
     assert [again.get(t).next_seed is None for t in (lobby, playing, between)] == \
         [False, True, False]
     assert again.get(playing).is_ai(1)
+
+
+# ------------------------------------------------------------------ PostgreSQL only
+async def test_a_connection_lost_at_commit_changes_nothing_and_play_goes_on(
+        storage, backend, monkeypatch):
+    """The server kills the bot's connection in the middle of a move (a restart, an
+    admin's pg_terminate_backend): the move is refused with StorageFailure, the
+    table is rebuilt from the database on a new connection, and play goes on."""
+    if not backend.postgres:
+        pytest.skip("PostgreSQL only (SQLite has no connection to lose)")
+    service, table_id = await worked_table(storage)
+    original = storage._commit
+
+    async def killed(tx: Any) -> None:
+        monkeypatch.setattr(storage, "_commit", original)  # once
+        await backend.execute("SELECT pg_terminate_backend(?)",
+                              (storage._conn_now().get_server_pid(),))
+        await asyncio.sleep(0.2)  # the server's notice reaches the connection
+        await original(tx)
+
+    monkeypatch.setattr(storage, "_commit", killed)
+    with pytest.raises(StorageFailure):
+        await act(service, table_id, BEN, "trade", "Kd")
+
+    assert storage.reconnects == 1  # the rebuild connected again
+    live = service.get(table_id)
+    assert snapshot(live) == snapshot(await TableService(storage)._reload(table_id))
+    assert live.deal.operations == [] and await stored_kinds(storage, table_id) == [[]]
+    await act(service, table_id, BEN, "trade", "Kd")
+    live, _ = await act(service, table_id, CAT, "knock")
+    assert await by_seat(storage, table_id) == {0: -2, 1: 2, 2: 0}
+
+
+async def test_load_serves_only_the_guilds_of_its_shards(storage):
+    """``load(shards)``: a process of shards 0-1 of 4 rebuilds the open tables of the
+    guilds Discord sends to those shards only ((guild_id >> 22) % 4)."""
+    guilds = {shard: (shard + 4 * 10) << 22 for shard in range(4)}
+    opened = {}
+    service = TableService(storage)
+    for shard, guild in guilds.items():
+        live = await service.create(guild, 500 + shard, ANN, "Ann")
+        opened[shard] = live.id
+    again = TableService(storage)
+    loaded = await again.load(((0, 1), 4))
+    assert sorted(t.id for t in loaded) == [opened[0], opened[1]]
+    assert sorted(t.row.guild_id for t in loaded) == [guilds[0], guilds[1]]
+    assert sorted(t.id for t in await TableService(storage).load()) == sorted(opened.values())

@@ -1,36 +1,22 @@
 """Migration 0006 (issue 11): each deal keeps its commitment, seed, cuts and cutter, never
 changed afterwards; a table keeps its next deal's seed out of every row but the one
-call that deals it; and the history lists only games whose table is no longer open."""
+call that deals it; and the history lists only games whose table is no longer open.
+On both backends (tests/storage/conftest.py)."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
-import pytest_asyncio
 
-from bot.storage import Storage
-from tests.storage.test_storage import DECK, GUILD, count, new_table, playing_table, raw
-
-
-@pytest_asyncio.fixture
-async def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "commerce.db"
-
-
-@pytest_asyncio.fixture
-async def store(db_path: Path):
-    storage = await Storage.open(db_path)
-    yield storage
-    await storage.close()
+from bot.storage import AnyStorage
+from tests.storage.backends import Backend
+from tests.storage.test_storage import DECK, GUILD, new_table, playing_table
 
 SEED = "ab" * 32
 COMMITMENT = "cd" * 32
 
 
-async def test_a_deals_proof_is_stored_with_it_and_never_changes(store: Storage,
-                                                                 db_path: Path) -> None:
+async def test_a_deals_proof_is_stored_with_it_and_never_changes(store: AnyStorage,
+                                                                 backend: Backend) -> None:
     table, _ = await playing_table(store, [11, None])
     deal_id = await store.start_deal(table.id, 1, 0, DECK, commitment=COMMITMENT, seed=SEED,
                                      cuts=["00ff", "0102"], cut_by=11)
@@ -41,13 +27,14 @@ async def test_a_deals_proof_is_stored_with_it_and_never_changes(store: Storage,
     assert SEED not in repr(fair) and "2c" not in repr(fair)  # a row's repr hides them
     for column, value in (("commitment", "'x'"), ("seed", "'x'"), ("cuts", "'[]'"),
                           ("cut_by", "12")):
-        with raw(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="immutable"):
-            conn.execute(f"UPDATE deals SET {column} = {value} WHERE table_id = ? AND number = ?",
-                         deal_id)
-    assert count(db_path, "SELECT COUNT(*) FROM deals WHERE seed = ?", (SEED,)) == 1
+        with pytest.raises(backend.integrity, match="immutable"):
+            await backend.execute(
+                f"UPDATE deals SET {column} = {value} WHERE table_id = ? AND number = ?",
+                tuple(deal_id))
+    assert await backend.value("SELECT COUNT(*) FROM deals WHERE seed = ?", (SEED,)) == 1
 
 
-async def test_the_next_seed_is_in_no_table_row(store: Storage) -> None:
+async def test_the_next_seed_is_in_no_table_row(store: AnyStorage) -> None:
     table = await new_table(store)
     assert table.next_commitment is None and await store.next_seed(table.id) is None
     await store.set_next_seed(table.id, SEED, COMMITMENT)
@@ -61,7 +48,7 @@ async def test_the_next_seed_is_in_no_table_row(store: Storage) -> None:
         await store.set_next_seed(999, SEED, COMMITMENT)
 
 
-async def test_the_history_lists_only_games_that_are_over_newest_first(store: Storage) -> None:
+async def test_the_history_lists_only_games_that_are_over_newest_first(store: AnyStorage) -> None:
     lobby = await new_table(store, channel=501)
     await store.add_seat(lobby.id, 11, "Ann")
     running, _ = await playing_table(store, [12, None])

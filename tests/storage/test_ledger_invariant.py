@@ -9,23 +9,31 @@ every admin action:
 - every member's and AI seat's balance equals the replay of the stored records
   (settled deals), plus what ends shared out, plus the resets' offsets;
 - right after a reset every balance is zero.
+
+On both backends: on PostgreSQL each example gets a fresh database of the session's
+server (``tests/postgres.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import ai as engine_ai
 from bot.engine import replay
 from bot.service import TableService, UserError
-from bot.storage import Storage
+from bot.storage import AnyStorage
+from bot.storage.pgserver import PgServer
+from tests.postgres import fresh_database
+from tests.storage.backends import BACKENDS, Backend
 
 GUILD = 1
 MEMBERS = (101, 102, 103)
@@ -36,30 +44,38 @@ OPTIONS = {"foster": {"deals_per_player": 1}, "hoyle": {"deals_per_player": 1},
 STEPS = ("act", "act", "act", "act", "timeout", "next", "reset", "end", "cancel", "restart")
 
 
-def _rows(path: Path, sql: str, params=()) -> list:
-    with sqlite3.connect(path) as db:
-        return db.execute(sql, params).fetchall()
+@asynccontextmanager
+async def _database(name: str, server: PgServer, template: str) -> AsyncIterator[Backend]:
+    """A fresh database for one example: a new SQLite file, or a new PostgreSQL one."""
+    if name == "postgres":
+        async with fresh_database(server, template) as url:
+            yield Backend("postgres", url)
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="commerce-ledger-"))
+        yield Backend("sqlite", folder / "commerce.db")
 
 
-async def _check(service: TableService, storage: Storage, just_reset: bool) -> None:
+async def _check(service: TableService, storage: AnyStorage, db: Backend,
+                 just_reset: bool) -> None:
     pots = sum(-sum(t.game.ledger) for t in service.tables.values() if t.game is not None)
     assert await storage.points_in_pots(GUILD) == pots
     assert await storage.guild_ledger_sum(GUILD) == -pots
     # every seat's game rows equal the replay of its table's stored record
-    for (table_id,) in _rows(storage.path, "SELECT table_id FROM games"):
+    for (table_id,) in await db.rows("SELECT table_id FROM games"):
         record = await service.record(table_id)
         replayed = replay(record)
-        stored = dict(_rows(storage.path,
-                            "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ? AND"
-                            " deal_id IS NOT NULL AND reason NOT IN ('reset', 'reset-pot', 'share')"
-                            " GROUP BY seat", (table_id,)))
+        stored = dict(await db.rows(
+            "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ? AND"
+            " deal_id IS NOT NULL AND reason NOT IN ('reset', 'reset-pot', 'share')"
+            " GROUP BY seat", (table_id,)))
         assert [stored.get(s, 0) for s in range(len(replayed.ledger))] == list(replayed.ledger)
     if just_reset:
-        balances = _rows(storage.path,
-                         "SELECT member_id, table_id, seat, SUM(amount) FROM ledger"
-                         " WHERE guild_id = ? AND (member_id IS NOT NULL OR seat IS NOT NULL)"
-                         " GROUP BY member_id, CASE WHEN member_id IS NULL THEN table_id END,"
-                         " CASE WHEN member_id IS NULL THEN seat END", (GUILD,))
+        # an account: a member, or an AI seat's (table, seat)
+        balances = await db.rows(
+            "SELECT member_id, CASE WHEN member_id IS NULL THEN table_id END,"
+            " CASE WHEN member_id IS NULL THEN seat END, SUM(amount) FROM ledger"
+            " WHERE guild_id = ? AND (member_id IS NOT NULL OR seat IS NOT NULL)"
+            " GROUP BY 1, 2, 3", (GUILD,))
         assert all(b[3] == 0 for b in balances), balances
 
 
@@ -87,9 +103,8 @@ async def _act(service: TableService, rng: random.Random, timeout: bool) -> None
     await service.act(live.id, member, live.deal_number, d)
 
 
-async def _scenario(presets: list[str], steps: list[str], seed: int) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="commerce-ledger-"))
-    storage = await Storage.open(folder / "commerce.db")
+async def _scenario(db: Backend, presets: list[str], steps: list[str], seed: int) -> None:
+    storage = await db.open()
     rng = random.Random(seed)
     service = TableService(storage, rng=random.Random(seed))
     await service.load()
@@ -98,7 +113,7 @@ async def _scenario(presets: list[str], steps: list[str], seed: int) -> None:
         for member, preset in zip(MEMBERS, presets, strict=False):
             number += 1
             await _open(service, member, preset, number)
-        await _check(service, storage, False)
+        await _check(service, storage, db, False)
         for step in steps:
             just_reset = False
             if step in ("act", "timeout"):
@@ -120,27 +135,36 @@ async def _scenario(presets: list[str], steps: list[str], seed: int) -> None:
             elif step == "restart":
                 service = TableService(storage, rng=random.Random(seed + len(steps)))
                 await service.load()
-            await _check(service, storage, just_reset)
+            await _check(service, storage, db, just_reset)
     except UserError as exc:  # a refused request is a bug here: every step is legal
         raise AssertionError(f"refused: {exc}") from exc
     finally:
         await storage.close()
 
 
+@pytest.mark.parametrize("backend_name", BACKENDS)
 @settings(max_examples=30, deadline=None)
 @given(presets=st.lists(st.sampled_from(sorted(OPTIONS)), min_size=2, max_size=3),
        steps=st.lists(st.sampled_from(STEPS), min_size=5, max_size=80),
        seed=st.integers(0, 2**20))
-def test_the_server_ledger_holds_whatever_admins_do(presets, steps, seed):
-    asyncio.run(_scenario(presets, steps, seed))
+def test_the_server_ledger_holds_whatever_admins_do(backend_name, pg_server, pg_template,
+                                                    presets, steps, seed):
+    async def run() -> None:
+        async with _database(backend_name, pg_server, pg_template) as db:
+            await _scenario(db, presets, steps, seed)
+    asyncio.run(run())
 
 
-def test_a_reset_during_a_carried_pool_creates_no_points():
+@pytest.mark.parametrize("backend_name", BACKENDS)
+def test_a_reset_during_a_carried_pool_creates_no_points(backend_name, pg_server, pg_template):
     """The issue's example: a reset while points wait in a carried pool (oldway), then the
     pool is paid out: the guild's ledger is zero again, not the pool's size."""
     async def run() -> None:
-        folder = Path(tempfile.mkdtemp(prefix="commerce-ledger-"))
-        storage = await Storage.open(folder / "commerce.db")
+        async with _database(backend_name, pg_server, pg_template) as db:
+            await pool_paid_out(db)
+
+    async def pool_paid_out(db: Backend) -> None:
+        storage = await db.open()
         service = TableService(storage, rng=random.Random(3))
         try:
             for seed in range(40):  # find a hoyle game that carries its pool

@@ -1,39 +1,27 @@
 """Issue 11: the reports of ``Storage`` (``bot/storage/reports.py``): the leaderboard
 by preset and since a moment, a member's trades, barters and best hand per preset
-with the deal it came from, and the presets a guild played."""
+with the deal it came from, and the presets a guild played. On both backends
+(tests/storage/conftest.py): the two statements that read JSON are written once
+per dialect."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.engine import BarterAnswer, BarterOffer, Knock, Trade, operation_to_dict, parse_card
 from bot.engine.hands import category_of, describe, score
 from bot.service.queries import PERIODS, period_start
-from bot.storage import HandResult, LedgerEntry, Storage
+from bot.storage import AnyStorage, HandResult, LedgerEntry
+from tests.storage.backends import Backend
 
 DECK = [rank + suit for suit in "cdhs" for rank in "23456789TJQKA"]
 GUILD, OTHER_GUILD = 1001, 2002
 ANN, BEN, CAT, DAN, MOD = 11, 12, 13, 14, 99
 
 
-@pytest_asyncio.fixture
-async def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "commerce.db"
-
-
-@pytest_asyncio.fixture
-async def store(db_path: Path):
-    storage = await Storage.open(db_path)
-    yield storage
-    await storage.close()
-
-
-async def started(store: Storage, preset: str, members: list[int | None], guild: int = GUILD):
+async def started(store: AnyStorage, preset: str, members: list[int | None], guild: int = GUILD):
     """A started table of ``preset`` with one seat per member (None: an AI seat)."""
     table = await store.create_table(guild, 500, members[0] or 1, preset, {}, 30)
     for i, member in enumerate(members):
@@ -55,7 +43,7 @@ def hand(seat: int, member: int | None, codes: str, ranking: str = "classic", *,
                       category_of(s).name.lower(), knocked)
 
 
-async def play(store: Storage, table, number: int, moves: list[tuple[dict, int | None]],
+async def play(store: AnyStorage, table, number: int, moves: list[tuple[dict, int | None]],
                hands: list[HandResult], ledger: list[LedgerEntry] | None = None,
                status: str = "finished"):
     """Deal ``number`` of ``table``: its logged moves, then its close."""
@@ -66,22 +54,19 @@ async def play(store: Storage, table, number: int, moves: list[tuple[dict, int |
     return key
 
 
-def insert_ledger(path: Path, rows: list[tuple[int, int | None, int | None, int, str, str]]) -> None:
+async def insert_ledger(backend: Backend,
+                        rows: list[tuple[int, int | None, int | None, int, str, str]]) -> None:
     """Ledger rows ``(guild, table, member, amount, reason, created_at)`` written behind
     the storage's back (the ledger only forbids changing rows, not adding them)."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.executemany(
-            "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
-            " created_at) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)", rows)
-    finally:
-        conn.close()
+    await backend.executemany(
+        "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
+        " created_at) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)", rows)
 
 
 # ------------------------------------------------------------------ trades, barters, best hands
 
 
-async def test_trades_barters_and_best_hands_per_preset_by_the_members_seat(store: Storage) -> None:
+async def test_trades_barters_and_best_hands_per_preset_by_the_members_seat(store: AnyStorage) -> None:
     foster = await started(store, "foster", [ANN, BEN, None])
     kd, qs, two, three = (parse_card(c) for c in ("Kd", "Qs", "2c", "3h"))
     # deal 1 (the service numbers deals from 1): Ann trades twice (once knocking);
@@ -137,7 +122,7 @@ async def test_trades_barters_and_best_hands_per_preset_by_the_members_seat(stor
     assert nobody.presets == [] and nobody.best is None and nobody.best_label is None
 
 
-async def test_presets_played_counts_started_games_only(store: Storage) -> None:
+async def test_presets_played_counts_started_games_only(store: AnyStorage) -> None:
     assert await store.presets_played(GUILD) == []
     await started(store, "jaques", [ANN, None])
     await started(store, "foster", [BEN, None])
@@ -150,7 +135,8 @@ async def test_presets_played_counts_started_games_only(store: Storage) -> None:
 # ------------------------------------------------------------------ the leaderboard's filters
 
 
-async def test_leaderboard_by_preset_and_since_a_moment(store: Storage, db_path: Path) -> None:
+async def test_leaderboard_by_preset_and_since_a_moment(store: AnyStorage,
+                                                       backend: Backend) -> None:
     foster = await started(store, "foster", [ANN, BEN])
     await play(store, foster, 0, [], [], [LedgerEntry(0, ANN, 3, "pool"),
                                           LedgerEntry(1, BEN, -3, "ante")])
@@ -160,7 +146,7 @@ async def test_leaderboard_by_preset_and_since_a_moment(store: Storage, db_path:
                                           LedgerEntry(1, ANN, -1, "ante"),
                                           LedgerEntry(2, None, 5, "pool")])
     long_ago = "2001-02-05T12:00:00+00:00"
-    insert_ledger(db_path, [(GUILD, foster.id, DAN, 7, "pool", long_ago),
+    await insert_ledger(backend, [(GUILD, foster.id, DAN, 7, "pool", long_ago),
                             (GUILD, foster.id, BEN, -7, "ante", long_ago),
                             (OTHER_GUILD, foster.id, ANN, 100, "pool", long_ago)])
     week = period_start("week", datetime.now(UTC))
@@ -184,7 +170,7 @@ async def test_leaderboard_by_preset_and_since_a_moment(store: Storage, db_path:
             datetime.now().astimezone().tzinfo)) == ([(ANN, 2), (CAT, 1), (BEN, -3)], 3)
 
 
-async def test_a_ledger_reset_starts_every_board_again(store: Storage, db_path: Path) -> None:
+async def test_a_ledger_reset_starts_every_board_again(store: AnyStorage) -> None:
     foster = await started(store, "foster", [ANN, BEN])
     await play(store, foster, 0, [], [], [LedgerEntry(0, ANN, 4, "pool"),
                                           LedgerEntry(1, BEN, -4, "ante")])

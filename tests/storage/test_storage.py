@@ -1,31 +1,47 @@
-"""Storage against a real SQLite file in ``tmp_path``."""
+"""Storage on both backends: a real SQLite file in ``tmp_path`` and a fresh database
+of a real PostgreSQL server (``tests/storage/backends.py``). The tests about SQLite's
+file, lock and pragmas run on SQLite only (their PostgreSQL counterparts follow them)."""
 
 from __future__ import annotations
 
 import asyncio
 import fcntl
+import inspect
 import os
 import shutil
+import socket
 import sqlite3
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import asyncpg
 import pytest
 import pytest_asyncio
 
 from bot.storage import (
     MIN_FREE_BYTES,
+    AnyStorage,
     CorruptDatabase,
     DatabaseInUse,
     DatabaseNotWritable,
+    DatabaseUnavailable,
     GuildSettings,
     HandResult,
     LedgerEntry,
     MemberStats,
+    PgStorage,
     Storage,
+    is_postgres_url,
+    open_storage,
+    pg_migrate,
 )
 from bot.storage import database as database_module
+from bot.storage.pgserver import PgServer
+from bot.storage.postgres import pg_sql
+from tests.storage.backends import Backend
 from tests.storage.faults import read_only
 
 DECK = [rank + suit for suit in "cdhs" for rank in "23456789TJQKA"]
@@ -38,13 +54,6 @@ ANN, BEN, CAT, DAN = 11, 12, 13, 14
 @pytest_asyncio.fixture
 async def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "commerce.db"
-
-
-@pytest_asyncio.fixture
-async def store(db_path: Path):
-    storage = await Storage.open(db_path)
-    yield storage
-    await storage.close()
 
 
 @contextmanager
@@ -62,11 +71,11 @@ def count(path: Path, sql: str, params: tuple = ()) -> int:
         return conn.execute(sql, params).fetchone()[0]
 
 
-async def new_table(store: Storage, guild: int = GUILD, channel: int = 500, host: int = ANN):
+async def new_table(store: AnyStorage, guild: int = GUILD, channel: int = 500, host: int = ANN):
     return await store.create_table(guild, channel, host, "foster", {"direction": "clockwise"}, 30)
 
 
-async def playing_table(store: Storage, members: list[int | None], guild: int = GUILD):
+async def playing_table(store: AnyStorage, members: list[int | None], guild: int = GUILD):
     """A started table with one seat per member (None = AI); returns (table, deal id)."""
     table = await new_table(store, guild=guild, host=members[0] or 1)
     for i, member in enumerate(members):
@@ -346,7 +355,7 @@ def test_sqlite_write_failures_name_their_cause(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- settings and audit
 
 
-async def test_settings_default_update_and_validation(store: Storage) -> None:
+async def test_settings_default_update_and_validation(store: AnyStorage) -> None:
     assert await store.get_settings(GUILD) == GuildSettings(GUILD)
     updated = await store.update_settings(GUILD, table_mode="thread", turn_timer=0)
     assert updated == GuildSettings(GUILD, table_mode="thread", turn_timer=0)
@@ -363,13 +372,10 @@ async def test_settings_default_update_and_validation(store: Storage) -> None:
     assert await store.get_settings(GUILD) == updated
 
 
-async def test_audit_rows(store: Storage, db_path: Path) -> None:
+async def test_audit_rows(store: AnyStorage, backend: Backend) -> None:
     await store.audit(GUILD, ANN, "settings", "table_mode=thread")
     await store.audit(GUILD, None, "close", "table 3 idle")
-    with raw(db_path) as conn:
-        rows = conn.execute(
-            "SELECT guild_id, member_id, action, detail FROM audit ORDER BY id"
-        ).fetchall()
+    rows = await backend.rows("SELECT guild_id, member_id, action, detail FROM audit ORDER BY id")
     assert rows == [(GUILD, ANN, "settings", "table_mode=thread"),
                     (GUILD, None, "close", "table 3 idle")]
 
@@ -377,7 +383,7 @@ async def test_audit_rows(store: Storage, db_path: Path) -> None:
 # ---------------------------------------------------------------- tables and seats
 
 
-async def test_table_numbers_channels_and_messages(store: Storage) -> None:
+async def test_table_numbers_channels_and_messages(store: AnyStorage) -> None:
     assert await store.next_table_number(GUILD) == 1
     first = await new_table(store, channel=500)
     second = await new_table(store, channel=501)
@@ -406,7 +412,7 @@ async def test_table_numbers_channels_and_messages(store: Storage) -> None:
     assert (await new_table(store)).number == 3
 
 
-async def test_seats_append_and_renumber_on_remove(store: Storage) -> None:
+async def test_seats_append_and_renumber_on_remove(store: AnyStorage) -> None:
     table = await new_table(store)
     for member, name in [(ANN, "Ann"), (None, "Bot A"), (BEN, "Ben"), (CAT, "Cat")]:
         await store.add_seat(table.id, member, name)
@@ -430,13 +436,13 @@ async def test_seats_append_and_renumber_on_remove(store: Storage) -> None:
     assert len(await store.seats(table.id)) == 3
 
 
-async def seated_at(store: Storage, member: int, guild: int = GUILD) -> list[int]:
+async def seated_at(store: AnyStorage, member: int, guild: int = GUILD) -> list[int]:
     """Open tables of the guild where the member holds a seat."""
     return [t.id for t in await store.open_tables() if t.guild_id == guild
             and any(s.member_id == member for s in await store.seats(t.id))]
 
 
-async def test_one_open_table_per_member_per_guild(store: Storage) -> None:
+async def test_one_open_table_per_member_per_guild(store: AnyStorage) -> None:
     first = await new_table(store)
     second = await new_table(store)
     await store.add_seat(first.id, ANN, "Ann")
@@ -463,7 +469,7 @@ async def test_one_open_table_per_member_per_guild(store: Storage) -> None:
     assert await seated_at(store, ANN) == [second.id]
 
 
-async def test_start_and_finish_game(store: Storage, db_path: Path) -> None:
+async def test_start_and_finish_game(store: AnyStorage, backend: Backend) -> None:
     table = await new_table(store)
     with pytest.raises(ValueError, match="no started game"):
         await store.finish_game(table.id, [0], "finished")
@@ -474,19 +480,17 @@ async def test_start_and_finish_game(store: Storage, db_path: Path) -> None:
         await store.start_game(table.id, first_dealer=0)
     await store.finish_game(table.id, [0, 2], "finished")
     assert (await store.get_table(table.id)).status == "finished"
-    with raw(db_path) as conn:
-        winners, finished_at = conn.execute(
-            "SELECT winners, finished_at FROM games WHERE table_id = ?", (table.id,)
-        ).fetchone()
+    [(winners, finished_at)] = await backend.rows(
+        "SELECT winners, finished_at FROM games WHERE table_id = ?", (table.id,))
     assert winners == "[0, 2]" and finished_at is not None
 
 
 # ---------------------------------------------------------------- deals and actions
 
 
-async def test_deals_and_actions_round_trip_in_order(store: Storage) -> None:
+async def test_deals_and_actions_round_trip_in_order(store: AnyStorage, backend: Backend) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN, None])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(backend.integrity):
         await store.start_deal(table.id, 0, 1, DECK)
     with pytest.raises(ValueError, match="52"):
         await store.start_deal(table.id, 1, 1, DECK[:51])
@@ -509,25 +513,25 @@ async def test_deals_and_actions_round_trip_in_order(store: Storage) -> None:
 
 
 async def test_duplicate_action_is_rejected_and_changes_nothing(
-    store: Storage, db_path: Path,
+    store: AnyStorage, backend: Backend,
 ) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN, None])
     await store.append_action(deal_id, 0, {"seat": 1, "action": "knock"}, BEN)
     finish = ("finished", [LedgerEntry(1, BEN, 3, "pool")], [HandResult(1, BEN, 9, "x", True)])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(backend.integrity):
         await store.append_action(deal_id, 0, {"seat": 2, "action": "trade"}, None, finish=finish)
     [deal] = await store.deals(table.id)
     assert deal.status == "open"
     assert [(a.seq, a.payload) for a in deal.actions] == [(0, {"seat": 1, "action": "knock"})]
-    assert count(db_path, "SELECT COUNT(*) FROM ledger") == 0
-    assert count(db_path, "SELECT COUNT(*) FROM deal_hands") == 0
+    assert await backend.value("SELECT COUNT(*) FROM ledger") == 0
+    assert await backend.value("SELECT COUNT(*) FROM deal_hands") == 0
     # The connection is usable afterwards (no transaction left open).
     await store.append_action(deal_id, 1, {"seat": 2, "action": "knock"}, None)
     assert [a.seq for a in (await store.deals(table.id))[0].actions] == [0, 1]
 
 
 async def test_finish_with_action_commits_everything_together(
-    store: Storage, db_path: Path,
+    store: AnyStorage, backend: Backend,
 ) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN, None])
     # Worked check of docs/RULES.md §1: dealer -2, seat 1 +2, seat 2 0.
@@ -547,15 +551,12 @@ async def test_finish_with_action_commits_everything_together(
 
     [deal] = await store.deals(table.id)
     assert deal.status == "finished" and len(deal.actions) == 2
-    with raw(db_path) as conn:
-        rows = conn.execute(
-            "SELECT guild_id, table_id, deal_id, seat, member_id, amount, reason FROM ledger"
-            " ORDER BY id"
-        ).fetchall()
-        stored_hands = conn.execute(
-            "SELECT seat, member_id, score, label, won FROM deal_hands ORDER BY seat"
-        ).fetchall()
-        finished_at = conn.execute("SELECT finished_at FROM deals").fetchone()[0]
+    rows = await backend.rows(
+        "SELECT guild_id, table_id, deal_id, seat, member_id, amount, reason FROM ledger"
+        " ORDER BY id")
+    stored_hands = await backend.rows(
+        "SELECT seat, member_id, score, label, won FROM deal_hands ORDER BY seat")
+    finished_at = await backend.value("SELECT finished_at FROM deals")
     [stored] = await store.deals(table.id)
     assert rows == [(GUILD, table.id, stored.id, e.seat, e.member_id, e.amount, e.reason)
                     for e in ledger]
@@ -566,17 +567,18 @@ async def test_finish_with_action_commits_everything_together(
     assert await store.leaderboard(GUILD, 0, 10) == ([(BEN, 2), (ANN, -2)], 2)
 
     # A closed deal takes no more actions and cannot be closed again.
-    with pytest.raises(sqlite3.IntegrityError, match="not open"):
+    with pytest.raises(backend.integrity, match="not open"):
         await store.append_action(deal_id, 2, {"seat": 0, "action": "knock"}, ANN)
     with pytest.raises(ValueError, match="not open"):
         await store.finish_deal(deal_id, "void", [], [])
-    assert count(db_path, "SELECT COUNT(*) FROM ledger") == len(ledger)
+    assert await backend.value("SELECT COUNT(*) FROM ledger") == len(ledger)
 
 
-async def test_failed_finish_rolls_back_the_action_too(store: Storage, db_path: Path) -> None:
+async def test_failed_finish_rolls_back_the_action_too(store: AnyStorage,
+                                                      backend: Backend) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN, None])
     twice = [HandResult(0, ANN, 5, "none", False), HandResult(0, ANN, 5, "none", False)]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(backend.integrity):
         await store.append_action(deal_id, 0, {"seat": 1, "action": "knock"}, BEN,
                                   finish=("finished", [LedgerEntry(0, ANN, 1, "pool")], twice))
     with pytest.raises(ValueError, match="finished"):
@@ -584,11 +586,11 @@ async def test_failed_finish_rolls_back_the_action_too(store: Storage, db_path: 
                                   finish=("open", [], []))
     [deal] = await store.deals(table.id)
     assert (deal.status, deal.actions) == ("open", [])
-    assert count(db_path, "SELECT COUNT(*) FROM ledger") == 0
-    assert count(db_path, "SELECT COUNT(*) FROM deal_hands") == 0
+    assert await backend.value("SELECT COUNT(*) FROM ledger") == 0
+    assert await backend.value("SELECT COUNT(*) FROM deal_hands") == 0
 
 
-async def test_void_deal_with_refunds(store: Storage) -> None:
+async def test_void_deal_with_refunds(store: AnyStorage) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN])
     antes = [LedgerEntry(0, ANN, -1, "ante"), LedgerEntry(1, BEN, -1, "ante")]
     await store.append_action(deal_id, 0, {"seat": 1, "action": "trade", "card": "2c"}, BEN)
@@ -615,14 +617,14 @@ async def test_void_deal_with_refunds(store: Storage) -> None:
         "DELETE FROM deals",
     ],
 )
-async def test_logs_are_append_only(store: Storage, db_path: Path, sql: str) -> None:
+async def test_logs_are_append_only(store: AnyStorage, backend: Backend, sql: str) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN])
     await store.append_action(deal_id, 0, {"seat": 1, "action": "knock"}, BEN,
                               finish=("finished", [LedgerEntry(1, BEN, 1, "pool"),
                                                    LedgerEntry(0, ANN, -1, "pool")], []))
     before = await store.deals(table.id)
-    with raw(db_path) as conn, pytest.raises(sqlite3.IntegrityError):
-        conn.execute(sql)
+    with pytest.raises(backend.integrity):
+        await backend.execute(sql)
     assert await store.deals(table.id) == before
     assert await store.leaderboard(GUILD, 0, 10) == ([(BEN, 1), (ANN, -1)], 2)
 
@@ -630,7 +632,7 @@ async def test_logs_are_append_only(store: Storage, db_path: Path, sql: str) -> 
 # ---------------------------------------------------------------- ledger and statistics
 
 
-async def test_leaderboard_orders_paginates_and_skips_ai(store: Storage) -> None:
+async def test_leaderboard_orders_paginates_and_skips_ai(store: AnyStorage) -> None:
     balances = {ANN: 5, BEN: -3, CAT: 5, DAN: 0, 15: 9}
     table, deal_id = await playing_table(store, [*balances, None])
     entries = [LedgerEntry(i, m, amount, "pool") for i, (m, amount) in enumerate(balances.items())]
@@ -651,7 +653,7 @@ async def test_leaderboard_orders_paginates_and_skips_ai(store: Storage) -> None
     assert await store.guild_ledger_sum(GUILD) == 0
 
 
-async def test_member_stats_figures(store: Storage) -> None:
+async def test_member_stats_figures(store: AnyStorage) -> None:
     assert await store.member_stats(GUILD, ANN) == MemberStats(ANN, 0, 0, 0, 0, 0, None, None)
 
     # Game 1 (finished): Ann wins deal 0 with a tricon, Ben deal 1; Ann wins the game.
@@ -700,7 +702,7 @@ async def test_member_stats_figures(store: Storage) -> None:
 # ---------------------------------------------------------------- backup
 
 
-async def test_backup_is_a_readable_copy(store: Storage, tmp_path: Path) -> None:
+async def test_backup_is_a_readable_copy(store: AnyStorage, tmp_path: Path) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN])
     await store.append_action(deal_id, 0, {"seat": 1, "action": "knock"}, BEN,
                               finish=("finished", [LedgerEntry(1, BEN, 1, "pool"),
@@ -720,7 +722,7 @@ async def test_backup_is_a_readable_copy(store: Storage, tmp_path: Path) -> None
         await copy.close()
 
 
-async def test_concurrent_calls_do_not_interleave_transactions(store: Storage) -> None:
+async def test_concurrent_calls_do_not_interleave_transactions(store: AnyStorage) -> None:
     table, deal_id = await playing_table(store, [ANN, BEN])
     other = await new_table(store)
     members = list(range(100, 130))
@@ -734,3 +736,210 @@ async def test_concurrent_calls_do_not_interleave_transactions(store: Storage) -
     seats = await store.seats(other.id)
     assert [s.seat for s in seats] == list(range(30))
     assert sorted(s.member_id for s in seats) == members
+
+
+# ---------------------------------------------------------------- PostgreSQL: opening
+# The counterparts of the SQLite-only tests above: a database that is not ours, or
+# newer; one that cannot be reached or written; a second process on the same shard.
+
+
+def _database_name(url: str) -> str:
+    return urlsplit(url).path.lstrip("/")
+
+
+async def test_postgres_open_migrates_an_empty_database_then_reopens(pg_url: str) -> None:
+    latest = max(int(p.name[:4]) for p in pg_migrate.MIGRATIONS_DIR.glob("*.sql"))
+    assert latest == LATEST  # both dialects have the same schema history
+    store = await PgStorage.open(pg_url)
+    try:
+        table = await new_table(store)
+    finally:
+        await store.close()
+    await store.close()  # idempotent
+    db = Backend("postgres", pg_url)
+    assert await db.value("SELECT MAX(version) FROM schema_version") == LATEST
+    again = await PgStorage.open(pg_url)
+    try:
+        assert await again.get_table(table.id) == table
+    finally:
+        await again.close()
+    assert await db.value("SELECT COUNT(*) FROM schema_version") == LATEST
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    ("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)", "not a Commerce"),
+    ("INSERT INTO schema_version VALUES (999, 'future', '2099-01-01T00:00:00')",
+     "newer than this bot knows"),
+])
+async def test_postgres_refuses_a_database_that_is_not_ours(
+        pg_url: str, pg_migrated_url: str, make: str, message: str) -> None:
+    url = pg_migrated_url if make.startswith("INSERT") else pg_url
+    db = Backend("postgres", url)
+    await db.execute(make)
+    tables = await db.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                           " ORDER BY 1")
+    with pytest.raises(CorruptDatabase, match=message):
+        await PgStorage.open(url)
+    assert await db.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                         " ORDER BY 1") == tables
+
+
+async def test_postgres_unreachable_or_missing_is_one_line_without_the_password(
+        pg_server: PgServer) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(DatabaseUnavailable) as refused:
+        await open_storage(f"postgresql://bot:s3cret-pw@127.0.0.1:{port}/commerce")
+    text = str(refused.value)
+    assert text.startswith(f"the PostgreSQL database commerce on 127.0.0.1:{port} cannot be "
+                           "reached (")
+    assert "s3cret-pw" not in text and "bot" not in text and "\n" not in text
+    missing = pg_server.url("no_such_database")
+    with pytest.raises(DatabaseUnavailable,
+                       match="database no_such_database on .* does not exist: create it first"):
+        await open_storage(missing)
+
+
+async def test_postgres_read_only_database_is_refused_at_open(pg_migrated_url: str) -> None:
+    name = _database_name(pg_migrated_url)
+    db = Backend("postgres", pg_migrated_url)
+    await db.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    with pytest.raises(DatabaseNotWritable, match="cannot be written"):
+        await open_storage(pg_migrated_url)
+    conn = await asyncpg.connect(pg_migrated_url,
+                                 server_settings={"default_transaction_read_only": "off"})
+    try:
+        await conn.execute(f"ALTER DATABASE {name} RESET default_transaction_read_only")
+    finally:
+        await conn.close()
+    store = await open_storage(pg_migrated_url)  # writable again: it opens
+    await store.close()
+
+
+async def test_postgres_a_shard_is_served_by_one_process(pg_migrated_url: str) -> None:
+    first = await PgStorage.open(pg_migrated_url)
+    second = await PgStorage.open(pg_migrated_url)
+    try:
+        await first.claim_shards([0, 1], 4)
+        with pytest.raises(DatabaseInUse) as refused:
+            await second.claim_shards([1, 2], 4)
+        assert str(refused.value).startswith(
+            "shard 1 of 4 is already served by another Commerce process (commerce-bot shards "
+            f"pid {os.getpid()}) on the PostgreSQL database")
+        await second.claim_shards([2, 3], 4)  # the refusal kept nothing: 2 is free
+        await first.close()  # closing releases 0 and 1
+        third = await PgStorage.open(pg_migrated_url)
+        try:
+            await third.claim_shards([0, 1], 4)
+            with pytest.raises(DatabaseInUse, match="shard 3 of 4"):
+                await third.claim_shards([3], 4)
+        finally:
+            await third.close()
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_postgres_truncate_is_refused_on_the_append_only_tables(
+        store: AnyStorage, backend: Backend) -> None:
+    if not backend.postgres:
+        pytest.skip("PostgreSQL only: SQLite has no TRUNCATE")
+    table, deal_id = await playing_table(store, [ANN, BEN])
+    await store.append_action(deal_id, 0, {"seat": 1, "action": "knock"}, BEN,
+                              finish=("finished", [LedgerEntry(1, BEN, 1, "pool"),
+                                                   LedgerEntry(0, ANN, -1, "pool")], []))
+    for name in ("actions", "ledger", "deals"):
+        with pytest.raises(backend.integrity, match="never deleted|append-only"):
+            await backend.execute(f"TRUNCATE {name} CASCADE")
+    assert await backend.value("SELECT COUNT(*) FROM ledger") == 2
+
+
+# ---------------------------------------------------------------- both: shards, one interface
+
+
+async def test_open_state_loads_only_the_guilds_of_the_shards(store: AnyStorage) -> None:
+    """Discord's rule: a guild belongs to shard ``(guild_id >> 22) % shard_count``."""
+    by_shard = {shard: ((7 * 4 + shard) << 22) | 12345 for shard in range(4)}
+    tables = {shard: await new_table(store, guild=guild) for shard, guild in by_shard.items()}
+    closed = await new_table(store, guild=by_shard[1], channel=501)
+    await store.set_status(closed.id, "closed")
+    for shard, table in tables.items():
+        await store.add_seat(table.id, ANN + shard, "P")
+    opened, drift = await store.open_state(((1, 3), 4))
+    assert [t.row.id for t in opened] == [tables[1].id, tables[3].id]
+    assert [len(t.seats) for t in opened] == [1, 1]
+    assert set(drift) <= {by_shard[1], by_shard[3]}
+    everything, _ = await store.open_state()
+    assert [t.row.id for t in everything] == [t.id for t in tables.values()]
+    assert [t.row.id for t in (await store.open_state(((0,), 1)))[0]] == \
+        [t.id for t in tables.values()]
+    await store.claim_shards([1, 3], 4)
+    for bad in (((), 4), ((4,), 4), ((0,), 0), ((-1,), 2)):
+        with pytest.raises(ValueError, match="shard"):
+            await store.open_state(bad)
+        with pytest.raises(ValueError, match="shard"):
+            await store.claim_shards(*bad)
+
+
+def _public(cls: type) -> dict[str, inspect.Signature]:
+    return {name: inspect.signature(member) for name, member in inspect.getmembers(cls)
+            if not name.startswith("_") and callable(member)}
+
+
+def test_both_storages_have_one_interface() -> None:
+    """Every public method of ``Storage`` has the same signature on ``PgStorage``
+    (``open`` takes a path there, a URL here): the service uses either."""
+    sqlite, postgres = _public(Storage), _public(PgStorage)
+    assert sorted(sqlite) == sorted(postgres)
+    for name in sqlite:
+        if name != "open":
+            assert sqlite[name] == postgres[name], name
+
+
+def test_pg_sql_numbers_the_placeholders_outside_quotes() -> None:
+    assert pg_sql("SELECT ? FROM t WHERE a = ? AND b IN (?, ?)") == \
+        "SELECT $1 FROM t WHERE a = $2 AND b IN ($3, $4)"
+    assert pg_sql("SELECT '?' || ?, 'it''s ?' FROM t") == "SELECT '?' || $1, 'it''s ?' FROM t"
+    assert is_postgres_url("postgresql://x@/db") and is_postgres_url("postgres://x/db")
+    assert not is_postgres_url("data/commerce.db") and not is_postgres_url(Path("postgres://x"))
+
+
+def test_python_m_bot_reads_database_url_and_refuses_a_served_shard(
+        pg_migrated_url: str, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """``DATABASE_URL`` wins over ``COMMERCE_DB``; a shard another process serves
+    stops the bot before Discord with one line (exit code 1), naming the shard and
+    never the password; an unreachable server too."""
+    from bot.__main__ import database_from_env, run_bot
+    from bot.shards import Shards
+
+    monkeypatch.setenv("COMMERCE_DB", "data/elsewhere.db")
+    monkeypatch.setenv("DATABASE_URL", f" {pg_migrated_url} ")
+    assert database_from_env() == pg_migrated_url
+    monkeypatch.setenv("DATABASE_URL", "")
+    assert database_from_env() == "data/elsewhere.db"
+    monkeypatch.setenv("DISCORD_TOKEN", "")  # were the check passed, the token would stop it
+
+    async def hold() -> PgStorage:
+        store = await PgStorage.open(pg_migrated_url)
+        await store.claim_shards([1], 2)
+        return store
+
+    with ThreadPoolExecutor(1) as pool:  # the holder lives on a loop of its own
+        loop = asyncio.new_event_loop()
+        try:
+            holder = pool.submit(loop.run_until_complete, hold()).result()
+            assert run_bot(pg_migrated_url, Shards(2, (1,))) == 1
+            lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+            assert len(lines) == 1 and lines[0].startswith("shard 1 of 2 is already served")
+            assert run_bot(pg_migrated_url, Shards(2, (0,))) == 1  # shard 0 is free:
+            assert "DISCORD_TOKEN is not set" in capsys.readouterr().err  # the token stops it
+        finally:
+            pool.submit(loop.run_until_complete, holder.close()).result()
+            loop.close()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert run_bot(f"postgresql://bot:s3cret-pw@127.0.0.1:{port}/commerce") == 1
+    err = capsys.readouterr().err
+    assert "cannot be reached" in err and "s3cret-pw" not in err

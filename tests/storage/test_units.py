@@ -1,32 +1,25 @@
 """Units of work (``Storage.atomic``): writes queued and sent in one call on the
 database thread, reads inside a unit seeing its writes, and nothing kept of a
-unit that fails anywhere (docs/ARCHITECTURE.md "Storage")."""
+unit that fails anywhere (docs/ARCHITECTURE.md "Storage"). On both backends
+(``store`` and ``backend``: tests/storage/conftest.py); on PostgreSQL also a lock
+held by another session and a lost connection."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import aiosqlite
+import asyncpg
 import pytest
-import pytest_asyncio
 
-from bot.storage import LedgerEntry, Storage, TableClosed
-from tests.storage.test_storage import ANN, BEN, count, playing_table
+from bot import waiting
+from bot.service.errors import STORAGE_ERRORS
+from bot.storage import AnyStorage, LedgerEntry, PgStorage, TableClosed
+from bot.storage import postgres as postgres_module
+from tests.storage.backends import Backend
+from tests.storage.test_storage import ANN, BEN, playing_table
 
-
-@pytest_asyncio.fixture
-async def db_path(tmp_path):
-    return tmp_path / "commerce.db"
-
-
-@pytest_asyncio.fixture
-async def store(db_path):
-    storage = await Storage.open(db_path)
-    try:
-        yield storage
-    finally:
-        await storage.close()
+ACTIONS = "SELECT COUNT(*) FROM actions"
 
 
 def test_aiosqlite_still_runs_a_function_on_its_thread():
@@ -34,7 +27,7 @@ def test_aiosqlite_still_runs_a_function_on_its_thread():
     assert callable(getattr(aiosqlite.Connection, "_execute", None))
 
 
-async def test_a_unit_of_many_writes_is_one_call(store: Storage, db_path) -> None:
+async def test_a_unit_of_many_writes_is_one_call(store: AnyStorage, backend: Backend) -> None:
     table, deal = await playing_table(store, [ANN, BEN])
     calls = store.round_trips
     async with store.atomic():
@@ -46,25 +39,25 @@ async def test_a_unit_of_many_writes_is_one_call(store: Storage, db_path) -> Non
                                                    LedgerEntry(1, BEN, -1, "ante")], [])
         await store.set_next_seed(table.id, "ab" * 16, "cd" * 32)
         assert store.round_trips == calls  # nothing sent yet
-        assert count(db_path, "SELECT COUNT(*) FROM actions") == 0
+        assert await backend.value(ACTIONS) == 0
     assert store.round_trips == calls + 1
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 5
-    assert count(db_path, "SELECT SUM(amount) FROM ledger") == 0
+    assert await backend.value(ACTIONS) == 5
+    assert await backend.value("SELECT SUM(amount) FROM ledger") == 0
     assert (await store.seats(table.id))[0].timeouts == 2
 
 
-async def test_a_read_inside_a_unit_sees_its_writes(store: Storage, db_path) -> None:
+async def test_a_read_inside_a_unit_sees_its_writes(store: AnyStorage, backend: Backend) -> None:
     table, deal = await playing_table(store, [ANN, BEN])
     async with store.atomic():
         await store.set_seat_state(table.id, 1, away=True)
         assert (await store.seats(table.id))[1].away  # flushed, not committed
         await store.append_action(deal, 0, {"k": 1}, BEN)
-        assert count(db_path, "SELECT COUNT(*) FROM actions") == 0  # another connection
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 1
+        assert await backend.value(ACTIONS) == 0  # another connection
+    assert await backend.value(ACTIONS) == 1
 
 
 @pytest.mark.parametrize("flushed", [False, True])
-async def test_a_unit_that_fails_keeps_nothing(store: Storage, db_path, flushed) -> None:
+async def test_a_unit_that_fails_keeps_nothing(store: AnyStorage, backend: Backend, flushed) -> None:
     """A failing queued write (here: closing a deal that does not exist) undoes
     every write before it, whether or not the unit had already flushed."""
     table, deal = await playing_table(store, [ANN, BEN])
@@ -75,14 +68,14 @@ async def test_a_unit_that_fails_keeps_nothing(store: Storage, db_path, flushed)
                 await store.seats(table.id)
             await store.set_seat_state(table.id, 0, away=True)
             await store.finish_deal(deal._replace(number=99), "void", [], [])
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 0
+    assert await backend.value(ACTIONS) == 0
     assert not (await store.seats(table.id))[0].away
     # the connection is usable again and the lock was released
     await store.append_action(deal, 0, {"k": 1}, ANN)
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 1
+    assert await backend.value(ACTIONS) == 1
 
 
-async def test_an_error_in_the_block_sends_nothing(store: Storage, db_path) -> None:
+async def test_an_error_in_the_block_sends_nothing(store: AnyStorage, backend: Backend) -> None:
     table, deal = await playing_table(store, [ANN, BEN])
     calls = store.round_trips
     with pytest.raises(RuntimeError):
@@ -90,21 +83,21 @@ async def test_an_error_in_the_block_sends_nothing(store: Storage, db_path) -> N
             await store.append_action(deal, 0, {"k": 1}, ANN)
             raise RuntimeError("the engine refused")
     assert store.round_trips == calls
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 0
+    assert await backend.value(ACTIONS) == 0
 
 
-async def test_require_open_refuses_a_table_closed_behind_our_back(store: Storage,
-                                                                   db_path) -> None:
+async def test_require_open_refuses_a_table_closed_behind_our_back(store: AnyStorage,
+                                                                   backend: Backend) -> None:
     table, deal = await playing_table(store, [ANN, BEN])
     await store.set_status(table.id, "closed")
     with pytest.raises(TableClosed):
         async with store.atomic():
             await store.require_open(table.id)
             await store.append_action(deal, 0, {"k": 1}, ANN)
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 0
+    assert await backend.value(ACTIONS) == 0
 
 
-async def test_units_of_other_tasks_never_mix(store: Storage, db_path) -> None:
+async def test_units_of_other_tasks_never_mix(store: AnyStorage, backend: Backend) -> None:
     """Two tasks' units run side by side; one fails, the other's writes stay."""
     table, deal = await playing_table(store, [ANN, BEN])
     other, other_deal = await playing_table(store, [None, None])
@@ -122,5 +115,118 @@ async def test_units_of_other_tasks_never_mix(store: Storage, db_path) -> None:
             await store.append_action(other_deal, 0, {"k": 0}, None)  # duplicate seq
 
     results = await asyncio.gather(good(), bad(), return_exceptions=True)
-    assert results[0] is None and isinstance(results[1], sqlite3.IntegrityError)
-    assert count(db_path, "SELECT COUNT(*) FROM actions") == 3
+    assert results[0] is None and isinstance(results[1], backend.integrity)
+    assert await backend.value(ACTIONS) == 3
+
+
+# ------------------------------------------------------------------ PostgreSQL only
+
+
+@pytest.fixture
+def postgres(backend: Backend) -> Backend:
+    """The test's backend, on PostgreSQL only (the SQLite counterparts of these tests
+    are in tests/cogs/test_hardening.py: a second sqlite3 connection holding the lock)."""
+    if not backend.postgres:
+        pytest.skip("PostgreSQL only")
+    return backend
+
+
+async def _lock_actions(url: str, ready: asyncio.Event, hold: float) -> None:
+    """Another session: ``LOCK TABLE actions IN EXCLUSIVE MODE`` (readers pass,
+    writers wait) for ``hold`` seconds."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("LOCK TABLE actions IN EXCLUSIVE MODE")
+            ready.set()
+            await asyncio.sleep(hold)
+    finally:
+        await conn.close()
+
+
+async def test_a_unit_waits_for_a_lock_held_elsewhere_then_commits(
+        store: PgStorage, postgres: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first try gives up after ``FIRST_WAIT_MS``; the interaction is
+    acknowledged, and the second try waits for the lock and commits everything."""
+    monkeypatch.setattr(postgres_module, "BUSY_WAIT", 3.0)
+    table, deal = await playing_table(store, [ANN, BEN])
+    ready = asyncio.Event()
+    holder = asyncio.create_task(_lock_actions(postgres.address, ready, 0.6))
+    await ready.wait()
+    acknowledged: list[float] = []
+
+    async def acknowledge() -> None:
+        acknowledged.append(asyncio.get_running_loop().time())
+
+    start = asyncio.get_running_loop().time()
+    with waiting.hook(acknowledge):
+        async with store.atomic():
+            await store.set_seat_state(table.id, 0, away=True)
+            await store.append_action(deal, 0, {"k": 1}, ANN)
+    took = asyncio.get_running_loop().time() - start
+    await holder
+    assert len(acknowledged) == 1 and acknowledged[0] - start < 0.5
+    assert 0.5 < took < 3.0
+    assert await postgres.value(ACTIONS) == 1
+    assert (await store.seats(table.id))[0].away
+
+
+async def test_a_lock_held_too_long_fails_the_unit_cleanly(
+        store: PgStorage, postgres: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``BUSY_WAIT`` the unit fails with LockNotAvailableError, nothing of it
+    written; the storage works again once the lock is gone."""
+    monkeypatch.setattr(postgres_module, "BUSY_WAIT", 0.5)
+    table, deal = await playing_table(store, [ANN, BEN])
+    ready = asyncio.Event()
+    holder = asyncio.create_task(_lock_actions(postgres.address, ready, 1.5))
+    await ready.wait()
+    start = asyncio.get_running_loop().time()
+    with pytest.raises(asyncpg.LockNotAvailableError):
+        async with store.atomic():
+            await store.set_seat_state(table.id, 0, away=True)
+            await store.append_action(deal, 0, {"k": 1}, ANN)
+    assert 0.4 < asyncio.get_running_loop().time() - start < 1.4
+    assert not (await store.seats(table.id))[0].away  # reads pass an EXCLUSIVE lock
+    await holder
+    assert await postgres.value(ACTIONS) == 0
+    await store.append_action(deal, 0, {"k": 1}, ANN)
+    assert await postgres.value(ACTIONS) == 1
+
+
+@pytest.mark.parametrize("attempt", range(5))
+async def test_a_lost_connection_fails_at_most_one_call_then_connects_again(
+        store: PgStorage, postgres: Backend, attempt: int) -> None:
+    """A server-side kill reaches asyncpg at once or only at the next statement
+    (repeated: it is a race): that unit fails with a storage error
+    (``STORAGE_ERRORS``) and nothing of it is kept, or, if the loss was already
+    seen, the storage connects again first; either way the next call works."""
+    table, deal = await playing_table(store, [ANN, BEN])
+    pid = store._conn_now().get_server_pid()
+    await postgres.execute("SELECT pg_terminate_backend(?)", (pid,))
+    try:
+        async with store.atomic():
+            await store.append_action(deal, 0, {"k": 1}, ANN)
+        kept = [0]
+    except STORAGE_ERRORS:
+        kept = []
+    assert [a.seq for a in (await store.deals(table.id))[0].actions] == kept
+    await store.append_action(deal, 1, {"k": 1}, ANN)
+    assert store.reconnects == 1
+    assert [a.seq for a in (await store.deals(table.id))[0].actions] == [*kept, 1]
+    assert store._conn_now().get_server_pid() != pid
+
+
+async def test_a_failed_statement_in_a_flushed_unit_ends_the_unit(
+        store: PgStorage, postgres: Backend) -> None:
+    """Once the unit's transaction failed (and was rolled back), its other calls
+    are refused, so a later write can never commit without the earlier ones."""
+    table, deal = await playing_table(store, [ANN, BEN])
+    with pytest.raises(postgres_module.UnitFailed):
+        async with store.atomic():
+            await store.append_action(deal, 0, {"k": 1}, ANN)
+            await store.seats(table.id)  # flushed
+            with pytest.raises(ValueError, match="already seated"):
+                await store.add_seat(table.id, ANN, "Ann again")
+            await store.set_seat_state(table.id, 0, away=True)
+    assert await postgres.value(ACTIONS) == 0
+    assert not (await store.seats(table.id))[0].away

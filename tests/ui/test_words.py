@@ -62,9 +62,10 @@ def live_table(game: Game, names: list[str], humans: int) -> LiveTable:
     """A table in memory around ``game``: the first ``humans`` seats are members."""
     row = SimpleNamespace(id=1, number=7, status="playing", host_id=100, options={},
                           place="channel", channel_id=5, guild_id=4, next_deal_delay=0,
-                          next_commitment=None)
+                          next_commitment=None, coach=True)
     seats = [SimpleNamespace(seat=i, member_id=100 + i if i < humans else None, name=name,
-                             gone=False, away=False, ai_plays=i >= humans, timeouts=0)
+                             gone=False, away=False, ai_plays=i >= humans, timeouts=0,
+                             ai_level=None if i < humans else "easy")
              for i, name in enumerate(names)]
     return LiveTable(row=row, seats=seats, rules=game.rules, game=game)  # type: ignore[arg-type]
 

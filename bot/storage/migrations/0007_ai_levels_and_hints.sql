@@ -4,6 +4,9 @@
 ALTER TABLE seats ADD COLUMN ai_level TEXT
     CHECK (ai_level IS NULL OR ai_level IN ('easy', 'normal', 'strong'));
 
+-- tables.coach: members may ask the coach for a hint (docs/AI.md "Coach"); on by default.
+ALTER TABLE tables ADD COLUMN coach INTEGER NOT NULL DEFAULT 1 CHECK (coach IN (0, 1));
+
 -- A hint the coach gave a member: the deal, the number of operations played when it was
 -- asked (so it sits between two actions of the record), the seat, what it advised and why.
 -- Append-only, like the action log.

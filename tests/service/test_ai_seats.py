@@ -1,0 +1,128 @@
+"""AI seats at their levels and the coach, through the table service
+(docs/AI.md): levels stored with the seat and kept across a restart; the strong
+AI and the coach thinking in a worker process while the event loop runs on;
+hints recorded in the game record."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.engine import replay
+from bot.engine import ai as engine_ai
+from bot.engine.strong import Budget
+from bot.service import TableService, UserError
+from bot.service.players import AiPlayers
+from bot.storage import Storage
+
+GUILD, ANN, BEN = 9001, 11, 12
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path):
+    store = await Storage.open(tmp_path / "commerce.db")
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def strong_table(service: TableService, levels=("strong", "normal")) -> int:
+    live = await service.create(GUILD, 500, ANN, "ann", "foster", None)
+    for level in levels:
+        await service.add_ai(live.id, ANN, level)
+    return live.id
+
+
+async def test_levels_are_kept_with_the_seat_and_played(storage):
+    service = TableService(storage, rng=random.Random(5))
+    table_id = await strong_table(service)
+    with pytest.raises(UserError, match="AI level"):
+        await service.add_ai(table_id, ANN, "grandmaster")
+    live = await service.start(table_id, ANN)
+    assert [s.ai_level for s in live.seats] == [None, "strong", "normal"]
+    again = TableService(storage)
+    await again.load()
+    assert [s.ai_level for s in again.get(table_id).seats] == [None, "strong", "normal"]
+    moves = 0
+    while not live.game.complete and moves < 150:  # the strong and normal seats answer
+        if live.deal.finished:
+            live = await service.next_deal(table_id, live.deal_number)
+            continue
+        assert live.deal.to_act == 0
+        live, _ = await service.act(table_id, ANN, live.deal_number,
+                                    engine_ai.choose(live.deal.observation(0)))
+        moves += 1
+    assert live.game.complete
+    assert await storage.guild_ledger_sum(GUILD) == 0
+    record = await service.record(table_id)
+    assert record["ai_levels"] == {"1": "strong", "2": "normal"}
+    assert replay(record).summary() == live.game.summary()
+
+
+async def test_a_hint_is_for_the_seat_to_act_and_goes_into_the_record(storage):
+    service = TableService(storage, rng=random.Random(8))
+    table_id = await strong_table(service, ("easy", "easy"))
+    live = await service.start(table_id, ANN)
+    while live.deal.to_act != 0:  # Ann's turn comes after the AI seats'
+        live = await service.next_deal(table_id, live.deal_number)
+    seq = len(live.deal.operations)
+    with pytest.raises(UserError, match="earlier deal"):
+        await service.hint(table_id, ANN, live.deal_number - 1, seq)
+    with pytest.raises(UserError, match="not playing"):
+        await service.hint(table_id, BEN, live.deal_number, seq)
+    _, line = await service.hint(table_id, ANN, live.deal_number, seq)
+    assert "showdowns" in line and line[:1].isupper() and line.endswith(".")
+    assert len(live.deal.operations) == seq  # a hint changes nothing in the deal
+    record = await service.record(table_id)
+    [hint] = record["deals"][-1]["hints"]
+    assert (hint["after"], hint["seat"]) == (seq, 0)
+    assert line.startswith(hint["advice"][:1].upper() + hint["advice"][1:])
+    assert replay(record).summary() == live.game.summary()  # replay ignores hints
+
+
+async def test_the_coach_can_be_off(storage):
+    service = TableService(storage, rng=random.Random(8))
+    live = await service.create(GUILD, 501, ANN, "ann", "foster", None, coach=False)
+    await service.add_ai(live.id, ANN)
+    await service.add_ai(live.id, ANN)
+    live = await service.start(live.id, ANN)
+    while live.deal.to_act != 0:
+        live = await service.next_deal(live.id, live.deal_number)
+    with pytest.raises(UserError, match="coach is off"):
+        await service.hint(live.id, ANN, live.deal_number, len(live.deal.operations))
+
+
+async def test_the_strong_ai_thinks_in_another_process_while_the_loop_runs():
+    """The search runs in a worker process (not this one), and the event loop
+    keeps serving other work while it thinks."""
+    from bot.engine import Game, get_preset, shuffled_deck
+
+    players = AiPlayers(budget=Budget(playouts=400, seconds=None))
+    try:
+        rng = random.Random(2)
+        game = Game(get_preset("foster"), 3, 0)
+        deal = game.start_deal(shuffled_deck(rng), rng=rng)
+        pid = await players._off_loop(os.getpid)
+        assert pid != os.getpid()
+        ticks = 0
+
+        async def other_tables() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0)
+                ticks += 1
+
+        runner = asyncio.create_task(other_tables())
+        decision = await players.decide(deal, deal.to_act, "strong")
+        runner.cancel()
+        assert decision in [d for a in deal.legal_actions(deal.to_act)
+                            for d in deal.choices(deal.to_act, a)]
+        assert ticks > 100  # the loop was never held for the search
+    finally:
+        players.close()
