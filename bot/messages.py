@@ -41,12 +41,12 @@ def sent_view(view: discord.ui.View | None) -> discord.ui.View:
 
 
 def shows(content: str, embed: discord.Embed, png: bytes,
-          view: discord.ui.View | None) -> tuple[Any, ...]:
-    """What a table message shows, to compare with what it showed: its text,
-    embed, the digest of its picture (not the bytes: one is kept per table) and
-    its controls."""
-    return (content, embed.to_dict(), hashlib.blake2b(png, digest_size=16).digest(),
-            view.to_components() if view is not None else None)
+          view: discord.ui.View | None) -> tuple[bytes, bytes]:
+    """What a table message shows, to compare with what it showed: digests (one
+    pair is kept per table) of its text, embed and controls, and of its picture."""
+    words = repr((content, embed.to_dict(), view.to_components() if view is not None else None))
+    return (hashlib.blake2b(words.encode(), digest_size=16).digest(),
+            hashlib.blake2b(png, digest_size=16).digest())
 
 
 class Clock(Protocol):
@@ -101,7 +101,8 @@ class Publisher:
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
         self.panels = Panels(service)
-        self.shown: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        self.shown: dict[int, tuple[int, tuple[bytes, bytes]]] = {}
+        media.warm_up()  # the card sprites, drawn in the background once per process
 
     def restore(self) -> None:
         """After a start: remember the offers announced before it (the table
@@ -241,7 +242,7 @@ class Publisher:
         if last == (message_id, state):
             return
         changes: dict[str, Any] = {"content": content, "embed": embed, "view": view}
-        same_picture = last is not None and last[0] == message_id and last[1][2] == state[2]
+        same_picture = last is not None and last[0] == message_id and last[1][1] == state[1]
         await retrying(lambda: message.edit(**changes) if same_picture else message.edit(
             **changes, attachments=[media.picture_file(png)]))
         self.shown[live.id] = (message_id, state)

@@ -36,11 +36,16 @@ def suit(card: Card) -> int:
 
 
 def parse_card(code: str) -> Card:
-    """Card from its two-character code (``"Td"``, ``"As"``).
+    """Card from its two-character code (``"Td"``, ``"As"``; rank and suit in
+    either case).
 
     Raises:
         ValueError: ``code`` is not a card code.
     """
+    try:
+        return _BY_CODE[code]  # a code as ``card_code`` writes it: the usual case
+    except (KeyError, TypeError):
+        pass
     if not isinstance(code, str) or len(code) != 2:
         raise ValueError(f"not a card code: {code!r}")
     r = RANKS.find(code[0].upper())
@@ -53,6 +58,10 @@ def parse_card(code: str) -> Card:
 def card_code(card: Card) -> str:
     """Two-character code of ``card`` (``"Td"``)."""
     return RANKS[card >> 2] + SUITS[card & 3]
+
+
+#: each card by its code as ``card_code`` writes it
+_BY_CODE: dict[str, Card] = {card_code(c): c for c in range(52)}
 
 
 def card_label(card: Card) -> str:

@@ -26,7 +26,7 @@ above every 3-card hand of every scheme. Any other 4-card hand is refused.
 from __future__ import annotations
 
 from enum import IntEnum
-from itertools import combinations, permutations
+from itertools import combinations
 from math import comb
 from typing import Literal
 
@@ -133,10 +133,17 @@ def score_table(ranking: Ranking = "classic") -> dict[int, int]:
     """The table ``{card mask: score}`` of all 22,100 hands for ``ranking`` (built once)."""
     table = _TABLES.get(ranking)
     if table is None:
-        table = {
-            (1 << a) | (1 << b) | (1 << c): _compute((a, b, c), ranking)
-            for a, b, c in combinations(range(52), 3)
-        }
+        # a score depends on the ranks and on which cards share a suit, never on the
+        # suits themselves: each of those patterns is worked out once
+        patterns: dict[tuple[int, int, int, bool, bool, bool], int] = {}
+        table = {}
+        for a, b, c in combinations(range(52), 3):
+            sa, sb, sc = a & 3, b & 3, c & 3
+            key = (a >> 2, b >> 2, c >> 2, sa == sb, sa == sc, sb == sc)
+            value = patterns.get(key)
+            if value is None:
+                value = patterns[key] = _compute((a, b, c), ranking)
+            table[(1 << a) | (1 << b) | (1 << c)] = value
         _TABLES[ranking] = table
     return table
 
@@ -145,26 +152,24 @@ def _by_card(ranking: Ranking) -> tuple[tuple[_Leaf, ...], ...]:
     """The by-card table of ``ranking`` (built once, from ``score_table``)."""
     table = _BY_CARD.get(ranking)
     if table is None:
-        values: dict[tuple[int, int], list[int | None]] = {}
-        for hand, value in _hands_and_scores(ranking):
-            for a, b, c in permutations(hand):
-                values.setdefault((a, b), [None] * _SIDE)[c] = value
+        masks = score_table(ranking)
         nothing: _Leaf = (None,) * _SIDE
         no_card = (nothing,) * _SIDE
+        leaves: dict[tuple[int, int], _Leaf] = {}
+        for a in range(52):
+            for b in range(a + 1, 52):  # the leaf of (b, a) is the same one
+                pair = (1 << a) | (1 << b)
+                leaf: list[int | None] = [None] * _SIDE
+                for c in range(52):
+                    if c != a and c != b:
+                        leaf[c] = masks[pair | (1 << c)]
+                leaves[a, b] = leaves[b, a] = tuple(leaf)
         table = tuple(
-            tuple(tuple(values[a, b]) if (a, b) in values else nothing for b in range(52))
-            + no_card[52:]
+            tuple(leaves.get((a, b), nothing) for b in range(52)) + no_card[52:]
             for a in range(52)
         ) + (no_card,) * (_SIDE - 52)
         _BY_CARD[ranking] = table
     return table
-
-
-def _hands_and_scores(ranking: Ranking) -> list[tuple[tuple[int, int, int], int]]:
-    """Every 3-card hand (ascending cards) with its score from ``score_table``."""
-    masks = score_table(ranking)
-    return [(hand, masks[(1 << hand[0]) | (1 << hand[1]) | (1 << hand[2])])
-            for hand in combinations(range(52), 3)]
 
 
 def _score_other(cards: tuple[Card, ...] | list[Card], ranking: Ranking) -> int:

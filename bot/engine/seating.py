@@ -20,9 +20,25 @@ def next_seat(seat: int, n: int, step: int) -> int:
 
 def play_order(start: int, n: int, step: int, seats: Collection[int] | None = None) -> list[int]:
     """The seats after ``start`` in play order, ``start`` itself last, keeping only
-    ``seats`` (all seats when ``None``)."""
+    ``seats`` (all seats when ``None``). A new list each call (remembered by its
+    arguments when ``seats`` is hashable: a tuple or a frozenset)."""
+    try:
+        key = (start, n, step, seats)
+        return list(_ORDERS[key])
+    except KeyError:
+        pass
+    except TypeError:  # seats given as a list or a set: not remembered
+        key = None
     order = [(start + step * k) % n for k in range(1, n + 1)]
-    return order if seats is None else [s for s in order if s in seats]
+    if seats is not None:
+        order = [s for s in order if s in seats]
+    if key is not None and len(_ORDERS) < 65_536:
+        _ORDERS[key] = tuple(order)
+    return order
+
+
+#: play orders already worked out, by the arguments of ``play_order``
+_ORDERS: dict[tuple[int, int, int, Collection[int] | None], tuple[int, ...]] = {}
 
 
 def next_in(seat: int, n: int, step: int, seats: Collection[int]) -> int | None:

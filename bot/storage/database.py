@@ -307,21 +307,28 @@ def _deal_rows(deal_rows: list[Any], action_rows: list[Any]) -> list[DealRow]:
     """``DealRow``s of rows of ``deals`` with their rows of ``actions`` (by deal
     id, in seq order)."""
     actions: dict[int, list[ActionRow]] = {}
-    for row in action_rows:
+    payloads = _json_each([row["payload"] for row in action_rows])
+    for row, payload in zip(action_rows, payloads, strict=True):
         actions.setdefault(row["deal_id"], []).append(
-            ActionRow(seq=row["seq"], payload=json.loads(row["payload"]),
-                      member_id=row["member_id"])
-        )
+            ActionRow(seq=row["seq"], payload=payload, member_id=row["member_id"]))
+    cuts = _json_each([row["cuts"] or "null" for row in deal_rows])
     return [
         DealRow(id=row["id"], number=row["number"], dealer=row["dealer"],
                 deck=row["deck"].split(), status=row["status"],
                 actions=actions.get(row["id"], []),
                 showdown_message_id=row["showdown_message_id"],
                 commitment=row["commitment"], seed=row["seed"],
-                cuts=None if row["cuts"] is None else json.loads(row["cuts"]),
-                cut_by=row["cut_by"], finished_at=row["finished_at"])
-        for row in deal_rows
+                cuts=cut, cut_by=row["cut_by"], finished_at=row["finished_at"])
+        for row, cut in zip(deal_rows, cuts, strict=True)
     ]
+
+
+def _json_each(texts: list[str]) -> list[Any]:
+    """Each of ``texts`` (JSON documents) decoded, in one call of the decoder (a
+    restart reads tens of thousands of actions)."""
+    if not texts:
+        return []
+    return list(json.loads("[" + ",".join(texts) + "]"))
 
 
 def _nothing(conn: sqlite3.Connection) -> None:

@@ -8,8 +8,8 @@ interleave with another coroutine's, and a unit of work (``atomic()``) queues
 its writes and sends them in ONE transaction when it ends. One connection
 rather than a pool keeps the writes of this process in one order, as SQLite's
 ``BEGIN IMMEDIATE`` does (a table's number and seat numbers are read, then
-written), and a move is a handful of statements on a local socket: the lock is
-held for about a millisecond. Several bot processes (shards) share the database;
+written), and a move is only a handful of statements. Several bot processes
+(shards) share the database;
 each serves only the guilds of its shards (``claim_shards``), so their writes
 never touch the same rows.
 
@@ -19,8 +19,8 @@ shard is refused with ``DatabaseInUse``.
 
 The schema is ``migrations/postgres/NNNN_name.sql`` (``pg_migrate.migrate``): the
 same history as the SQLite files, in PostgreSQL's dialect; the append-only
-action log and ledger are enforced there by triggers, and
-``LEDGER_DRIFT``-style checks are plain SQL.
+action log and ledger are enforced there by triggers, and the ledger's zero-sum
+check is plain SQL (``open_state``'s drift query, shared with ``Storage``).
 """
 
 from __future__ import annotations
@@ -211,19 +211,9 @@ class _Unit:
         return self.tx is not None
 
 
-class PgStorage(Reports):
-    """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
-    each method); every public coroutine is its own transaction unless noted.
-
-    Errors are those of ``Storage`` with asyncpg's in place of sqlite3's: a
-    duplicate or a write the triggers refuse raises
-    ``asyncpg.IntegrityConstraintViolationError`` (``UniqueViolationError`` for a
-    duplicate key), where ``Storage`` raises ``sqlite3.IntegrityError``; a lost
-    connection or a failed statement raises ``asyncpg.PostgresError`` or
-    ``asyncpg.InterfaceError`` (the next call connects again).
-    """
-
-    dialect = "postgres"
+class _PgUnits:
+    """The connection and the units of work of ``PgStorage`` (the transactions
+    section of ``Storage``, on asyncpg); the repository methods build on it."""
 
     def __init__(self, db: asyncpg.Connection, url: str) -> None:
         """Use ``PgStorage.open``; this only wraps an already prepared connection."""
@@ -241,48 +231,22 @@ class PgStorage(Reports):
         #: times the connection was found closed and opened again
         self.reconnects = 0
 
-    # ------------------------------------------------------------------ lifecycle
+    @staticmethod
+    async def _connect_raw(url: str, application: str = "commerce-bot") -> asyncpg.Connection:
+        """A connection with the session settings the storage relies on (its
+        failures are asyncpg's and OSError: storage errors)."""
+        return await asyncpg.connect(
+            url, timeout=CONNECT_TIMEOUT, server_settings={
+                "application_name": f"{application} pid {os.getpid()}",
+                "lock_timeout": f"{FIRST_WAIT_MS}ms", "TimeZone": "UTC"})
 
     @classmethod
-    async def open(cls, url: str) -> PgStorage:
-        """Connect to ``url`` (``postgresql://user:password@host:port/name``), apply
-        the migrations of ``migrations/postgres`` (``pg_migrate.migrate``: each in one
-        transaction, safe when several processes start at once), then commit a
-        write that changes nothing, so a read-only server or a login without the
-        right to write fails here rather than at the first move.
-
-        Raises:
-            DatabaseUnavailable: the server cannot be reached, refuses the login,
-                or has no such database (one line naming the database and host,
-                never the password).
-            CorruptDatabase: the database holds tables but is not a Commerce one,
-                or its schema is newer than this bot; nothing is changed.
-            DatabaseNotWritable: the probe write was refused (read-only server or
-                transaction, missing privilege, full disk).
-        """
-        conn = await cls._connect(url)
-        try:
-            # a migration waits for the locks it needs (another process migrating, a
-            # running bot's open transaction) longer than a move would
-            await conn.execute(f"SET lock_timeout = '{int(MIGRATION_WAIT * 1000)}ms'")
-            await migrate(conn)
-            await cls._probe_write(conn, url)
-            await conn.execute("RESET lock_timeout")
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, url)
-
-    @staticmethod
-    async def _connect(url: str, *, application: str = "commerce-bot") -> asyncpg.Connection:
-        """A connection with the session settings the storage relies on; failures
-        become one-line ``DatabaseUnavailable`` errors."""
+    async def _connect(cls, url: str, *, application: str = "commerce-bot") -> asyncpg.Connection:
+        """``_connect_raw`` for a start: its failures become one-line
+        ``DatabaseUnavailable`` errors."""
         where = describe_url(url)
         try:
-            return await asyncpg.connect(
-                url, timeout=CONNECT_TIMEOUT, server_settings={
-                    "application_name": f"{application} pid {os.getpid()}",
-                    "lock_timeout": f"{FIRST_WAIT_MS}ms", "TimeZone": "UTC"})
+            return await cls._connect_raw(url, application)
         except (asyncpg.InvalidPasswordError,
                 asyncpg.InvalidAuthorizationSpecificationError) as exc:
             raise DatabaseUnavailable(
@@ -297,95 +261,6 @@ class PgStorage(Reports):
         except asyncpg.PostgresError as exc:
             raise DatabaseUnavailable(f"{where} refused the connection: {exc}") from None
 
-    @staticmethod
-    async def _probe_write(conn: asyncpg.Connection, url: str) -> None:
-        """Commit an update of the newest ``schema_version`` row to itself: a real
-        write (a new row version in the WAL) that changes nothing."""
-        try:
-            async with conn.transaction():
-                await conn.execute(
-                    "UPDATE schema_version SET name = name"
-                    " WHERE version = (SELECT MAX(version) FROM schema_version)")
-        except (asyncpg.ReadOnlySQLTransactionError, asyncpg.InsufficientPrivilegeError,
-                asyncpg.DiskFullError) as exc:
-            raise DatabaseNotWritable(
-                f"{describe_url(url)} cannot be written ({exc}): give the bot's login the "
-                "right to write, on a primary server") from None
-
-    async def close(self) -> None:
-        """Close the connection and release the shards' locks (idempotent)."""
-        try:
-            if self._db is not None:
-                db, self._db = self._db, None
-                async with self._lock:
-                    await db.close(timeout=5)
-        finally:
-            if self._claims is not None:
-                claims, self._claims = self._claims, None
-                await claims.close(timeout=5)
-
-    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> None:
-        """Take one session advisory lock per shard of ``shard_ids`` (of
-        ``shard_count``), on a connection of their own held until ``close``: two
-        processes never serve the same shard, and so the same guild. A process
-        that dies releases its locks with its connection.
-
-        Raises:
-            ValueError: no shard, a count below 1, or an id outside ``0…count-1``.
-            DatabaseInUse: another process holds one of the shards; one line naming
-                the shard (nothing is kept of this claim).
-        """
-        ids = check_shards(shard_ids, shard_count)
-        claims = await self._connect(self.url, application="commerce-bot shards")
-        try:
-            for shard in ids:
-                if not await claims.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                             SHARD_LOCK_CLASS, shard):
-                    holder = await claims.fetchval(
-                        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a"
-                        " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = $1"
-                        " AND l.objid = $2 AND l.granted AND l.database = (SELECT oid FROM"
-                        " pg_database WHERE datname = current_database()) LIMIT 1",
-                        SHARD_LOCK_CLASS, shard)
-                    who = f" ({holder})" if holder else ""
-                    raise DatabaseInUse(
-                        f"shard {shard} of {shard_count} is already served by another Commerce "
-                        f"process{who} on {describe_url(self.url)}: stop it, or give this "
-                        "one other SHARD_IDS")
-        except BaseException:
-            await claims.close(timeout=5)
-            raise
-        if self._claims is not None:
-            await self._claims.close(timeout=5)
-        self._claims = claims
-
-    async def backup(self, dest: str | Path) -> None:
-        """Write a consistent copy of the database to ``dest`` as an SQLite file of
-        the same schema (``Storage.open`` reads it; so does the bot with
-        ``DATABASE_URL`` unset and ``COMMERCE_DB`` naming it), creating its parent
-        dirs. Every row is read in one repeatable-read snapshot. For the server's
-        own format use ``pg_dump``. Raises FileExistsError if ``dest`` exists."""
-        dest = Path(dest)
-        if dest.exists():
-            raise FileExistsError(f"backup target {dest} already exists")
-        async with self._read() as db:
-            async with db.transaction(isolation="repeatable_read", readonly=True):
-                names = [r[0] for r in await db.fetch(
-                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-                    " AND tablename <> 'schema_version' ORDER BY tablename")]
-                order = [n for n in _BACKUP_ORDER if n in names]
-                order += [n for n in names if n not in order]
-                rows = {name: await db.fetch(f'SELECT * FROM "{name}" ORDER BY 1') for name in order}
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        part = dest.with_name(dest.name + ".part")
-        copy = await Storage.open(part)
-        try:
-            await copy._write_now(lambda conn: _fill_sqlite(conn, rows))
-        finally:
-            await copy.close()
-            lock_path(part).unlink(missing_ok=True)
-        part.rename(dest)
-
     # ------------------------------------------------------------------ transactions
     # As ``Storage``: a unit queues its writes (async functions of the connection) and
     # sends them in one transaction at its end; a read or a write whose result is needed
@@ -398,7 +273,7 @@ class PgStorage(Reports):
         if self._db is None:
             raise RuntimeError("Storage is closed")
         if self._db.is_closed():
-            self._db = await self._connect(self.url)
+            self._db = await self._connect_raw(self.url)
             self.reconnects += 1
             log.warning("the PostgreSQL connection was lost; connected again")
         return self._db
@@ -650,6 +525,10 @@ class PgStorage(Reports):
 
     _one = staticmethod(_one)
     _all = staticmethod(_all)
+
+
+class _PgTables(_PgUnits):
+    """Settings, tables and seats of ``PgStorage``."""
 
     # ------------------------------------------------------------------ settings
 
@@ -906,6 +785,142 @@ class PgStorage(Reports):
         if status not in TABLE_STATUSES:
             raise ValueError(f"unknown table status {status!r}")
         await self._update_table(table_id, "UPDATE tables SET status = ? WHERE id = ?", (status,))
+
+
+class PgStorage(_PgTables, Reports):
+    """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
+    each method); every public coroutine is its own transaction unless noted.
+
+    Errors are those of ``Storage`` with asyncpg's in place of sqlite3's: a
+    duplicate or a write the triggers refuse raises
+    ``asyncpg.IntegrityConstraintViolationError`` (``UniqueViolationError`` for a
+    duplicate key), where ``Storage`` raises ``sqlite3.IntegrityError``; a lost
+    connection or a failed statement raises ``asyncpg.PostgresError`` or
+    ``asyncpg.InterfaceError`` (the next call connects again).
+    """
+
+    dialect = "postgres"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    async def open(cls, url: str) -> PgStorage:
+        """Connect to ``url`` (``postgresql://user:password@host:port/name``), apply
+        the migrations of ``migrations/postgres`` (``pg_migrate.migrate``: each in one
+        transaction, safe when several processes start at once), then commit a
+        write that changes nothing, so a read-only server or a login without the
+        right to write fails here rather than at the first move.
+
+        Raises:
+            DatabaseUnavailable: the server cannot be reached, refuses the login,
+                or has no such database (one line naming the database and host,
+                never the password).
+            CorruptDatabase: the database holds tables but is not a Commerce one,
+                or its schema is newer than this bot; nothing is changed.
+            DatabaseNotWritable: the probe write was refused (read-only server or
+                transaction, missing privilege, full disk).
+        """
+        conn = await cls._connect(url)
+        try:
+            # a migration waits for the locks it needs (another process migrating, a
+            # running bot's open transaction) longer than a move would
+            await conn.execute(f"SET lock_timeout = '{int(MIGRATION_WAIT * 1000)}ms'")
+            await migrate(conn)
+            await cls._probe_write(conn, url)
+            await conn.execute("RESET lock_timeout")
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, url)
+
+    @staticmethod
+    async def _probe_write(conn: asyncpg.Connection, url: str) -> None:
+        """Commit an update of the newest ``schema_version`` row to itself: a real
+        write (a new row version in the WAL) that changes nothing."""
+        try:
+            async with conn.transaction():
+                await conn.execute(
+                    "UPDATE schema_version SET name = name"
+                    " WHERE version = (SELECT MAX(version) FROM schema_version)")
+        except (asyncpg.ReadOnlySQLTransactionError, asyncpg.InsufficientPrivilegeError,
+                asyncpg.DiskFullError) as exc:
+            raise DatabaseNotWritable(
+                f"{describe_url(url)} cannot be written ({exc}): give the bot's login the "
+                "right to write, on a primary server") from None
+
+    async def close(self) -> None:
+        """Close the connection and release the shards' locks (idempotent)."""
+        try:
+            if self._db is not None:
+                db, self._db = self._db, None
+                async with self._lock:
+                    await db.close(timeout=5)
+        finally:
+            if self._claims is not None:
+                claims, self._claims = self._claims, None
+                await claims.close(timeout=5)
+
+    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> None:
+        """Take one session advisory lock per shard of ``shard_ids`` (of
+        ``shard_count``), on a connection of their own held until ``close``: two
+        processes never serve the same shard, and so the same guild. A process
+        that dies releases its locks with its connection.
+
+        Raises:
+            ValueError: no shard, a count below 1, or an id outside ``0…count-1``.
+            DatabaseInUse: another process holds one of the shards; one line naming
+                the shard (nothing is kept of this claim).
+        """
+        ids = check_shards(shard_ids, shard_count)
+        claims = await self._connect(self.url, application="commerce-bot shards")
+        try:
+            for shard in ids:
+                if not await claims.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                             SHARD_LOCK_CLASS, shard):
+                    holder = await claims.fetchval(
+                        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a"
+                        " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = $1"
+                        " AND l.objid = $2 AND l.granted AND l.database = (SELECT oid FROM"
+                        " pg_database WHERE datname = current_database()) LIMIT 1",
+                        SHARD_LOCK_CLASS, shard)
+                    who = f" ({holder})" if holder else ""
+                    raise DatabaseInUse(
+                        f"shard {shard} of {shard_count} is already served by another Commerce "
+                        f"process{who} on {describe_url(self.url)}: stop it, or give this "
+                        "one other SHARD_IDS")
+        except BaseException:
+            await claims.close(timeout=5)
+            raise
+        if self._claims is not None:
+            await self._claims.close(timeout=5)
+        self._claims = claims
+
+    async def backup(self, dest: str | Path) -> None:
+        """Write a consistent copy of the database to ``dest`` as an SQLite file of
+        the same schema (``Storage.open`` reads it; so does the bot with
+        ``DATABASE_URL`` unset and ``COMMERCE_DB`` naming it), creating its parent
+        dirs. Every row is read in one repeatable-read snapshot. For the server's
+        own format use ``pg_dump``. Raises FileExistsError if ``dest`` exists."""
+        dest = Path(dest)
+        if dest.exists():
+            raise FileExistsError(f"backup target {dest} already exists")
+        async with self._read() as db:
+            async with db.transaction(isolation="repeatable_read", readonly=True):
+                names = [r[0] for r in await db.fetch(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                    " AND tablename <> 'schema_version' ORDER BY tablename")]
+                order = [n for n in _BACKUP_ORDER if n in names]
+                order += [n for n in names if n not in order]
+                rows = {name: await db.fetch(f'SELECT * FROM "{name}" ORDER BY 1') for name in order}
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        part = dest.with_name(dest.name + ".part")
+        copy = await Storage.open(part)
+        try:
+            await copy._write_now(lambda conn: _fill_sqlite(conn, rows))
+        finally:
+            await copy.close()
+            lock_path(part).unlink(missing_ok=True)
+        part.rename(dest)
 
     # ------------------------------------------------------------------ games, deals, actions
 

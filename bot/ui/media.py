@@ -10,6 +10,7 @@ text, for screen readers and clients that show no images.
 from __future__ import annotations
 
 import io
+import threading
 
 import discord
 
@@ -21,6 +22,22 @@ from .render import seat_name
 TABLE_FILE = "table.png"
 SHOWDOWN_FILE = "showdown.png"
 HAND_FILE = "hand.png"
+
+
+_warming: threading.Thread | None = None
+
+
+def warm_up() -> threading.Thread:
+    """Draw every card sprite (``pictures.warm``) in a background thread, once
+    per process, so that the first moves after a start do not pay for it; the
+    thread (the one already started, on later calls) is returned. It only fills
+    the pictures' caches: whatever it has not drawn yet is drawn when first
+    needed, as without it."""
+    global _warming
+    if _warming is None:
+        _warming = threading.Thread(target=pictures.warm, name="card-sprites", daemon=True)
+        _warming.start()
+    return _warming
 
 
 def plain_names(live: LiveTable) -> list[str]:

@@ -12,8 +12,10 @@ Speed (issue 9): a move changes a few parts of the table picture only, so the
 table is put together from parts cached by what they show — the bare table
 once per size, the header, each seat's plate, the centre, the cards traded face
 up — each already mapped to the palette; a move redraws the parts it changed,
-pastes the rest and encodes the PNG. Text is drawn from cached glyph masks
-(``_text``). Either way the pixels are those of drawing everything on one canvas.
+pastes the rest and encodes the PNG. The hand's cards are pasted from tiles
+on felt, cached, and text is drawn from cached glyph masks (``_text``). Either
+way the pixels are those of drawing everything on one canvas. The card sprites
+can be drawn ahead, at start (``warm``).
 
 Cards are drawn by this module: rank in two corners, suits as vector shapes
 (no font glyph for the suit symbols), red hearts and diamonds, near-black
@@ -35,9 +37,9 @@ from pathlib import Path
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from ..engine import Observation, Showdown, describe, hand_label
-from ..engine.cards import RANK_LABELS, RANKS, Card, rank, suit
+from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 
-__all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png"]
+__all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
 
 ASSETS = Path(__file__).with_name("assets")
 
@@ -340,6 +342,15 @@ def _quantize(img: Image.Image) -> Image.Image:
     return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
+def _part_of(img: Image.Image) -> Image.Image:
+    """``img`` (RGB) mapped to the palette, as a cached part to paste into a
+    picture that has the palette: without a palette of its own (hundreds of
+    parts are cached, each copy of the palette would be kept too)."""
+    part = _quantize(img)
+    part.palette = None
+    return part
+
+
 def _encode(img: Image.Image) -> bytes:
     """``img`` (palette mode) as PNG bytes."""
     out = io.BytesIO()
@@ -442,9 +453,35 @@ HAND_GAP = 16
 HAND_PAD = 24
 
 
+@lru_cache(maxsize=16)
+def _felt(size: tuple[int, int]) -> Image.Image:
+    """Plain felt of ``size``, mapped to the palette."""
+    return _quantize(Image.new("RGB", size, FELT))
+
+
+@lru_cache(maxsize=64)
+def _card_on_felt(card: Card | None, width: int) -> Image.Image:
+    """``card`` with its shadow on plain felt, mapped to the palette: pasted on
+    felt, the pixels of ``_paste_card`` there."""
+    sprite = _card_sprite(card, width)
+    tile = Image.new("RGB", sprite.size, FELT)
+    tile.paste(sprite, (0, 0), sprite)
+    return _part_of(tile)
+
+
+@lru_cache(maxsize=16)
+def _index(colour: tuple[int, int, int]) -> int:
+    """``colour``'s index in the palette."""
+    index = _quantize(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
+
+
 @lru_cache(maxsize=256)
 def draw_hand(scene: HandScene) -> bytes:
-    """PNG of a hand scene (cached by scene)."""
+    """PNG of a hand scene (cached by scene). The cards lie on plain felt, so
+    they are pasted already mapped to the palette, shadow included; the words
+    below them are drawn on a strip of felt, mapped to the palette alone."""
     main = len(scene.cards) or scene.backs
     ch = card_height(HAND_CARD)
     row = main * HAND_CARD + max(0, main - 1) * HAND_GAP
@@ -452,30 +489,35 @@ def draw_hand(scene: HandScene) -> bytes:
     width = max(row + side, 3 * HAND_CARD + 2 * HAND_GAP) + 2 * HAND_PAD
     cards_h = ch + 16 if main or scene.extra else 0
     height = HAND_PAD + cards_h + 44 + (32 if scene.note else 0) + HAND_PAD - 8
-    img = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(img)
+    img = _felt((width, height)).copy()
+    # the words' strip: under every card (the whole picture when there is none)
+    below = HAND_PAD + ch + _shadow_offset(HAND_CARD) if cards_h else 0
+    strip = Image.new("RGB", (width, height - below), FELT)
     x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
     faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
     for card in faces:
-        _paste_card(img, card, x, HAND_PAD, HAND_CARD)
+        img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
         x += HAND_CARD + HAND_GAP
     centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
     if scene.extra:
         x += 24 - HAND_GAP if main else 0
         if main:
-            draw.line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10), fill=SOFT, width=2)
+            ImageDraw.Draw(img).line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10),
+                                     fill=_index(SOFT), width=2)
         small = _font(21, True)
         for label, card in scene.extra:
-            _paste_card(img, card, x, HAND_PAD, HAND_CARD)
-            _text(img, (x + HAND_CARD // 2, HAND_PAD + ch + 22), label, small, GOLD, "mm")
+            img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
+            _text(strip, (x + HAND_CARD // 2, HAND_PAD + ch + 22 - below), label, small, GOLD,
+                  "mm")
             x += HAND_CARD + HAND_GAP
-    y = HAND_PAD + cards_h + 22
+    y = HAND_PAD + cards_h + 22 - below
     font = _font(30, True)
     caption = _fit(scene.caption, font, width - 2 * HAND_PAD)
-    _text(img, (centre if main else width // 2, y), caption, font, WHITE, "mm")
+    _text(strip, (centre if main else width // 2, y), caption, font, WHITE, "mm")
     if scene.note:
-        _text(img, (width // 2, y + 36), scene.note, _font(21), SOFT, "mm")
-    return _png(img)
+        _text(strip, (width // 2, y + 36), scene.note, _font(21), SOFT, "mm")
+    img.paste(_quantize(strip), (0, below))
+    return _encode(img)
 
 
 # ======================================================================= table
@@ -784,7 +826,7 @@ def _part(sides: int, box: tuple[int, int, int, int],
     them all on one canvas would."""
     canvas = _table_ground(sides, _frame(sides).height)[0].crop(box)
     paint(canvas, ImageDraw.Draw(canvas))
-    return _quantize(canvas)
+    return _part_of(canvas)
 
 
 #: mode ``1`` of a mask: any index that differs from the ground's is drawn
@@ -831,7 +873,7 @@ def _shown_part(shown: tuple[Card, ...]) -> Image.Image:
     """The cards traded face up, on the felt below the table (drawn from y = 0)."""
     img = Image.new("RGB", (TABLE_W, _shown_height(len(shown))), FELT)
     _draw_shown(img, shown, 0)
-    return _quantize(img)
+    return _part_of(img)
 
 
 @lru_cache(maxsize=64)
@@ -1175,6 +1217,17 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     return _png(img)
 
 
+def warm() -> None:
+    """Draw every card sprite the pictures use — the 52 faces and the back, at
+    the hand, table and showdown sizes — and the palette, so that no player's
+    move pays for the first drawing of a card (a hand-sized card takes several
+    milliseconds; all of them together take about a second, once per process)."""
+    _palette()
+    for width in (HAND_CARD, MID_CARD, SHOWN_CARD):
+        for card in (None, *DECK):
+            _card_sprite(card, width)
+
+
 def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     """Forget the cached pictures and, with ``parts`` (the default), the parts
     of table pictures (plates, header, centre); with ``sprites`` also the card
@@ -1193,6 +1246,9 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _fit.cache_clear()
         _table_ground.cache_clear()
         _row_plate.cache_clear()
+        _felt.cache_clear()
+        _card_on_felt.cache_clear()
+        _index.cache_clear()
         _pip.cache_clear()
         _font.cache_clear()
         _advance.cache_clear()

@@ -2,7 +2,8 @@
 
 ``COMMERCE_TEST_BACKEND=postgres`` runs the suite on PostgreSQL: ``db_path`` is then
 the ``DATABASE_URL`` of a fresh database of the session's server (tests/postgres.py)
-instead of an SQLite file, so every bot built from it, restarts included, uses it.
+instead of an SQLite file, so every bot built from it, restarts included, uses it,
+and the working folder is ``tmp_path`` (backups go to ``data/backups`` under it).
 Tests that read the SQLite file itself fail in that mode.
 """
 
@@ -25,6 +26,8 @@ def bots():
 @pytest.fixture
 def db_path(tmp_path, request):
     if os.environ.get("COMMERCE_TEST_BACKEND", "sqlite").strip().lower() == "postgres":
+        # backups go to data/backups under the working folder: keep them in tmp_path
+        request.getfixturevalue("monkeypatch").chdir(tmp_path)
         return request.getfixturevalue("pg_migrated_url")
     return tmp_path / "commerce.db"
 

@@ -3,10 +3,46 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.storage import is_postgres_url
+from tests.storage.backends import Backend
 
 CARD_LABEL = re.compile(r"(?<![\w])(10|[2-9JQKA])[♣♦♥♠]")
+
+
+#: the backend the SimCord suite runs on: ``postgres`` with ``COMMERCE_TEST_BACKEND=postgres``
+#: (tests/cogs/conftest.py), else ``sqlite``; for ``pytest.mark.skipif(BACKEND == …)``
+BACKEND = ("postgres" if os.environ.get("COMMERCE_TEST_BACKEND", "sqlite").strip().lower()
+           == "postgres" else "sqlite")
+
+
+def database(bot_or_address: Any) -> Backend:
+    """The database of a bot (``bot.database``) or at an address (the ``db_path``
+    fixture: an SQLite file or a ``DATABASE_URL``), looked at behind the bot's back:
+    each call of the returned ``Backend`` (tests/storage/backends.py) runs on a
+    connection of its own, ``?`` placeholders on either backend. It works while the
+    bot is down too (its storage closed)."""
+    address = getattr(bot_or_address, "database", bot_or_address)
+    if is_postgres_url(address):
+        return Backend("postgres", str(address))
+    return Backend("sqlite", Path(address))
+
+
+async def rows(bot_or_address: Any, sql: str, params: tuple = ()) -> list[tuple]:
+    """The rows of ``sql`` (``?`` placeholders) in the committed database of a bot
+    or at an address (``database``), as tuples."""
+    return await database(bot_or_address).rows(sql, params)
+
+
+async def execute(bot_or_address: Any, sql: str, params: tuple = ()) -> None:
+    """Run ``sql`` (``?`` placeholders) on the database of a bot or at an address
+    (``database``), committed at once: another writer than the bot."""
+    await database(bot_or_address).execute(sql, params)
 
 
 def message_text(message) -> str:

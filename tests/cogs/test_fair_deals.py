@@ -29,7 +29,15 @@ from bot.engine import replay
 from bot.engine.fairness import deck_order
 from bot.engine.game import verify_record
 from tests.app.test_logging import restore_logging, transport_logging  # noqa: F401 — fixtures
-from tests.cogs.helpers import Table, answer_text, message_text, private, restart
+from tests.cogs.helpers import (
+    Table,
+    answer_text,
+    execute,
+    message_text,
+    private,
+    restart,
+    rows,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: one preset of each family, and the options that change a family's game
@@ -52,18 +60,17 @@ def interaction_ids(env) -> set[int]:
             if (m := re.match(r"/interactions/(\d+)/", e.path))}
 
 
+#: seeds nobody may see now (hex): those of open deals, and every table's seed drawn
+#: for its next deal
+SECRET_SEEDS = ("SELECT seed FROM deals WHERE status = 'open'"
+                " UNION ALL SELECT next_seed FROM tables")
+
+
 def secrets_now(db_path: Path) -> set[str]:
-    """Seeds nobody may see now (hex): those of open deals, and every table's seed
-    drawn for its next deal — read from the committed database."""
+    """``SECRET_SEEDS`` read from the committed SQLite file at ``db_path``, at once
+    (the log audit reads them inside a logging handler, on any thread)."""
     with sqlite3.connect(db_path) as db:
-        open_deals = db.execute("SELECT seed FROM deals WHERE status = 'open'").fetchall()
-        pending = db.execute("SELECT next_seed FROM tables").fetchall()
-    return {s for (s,) in open_deals + pending if s}
-
-
-def rows(db_path: Path, sql: str, *params) -> list[tuple]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute(sql, params).fetchall()
+        return {s for (s,) in db.execute(SECRET_SEEDS).fetchall() if s}
 
 
 async def open_with_ai(env, preset: str, options: dict, *, name: str = "ann"):
@@ -166,9 +173,8 @@ async def test_a_full_game_exports_a_record_that_verify_proves_fair(simcord_env,
     # each cut is a member's press (the id of an interaction the bot answered) or the bot's
     # 16 random bytes, and the stored cutter says which
     pressed = interaction_ids(env)
-    stored = rows(env.bot.storage.path, "SELECT number, cut_by, cuts, seed, commitment, deck"
-                                        " FROM deals WHERE table_id = ? ORDER BY number",
-                  table_id)
+    stored = await rows(env.bot, "SELECT number, cut_by, cuts, seed, commitment, deck"
+                                 " FROM deals WHERE table_id = ? ORDER BY number", (table_id,))
     kinds = set()
     for (number, cut_by, cuts, seed, commitment, deck), deal in zip(stored, record["deals"],
                                                                      strict=True):
@@ -214,14 +220,14 @@ async def test_the_commitment_is_public_before_the_cut_and_the_seed_only_after(
     env = simcord_env
     guild, general, ann, channel, lobby, table = await open_with_ai(
         env, "foster", {"deals_per_player": 2})
-    db = env.bot.storage.path
-    [(committed,)] = rows(db, "SELECT next_commitment FROM tables")
+    db = env.bot
+    [(committed,)] = await rows(db, "SELECT next_commitment FROM tables")
     assert HEX64.fullmatch(committed) and committed in message_text(lobby)
     await ann.click(lobby, label="Start")
     shown: dict[int, str] = {1: committed}
 
     async def check(live) -> None:
-        deal_rows = rows(db, "SELECT number, commitment, seed, status FROM deals ORDER BY number")
+        deal_rows = await rows(db, "SELECT number, commitment, seed, status FROM deals ORDER BY number")
         for number, commitment, _seed, _status in deal_rows:
             assert shown[number] == commitment, f"deal {number} was committed before its cut"
         number, commitment, seed, status = deal_rows[-1]
@@ -232,7 +238,7 @@ async def test_the_commitment_is_public_before_the_cut_and_the_seed_only_after(
         text = message_text(showdown)
         assert f"Showdown · deal {number}" in text and seed in text
         if not live.game.complete:
-            [(following,)] = rows(db, "SELECT next_commitment FROM tables")
+            [(following,)] = await rows(db, "SELECT next_commitment FROM tables")
             assert f"**Next deal commitment** `{following}`" in text
             shown[number + 1] = following
 
@@ -261,7 +267,7 @@ async def test_ending_a_game_reveals_the_voided_deals_seed_and_exports_it(simcor
     env = simcord_env
     guild, general, ann, channel, lobby, table = await open_with_ai(env, "jaques", {})
     await ann.click(lobby, label="Start")
-    [(seed,)] = rows(env.bot.storage.path, "SELECT seed FROM deals")
+    [(seed,)] = await rows(env.bot, "SELECT seed FROM deals")
     res = await ann.slash(channel, "commerce end")
     assert "voided" in answer_text(res) and seed in answer_text(res)
     record, _ = await export(ann, channel)  # no table named: the channel's last game
@@ -402,15 +408,14 @@ async def test_a_table_without_a_committed_seed_gets_a_fresh_one_and_the_bots_cu
     env = simcord_env
     guild, general, ann, channel, lobby, table = await open_with_ai(
         env, "foster", {"deals_per_player": 1})
-    db = env.bot.storage.path
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE tables SET next_seed = NULL, next_commitment = NULL")
+    db = env.bot.database  # the same database after the restart
+    await execute(db, "UPDATE tables SET next_seed = NULL, next_commitment = NULL")
     await restart(env, make_bot())
     table.bot_ref.append(env.bot)
     await ann.click(channel.history()[0], label="Start")
-    [(cut_by, cuts)] = rows(db, "SELECT cut_by, cuts FROM deals")
+    [(cut_by, cuts)] = await rows(db, "SELECT cut_by, cuts FROM deals")
     assert cut_by is None and len(json.loads(cuts)[0]) == 32
     await play_out(env, table, ann, random.Random(4))
     record, _ = await export(ann, general, table=1)
     assert verify_record(record)[0]
-    assert rows(db, "SELECT cut_by FROM deals WHERE number = 2") == [(ann.id,)]
+    assert await rows(db, "SELECT cut_by FROM deals WHERE number = 2") == [(ann.id,)]

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.storage import database
 from bot.timers import LOBBY_IDLE, WATCH_EVERY
 from tests.cogs.faults import Injector, memory_matches_storage
 from tests.cogs.helpers import (
+    BACKEND,
     Table,
     answer_text,
     emit_slash,
+    execute,
     private,
     restart,
     select_values,
@@ -184,9 +187,9 @@ async def test_start_up_resumes_a_table_owed_to_the_ai(simcord_env, bots, make_b
     for name in list(old.extensions):
         await old.unload_extension(name)
     await old.close_storage()
-    with sqlite3.connect(old.db_path) as conn:  # the member is gone while the bot is down
-        conn.execute("UPDATE seats SET gone = 1 WHERE table_id = ? AND member_id = ?",
-                     (table_id, ann.id))
+    # the member is gone while the bot is down
+    await execute(old, "UPDATE seats SET gone = 1 WHERE table_id = ? AND member_id = ?",
+                  (table_id, ann.id))
     await env.restart_bot(new)
     await env.advance_time(WATCH_EVERY + 1)
     live = table.bot.service.tables.get(table_id) or table.live
@@ -215,22 +218,41 @@ async def test_a_failed_timer_move_is_tried_again(simcord_env, bots):
 
 # ------------------------------------------------------------------ held write lock
 class HeldLock:
-    """Another connection holding SQLite's write lock."""
+    """Another session holding the database's write lock until ``release``: on
+    SQLite a second connection in ``BEGIN IMMEDIATE`` (the file's one write lock);
+    on PostgreSQL a second connection whose open transaction holds every table of
+    the schema ``IN EXCLUSIVE MODE`` (reads go on, every write waits: the same)."""
 
-    def __init__(self, path) -> None:
-        self.conn = sqlite3.connect(path, timeout=0, isolation_level=None)
-        self.conn.execute("BEGIN IMMEDIATE")
+    def __init__(self, conn) -> None:
+        self.conn = conn
 
-    def release(self) -> None:
-        self.conn.execute("ROLLBACK")
-        self.conn.close()
+    @classmethod
+    async def take(cls, bot) -> HeldLock:
+        if BACKEND != "postgres":
+            conn = sqlite3.connect(bot.database, timeout=0, isolation_level=None)
+            conn.execute("BEGIN IMMEDIATE")
+            return cls(conn)
+        conn = await asyncpg.connect(bot.database)
+        names = await conn.fetch("SELECT quote_ident(tablename) FROM pg_tables"
+                                 " WHERE schemaname = current_schema()")
+        await conn.execute("BEGIN")
+        await conn.execute(f"LOCK TABLE {', '.join(n[0] for n in names)} IN EXCLUSIVE MODE")
+        return cls(conn)
+
+    async def release(self) -> None:
+        if isinstance(self.conn, sqlite3.Connection):
+            self.conn.execute("ROLLBACK")
+            self.conn.close()
+            return
+        await self.conn.execute("ROLLBACK")
+        await self.conn.close()
 
 
 async def locked(env, bot, act, *, release: bool = True):
-    """Run ``act`` while the write lock is held: the interaction must be
-    acknowledged before the bot waits; then the lock is released (or held past
-    the bot's patience) and virtual time moves on."""
-    held = HeldLock(bot.db_path)
+    """Run ``act`` while another session holds the write lock (``HeldLock``): the
+    interaction must be acknowledged before the bot waits; then the lock is
+    released (or held past the bot's patience) and virtual time moves on."""
+    held = await HeldLock.take(bot)
     patience, env.settle_timeout = env.settle_timeout, 1.0  # the bot is waiting on purpose
     try:
         res = await act()
@@ -241,13 +263,13 @@ async def locked(env, bot, act, *, release: bool = True):
         assert res.acknowledged, "answered (deferred) before waiting on the database"
         assert res.deferred
         if release:
-            held.release()
+            await held.release()
             held = None
         await env.advance_time(database.BUSY_WAIT + 1 if not release else 1)
     finally:
         env.settle_timeout = patience
         if held is not None:
-            held.release()
+            await held.release()
     return res
 
 
@@ -414,13 +436,12 @@ async def test_a_renamed_table_channel_is_still_made_read_only(simcord_env, bots
 
 
 async def test_a_table_closed_in_storage_is_not_served_from_memory(simcord_env, bots):
-    """Another writer (an admin's sqlite3 shell) closed the table: the next move is
+    """Another writer (an admin's sqlite3 or psql shell) closed the table: the next move is
     refused as closed and the table leaves memory."""
     env = simcord_env
     guild, table, ann, _ = await solo(env, bots)
     live = await until_ann_acts(env, table)
-    with sqlite3.connect(table.bot.db_path) as conn:
-        conn.execute("UPDATE tables SET status = 'closed' WHERE id = ?", (live.id,))
+    await execute(table.bot, "UPDATE tables SET status = 'closed' WHERE id = ?", (live.id,))
     res = await table.knock(ann)
     assert "This table is closed." in answer_text(res)
     assert live.id not in table.bot.service.tables

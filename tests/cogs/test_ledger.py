@@ -5,12 +5,11 @@ filtered by preset and period, through its pager."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from bot.engine import PRESETS, describe
 from bot.ui.components import NOT_HERE, BoardFilter, LeaderboardButton
-from tests.cogs.helpers import Table, answer_text, message_text, open_table
+from tests.cogs.helpers import Table, answer_text, database, message_text, open_table
 from tests.cogs.test_controls import controls, forge
 
 NAMES = tuple(f"p{i:02d}" for i in range(12))
@@ -213,14 +212,10 @@ async def test_leaderboard_filters_by_preset_and_period_through_the_pager(simcor
     more = balances_of(big)
     # a foster-more row dated 40 days ago: always before this month and this week
     zed, stamp = 4242, (datetime.now(UTC) - timedelta(days=40)).isoformat(timespec="seconds")
-    conn = sqlite3.connect(db_path, isolation_level=None)
-    try:
-        conn.executemany(
-            "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
-            " created_at) VALUES (?, ?, NULL, NULL, ?, ?, 'pool', ?)",
-            [(guild.id, big.live.id, zed, 50, stamp), (guild.id, big.live.id, ann.id, -50, stamp)])
-    finally:
-        conn.close()
+    await database(db_path).executemany(
+        "INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
+        " created_at) VALUES (?, ?, NULL, NULL, ?, ?, 'pool', ?)",
+        [(guild.id, big.live.id, zed, 50, stamp), (guild.id, big.live.id, ann.id, -50, stamp)])
 
     async def board(**options):
         res = await ann.slash(general, "commerce leaderboard", **options)

@@ -217,7 +217,7 @@ async def test_spamming_member_gets_a_cooldown_and_others_are_served(simcord_env
     assert "Your hand" in answer_text(await ben.click(table.table_message(), label="My hand"))
 
 
-async def test_admin_cancel_backup_and_reset_ledger(simcord_env, bots, db_path):
+async def test_admin_cancel_backup_and_reset_ledger(simcord_env, bots):
     env = simcord_env
     guild, table, (ann, ben, cat) = await start(env, bots)
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
@@ -233,7 +233,8 @@ async def test_admin_cancel_backup_and_reset_ledger(simcord_env, bots, db_path):
     assert "Manage Server" in answer_text(res)
     res = await mod.slash(table.channel, "commerce-admin backup")
     assert "Backup written" in answer_text(res)
-    backups = list((db_path.parent / "backups").glob("commerce-*.db"))
+    # beside the SQLite file, or in data/ of the working folder on PostgreSQL
+    backups = list((table.bot.storage.path.parent / "backups").glob("commerce-*.db"))
     assert len(backups) == 1 and backups[0].stat().st_size > 0
     await env.advance_time(31)  # deal 2 starts
     number = table.live.row.number

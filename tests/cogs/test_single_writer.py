@@ -1,15 +1,21 @@
-"""One writer per database file, seen from the bot: a second bot on the same file
-is refused, and ``restart`` (tests/cogs/helpers.py) hands the file over the way a
-crashed process does, leaving none of the old bot's timers behind."""
+"""One writer per database, seen from the bot: a second bot on the same SQLite
+file is refused (the file's lock), and so is a second bot on the same PostgreSQL
+database for the same shard (the shard's advisory lock); ``restart``
+(tests/cogs/helpers.py) hands the database over the way a crashed process does,
+leaving none of the old bot's timers behind."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
-from bot.storage import DatabaseInUse, Storage
-from tests.cogs.helpers import open_table, restart
+from bot.storage import DatabaseInUse, PgStorage, Storage
+from tests.cogs.helpers import BACKEND, open_table, restart
 
 
+@pytest.mark.skipif(BACKEND == "postgres", reason="SQLite's file lock and its path in the "
+                    "message; PostgreSQL's refusal is the next test")
 async def test_a_second_bot_on_the_same_file_is_refused(simcord_env, bots, make_bot, db_path):
     env = simcord_env
     await open_table(env, bots)
@@ -19,6 +25,37 @@ async def test_a_second_bot_on_the_same_file_is_refused(simcord_env, bots, make_
     assert not hasattr(second, "storage")
     with pytest.raises(DatabaseInUse, match=str(db_path)):
         await Storage.open(db_path)
+    # the first bot is still served by its storage
+    assert (await env.bot.storage.open_tables())[0].number == 1
+
+
+@pytest.mark.skipif(BACKEND != "postgres", reason="PostgreSQL's shard claim; SQLite's "
+                    "refusal is the test before")
+async def test_a_second_bot_on_the_same_shard_is_refused_with_one_line(simcord_env, bots,
+                                                                       make_bot, db_path):
+    """Several processes may open one PostgreSQL database (shards), but never serve the
+    same shard: the second bot is refused at start-up with one line naming the shard
+    and the database (never its password), and keeps nothing open."""
+    env = simcord_env
+    guild, _, _, _ = await open_table(env, bots)
+    second = make_bot()
+    with pytest.raises(DatabaseInUse) as refused:
+        await second.setup_hook()  # Storage.open, then the shard claim
+    line = str(refused.value)
+    assert line.startswith("shard 0 of 1 is already served by another Commerce process")
+    assert "\n" not in line and "give this one other SHARD_IDS" in line
+    password = urlsplit(db_path).password
+    assert password is None or password not in line
+    with pytest.raises(RuntimeError, match="closed"):  # its storage was closed again
+        await second.storage.get_settings(guild.id)
+    # a second process on the database: opening it is fine, claiming the shard is not
+    storage = await PgStorage.open(db_path)
+    try:
+        with pytest.raises(DatabaseInUse, match=r"^shard 0 of 1 is already served"):
+            await storage.claim_shards((0,), 1)
+        await storage.claim_shards((1,), 2)  # another shard of a 2-shard bot is free
+    finally:
+        await storage.close()
     # the first bot is still served by its storage
     assert (await env.bot.storage.open_tables())[0].number == 1
 
@@ -34,7 +71,8 @@ async def test_restart_releases_the_file_and_cancels_the_old_timers(simcord_env,
     to_act = table.actor_to_act()
 
     await restart(env, make_bot(seed=5))
-    assert env.bot is not old and env.bot.storage.path == old.db_path
+    assert env.bot is not old  # on the same database: its file, or its URL
+    assert str(getattr(env.bot.storage, "url", env.bot.storage.path)) == str(old.database)
     assert all(t.cancelled() for t in timers)
     assert old.get_cog("Play") is None
     with pytest.raises(RuntimeError, match="closed"):

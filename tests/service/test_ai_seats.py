@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.engine import replay
 from bot.engine import ai as engine_ai
+from bot.engine import replay
 from bot.engine.strong import Budget
 from bot.service import TableService, UserError
 from bot.service.players import AiPlayers

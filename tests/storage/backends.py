@@ -38,11 +38,6 @@ class Backend:
         """What a refused write (duplicate, trigger) raises on this backend."""
         return asyncpg.IntegrityConstraintViolationError if self.postgres else sqlite3.IntegrityError
 
-    @property
-    def storage_error(self) -> type[Exception]:
-        """What a failed statement raises on this backend."""
-        return asyncpg.PostgresError if self.postgres else sqlite3.OperationalError
-
     async def open(self) -> AnyStorage:
         return await open_storage(self.address)
 

@@ -943,3 +943,30 @@ def test_python_m_bot_reads_database_url_and_refuses_a_served_shard(
     assert run_bot(f"postgresql://bot:s3cret-pw@127.0.0.1:{port}/commerce") == 1
     err = capsys.readouterr().err
     assert "cannot be reached" in err and "s3cret-pw" not in err
+
+
+async def test_ai_levels_the_coach_switch_and_hints_round_trip(store: AnyStorage,
+                                                               backend: Backend) -> None:
+    """Migration 0007 on both backends: an AI seat's level, the table's coach switch,
+    and the append-only hints, read back in the order given."""
+    table = await store.create_table(GUILD, 500, ANN, "foster", {}, 30, coach=False)
+    assert table.coach is False and (await store.get_table(table.id)).coach is False
+    assert (await store.add_seat(table.id, ANN, "Ann")).ai_level is None
+    assert (await store.add_seat(table.id, None, "Bot")).ai_level == "easy"
+    assert (await store.add_seat(table.id, None, "Strong", "strong")).ai_level == "strong"
+    with pytest.raises(ValueError, match="no AI level"):
+        await store.add_seat(table.id, BEN, "Ben", "normal")
+    assert [s.ai_level for s in await store.seats(table.id)] == [None, "easy", "strong"]
+    await store.start_game(table.id, 0)
+    deal = await store.start_deal(table.id, 1, 0, DECK)
+    await store.add_hint(deal, 0, 0, ANN, "trade the 2c", "it breaks nothing")
+    await store.add_hint(deal, 0, 0, ANN, "knock", "a sequence to K rarely loses")
+    await store.add_hint(deal, 3, 0, ANN, "stand", "the pool is yours")
+    with pytest.raises(ValueError, match="no deal"):
+        await store.add_hint(deal._replace(number=9), 0, 0, ANN, "x", "y")
+    hints = await store.hints(table.id)
+    assert list(hints) == [1]
+    assert [(h.seq, h.advice) for h in hints[1]] == [
+        (0, "trade the 2c"), (0, "knock"), (3, "stand")]
+    with pytest.raises(backend.integrity):
+        await backend.execute("UPDATE hints SET advice = 'x'")
