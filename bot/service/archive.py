@@ -157,7 +157,7 @@ class Archive(ServiceBase):
             raise UserError("That game is not in this server's history.")
         seats = await self.storage.seats(table_id)
         deals = await self.storage.deals(table_id)
-        record = record_of(row, seats, deals)
+        record = record_of(row, seats, deals, await self.storage.hints(table_id))
         try:
             game = replay(record)
         except RecordError:

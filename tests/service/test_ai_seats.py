@@ -84,6 +84,9 @@ async def test_a_hint_is_for_the_seat_to_act_and_goes_into_the_record(storage):
     assert (hint["after"], hint["seat"]) == (seq, 0)
     assert line.startswith(hint["advice"][:1].upper() + hint["advice"][1:])
     assert replay(record).summary() == live.game.summary()  # replay ignores hints
+    await service.end(table_id, ANN, is_manager=False)
+    archived = await service.archived(GUILD, table_id)  # what /commerce export sends
+    assert archived.record["deals"][-1]["hints"] == [hint]
 
 
 async def test_the_coach_can_be_off(storage):
