@@ -4,7 +4,10 @@
 the ``DATABASE_URL`` of a fresh database of the session's server (tests/postgres.py)
 instead of an SQLite file, so every bot built from it, restarts included, uses it,
 and the working folder is ``tmp_path`` (backups go to ``data/backups`` under it).
-Tests that read the SQLite file itself fail in that mode.
+Tests look at the database behind the bot's back through ``rows`` / ``execute`` /
+``database`` of tests/cogs/helpers.py (either backend); a test of an SQLite-only
+mechanism (its file lock, ``PRAGMA max_page_count``) is skipped there, with its
+PostgreSQL equivalent beside it (``BACKEND`` in helpers).
 """
 
 from __future__ import annotations

@@ -65,6 +65,6 @@ async def test_a_plain_member_let_in_by_an_override_is_still_refused(simcord_env
         assert res.response.components == [], path  # no Confirm for the reset
     assert await env.bot.service.settings(guild.id) == settings
     assert table.id in env.bot.service.tables
-    assert not (env.bot.db_path.parent / "backups").exists()
+    assert not (env.bot.storage.path.parent / "backups").exists()  # where a backup would go
     actions = [a for _, a, _ in await env.bot.storage.audit_entries(guild.id)]
     assert not {"backup", "end_table", "reset_ledger", "settings"} & set(actions)

@@ -4,6 +4,8 @@ made from counters stay unique under concurrency."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import sqlite3
 
 import asyncpg
@@ -122,6 +124,8 @@ async def fill_the_action_log(db) -> None:
             seq += 1
 
 
+@pytest.mark.skipif(BACKEND == "postgres", reason="PRAGMA max_page_count is SQLite's; "
+                    "PostgreSQL's refused commit is the next test")
 async def test_a_real_full_disk_then_space_freed(simcord_env, bots):
     """PRAGMA max_page_count at the current size: a move that needs a new page is
     refused with nothing changed; once space is freed play resumes."""
@@ -150,6 +154,43 @@ async def test_a_real_full_disk_then_space_freed(simcord_env, bots):
     res = await trade(env, table, ann)
     assert NOTHING_CHANGED not in answer_text(res)
     assert len(table.live.deal.operations) > ops or table.live.deal.finished
+
+
+#: a constraint trigger checked at COMMIT that refuses any transaction logging a move
+#: with the error a full disk gives (SQLSTATE 53100, ``disk_full``)
+DISK_FULL_AT_COMMIT = """
+CREATE FUNCTION refuse_as_full() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full';
+END $$;
+CREATE CONSTRAINT TRIGGER actions_disk_full AFTER INSERT ON actions
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_as_full();
+"""
+
+
+@pytest.mark.skipif(BACKEND != "postgres", reason="PostgreSQL's equivalent of the full disk "
+                    "test before (SQLite's page limit does not exist here)")
+async def test_a_commit_the_server_refuses_then_accepts_again(simcord_env, bots, caplog):
+    """The server itself refuses the COMMIT that logs a move (a deferred trigger,
+    raising disk_full): the move is refused with nothing changed, memory equals
+    storage; once the trigger is gone (space freed) play resumes."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    ops, seat = len(live.deal.operations), live.seat_of(ann.id)
+    await execute(table.bot, DISK_FULL_AT_COMMIT)
+    res = await trade(env, table, ann)
+    assert NOTHING_CHANGED in answer_text(res) and private(res)
+    env.errors  # noqa: B018 — logged on purpose
+    assert "a write failed (DiskFullError)" in caplog.text  # the server's refusal, logged
+    live = table.live
+    assert len(live.deal.operations) == ops and live.deal.to_act == seat
+    assert await memory_matches_storage(table.bot, live.id) is None
+    await execute(table.bot, "DROP TRIGGER actions_disk_full ON actions")
+    res = await trade(env, table, ann)
+    assert "You traded" in answer_text(res)
+    assert len(table.live.deal.operations) > ops or table.live.deal.finished
+    assert await memory_matches_storage(table.bot, table.live.id) is None
 
 
 @pytest.mark.parametrize("restart_after", [False, True])
@@ -248,13 +289,47 @@ class HeldLock:
         await self.conn.close()
 
 
+#: interaction response types that acknowledge without answering yet (deferrals)
+DEFERRALS = (5, 6)
+
+
+def responses(env) -> list[int]:
+    """The type of each interaction response the bot has sent so far, in order."""
+    return [(e.json or {}).get("type") for e in env.http_requests
+            if re.fullmatch(r"/interactions/\d+/.+/callback", e.path)]
+
+
 async def locked(env, bot, act, *, release: bool = True):
     """Run ``act`` while another session holds the write lock (``HeldLock``): the
     interaction must be acknowledged before the bot waits; then the lock is
-    released (or held past the bot's patience) and virtual time moves on."""
+    released (or held past the bot's patience) and virtual time moves on.
+
+    On SQLite the bot waits in a retry loop on the event loop (virtual time: ``act``
+    returns while it waits). On PostgreSQL it waits on the server, in real time, so
+    ``act`` cannot settle before the lock goes: it runs as a task while the test
+    watches for the interaction's response (the deferral), with the lock still held,
+    and only then releases it (or lets the bot's patience, ``BUSY_WAIT``, run out)."""
     held = await HeldLock.take(bot)
-    patience, env.settle_timeout = env.settle_timeout, 1.0  # the bot is waiting on purpose
+    patience = env.settle_timeout
     try:
+        if BACKEND == "postgres":
+            env.settle_timeout = database.BUSY_WAIT + 10  # real seconds the bot may wait
+            before = len(responses(env))
+            acting = asyncio.ensure_future(act())
+            async with asyncio.timeout(database.BUSY_WAIT):
+                while len(responses(env)) == before and not acting.done():
+                    await asyncio.sleep(0.01)
+            assert not acting.done(), "the bot did not wait for the held lock"
+            [first] = responses(env)[before:before + 1]
+            assert first in DEFERRALS, f"answered {first} before waiting on the database"
+            if release:
+                await held.release()
+                held = None
+            res = await acting
+            assert res.acknowledged
+            await env.advance_time(1)
+            return res
+        env.settle_timeout = 1.0  # the bot is waiting on purpose
         res = await act()
         for _ in range(5):  # a loaded machine may need more than one settle to get there
             if res.acknowledged:
