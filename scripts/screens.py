@@ -114,7 +114,7 @@ def buttons(result) -> list[dict]:
     if result.response is None:
         return []
     return [c for row in result.response.components for c in row["components"]
-            if c.get("type") == 2]
+            if c.get("type") == 2 and not c.get("custom_id", "").endswith(":hint")]  # moves
 
 
 async def ann_moves(panel, ann, rng: random.Random, eager: bool) -> None:

@@ -66,7 +66,9 @@ STOPS = frozenset({"knock", "stand", "keep_hand", "pass", "refuse", "pounce"})
 def explain(advice: Advice, obs: Observation) -> str:
     """One line of reason for ``advice``, given to the seat that asked (its own
     hand is named), e.g. "your sequence to 8 wins about 83% of showdowns here"."""
-    hand = describe(obs.hand, obs.rules.ranking) if obs.hand else "hand"
+    if not obs.hand:  # a dealer who has not looked yet: no figure to give
+        return "it is the choice that does best for the hands you could hold"
+    hand = describe(obs.hand, obs.rules.ranking)
     share = round(advice.wins * 100)
     if advice.decision.kind in STOPS or advice.decision.knock:
         return f"your {hand} wins about {share}% of showdowns here"

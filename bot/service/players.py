@@ -16,7 +16,7 @@ import logging
 import multiprocessing
 import random
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from ..engine import AnyDeal, Decision, coach, levels
@@ -92,8 +92,16 @@ class AiPlayers:
         return await self._off_loop(_advise, view, self.budget)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the worker, within ``DEADLINE`` seconds. A worker that
+        died (killed, out of memory) or overran is dropped, and the next call
+        starts a fresh one."""
         loop = asyncio.get_running_loop()
-        return await asyncio.wait_for(loop.run_in_executor(self._worker(), fn, *args), DEADLINE)
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(self._worker(), fn, *args),
+                                          DEADLINE)
+        except (BrokenExecutor, TimeoutError):
+            self.close()
+            raise
 
     def _worker(self) -> Executor:
         if self._pool is None:

@@ -81,6 +81,12 @@ from .reports import Reports
 
 log = logging.getLogger(__name__)
 
+
+class ShardsLost(asyncpg.PostgresError):
+    """Another process took one of this process's shards while their claims'
+    connection was lost: this process must write nothing more (a storage error,
+    so each request fails with nothing changed; restart it to serve again)."""
+
 T = TypeVar("T")
 #: a queued write: an async function of the connection, run inside the unit's transaction
 Write = Callable[[asyncpg.Connection], Awaitable[object]]
@@ -226,6 +232,13 @@ class _PgUnits:
         self._units: dict[asyncio.Task[Any], _Unit] = {}
         #: the connection that holds the shards' advisory locks (``claim_shards``)
         self._claims: asyncpg.Connection | None = None
+        #: the shards claimed, as ``(ids, count)``; kept to take them back when the
+        #: claims' connection is lost (see ``claim_shards``)
+        self._claimed: tuple[tuple[int, ...], int] | None = None
+        #: taking the claims back after their connection was lost, while it runs
+        self._reclaiming: asyncio.Task[None] | None = None
+        #: why the shards could not be taken back (then every write is refused)
+        self.shards_lost: str | None = None
         #: transactions and reads sent so far (as ``Storage.round_trips``; tests count them)
         self.round_trips = 0
         #: times the connection was found closed and opened again
@@ -317,6 +330,7 @@ class _PgUnits:
         ``asyncpg.LockNotAvailableError`` is raised, nothing written."""
         if unit is not None and unit.failed:
             raise UnitFailed("this unit of work already failed; nothing of it is kept")
+        await self._check_claims()
         pending = [] if unit is None else unit.pending
         self.round_trips += 1
         if unit is not None and unit.tx is not None:
@@ -386,6 +400,9 @@ class _PgUnits:
         for write in pending:
             await write(conn)
         return await fn(conn)
+
+    async def _check_claims(self) -> None:
+        """Before any write: a hook ``PgStorage`` fills in (its shard claims)."""
 
     async def _commit(self, tx: Transaction) -> None:
         """``COMMIT`` the open transaction (the one place every write is made
@@ -850,6 +867,7 @@ class PgStorage(_PgTables, Reports):
 
     async def close(self) -> None:
         """Close the connection and release the shards' locks (idempotent)."""
+        self._claimed = None  # a claims' connection closed from here on is no loss
         try:
             if self._db is not None:
                 db, self._db = self._db, None
@@ -894,6 +912,54 @@ class PgStorage(_PgTables, Reports):
         if self._claims is not None:
             await self._claims.close(timeout=5)
         self._claims = claims
+        self._claimed = (tuple(ids), shard_count)
+        claims.add_termination_listener(self._claims_lost)
+
+    def _claims_lost(self, conn: Any) -> None:
+        """The claims' connection closed: when it was not ``close`` (a server
+        restart, a failover, a killed session), its locks are gone, so another
+        process could claim the shards. Take them back at once; until that is
+        done no write is made (``_check_claims``)."""
+        if conn is not self._claims or self._claimed is None:
+            return
+        self._claims = None
+        log.warning("the connection holding the shards' claims was lost; taking them back")
+        ids, count = self._claimed
+        self._reclaiming = asyncio.get_running_loop().create_task(self._reclaim(ids, count))
+
+    async def _reclaim(self, ids: tuple[int, ...], count: int) -> None:
+        try:
+            await self.claim_shards(ids, count)
+        except Exception as exc:  # another process took a shard, or the server is away
+            if isinstance(exc, DatabaseInUse):
+                self.shards_lost = str(exc)
+                log.critical("shards lost to another process; this one writes nothing more: %s",
+                             exc)
+            else:
+                log.warning("could not take the shards back yet (%s); will retry",
+                            type(exc).__name__)
+
+    async def _check_claims(self) -> None:
+        """Before any write: the shards this process claimed are still its own.
+
+        Raises:
+            ShardsLost: another process holds one of them now.
+            asyncpg/OSError: they could not be taken back yet (a storage error:
+                the request fails with nothing written and can be tried again).
+        """
+        if self._claimed is None:
+            return
+        if self._reclaiming is not None and not self._reclaiming.done():
+            await asyncio.shield(self._reclaiming)
+        if self.shards_lost is not None:
+            raise ShardsLost(self.shards_lost)
+        if self._claims is None or self._claims.is_closed():
+            self._claims = None
+            await self._reclaim(*self._claimed)
+            if self.shards_lost is not None:
+                raise ShardsLost(self.shards_lost)
+            if self._claims is None:
+                raise asyncpg.InterfaceError("the shards' claims could not be taken back yet")
 
     async def backup(self, dest: str | Path) -> None:
         """Write a consistent copy of the database to ``dest`` as an SQLite file of

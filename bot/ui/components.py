@@ -132,6 +132,28 @@ class Placed:
         return False
 
 
+#: the answer to a private control arriving on a message everyone sees
+NOT_PRIVATE = "That control belongs on your private panel: press **My hand**."
+
+
+class Private(Placed):
+    """Mixin of the controls of a player's private panel (``PickButton``,
+    ``CardSelect``): they act only from an ephemeral message. One arriving on a
+    public message (a forged or replayed click) is refused, so the message it
+    came from — which everyone sees — is never edited into someone's panel."""
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """``Placed``'s refusal, or ``NOT_PRIVATE`` when the click did not come
+        from an ephemeral message."""
+        text = super().refusal(interaction)
+        if text is not None:
+            return text
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return NOT_PRIVATE
+        return None
+
+
 class LobbyButton(Placed, DynamicButton,
                   template=r"commerce:lobby:(?P<table>\d+):(?P<action>join|leave|ai|start)"):
     """Join / Leave / Add AI / Start on the lobby message."""
@@ -234,7 +256,7 @@ class AnswerButton(Placed, DynamicButton,
             interaction, self.table_id, self.deal, self.seq, self.action)
 
 
-class CardSelect(Placed, DynamicSelect,
+class CardSelect(Private, DynamicSelect,
                  template=(r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
                            r":(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)")):
     """An ephemeral select of the decisions a control offers; option values are
@@ -287,7 +309,7 @@ class CardSelect(Placed, DynamicSelect,
             interaction, self.table_id, self.deal, self.seq, self.action, card)
 
 
-class PickButton(Placed, DynamicButton,
+class PickButton(Private, DynamicButton,
                  template=(r"commerce:pick:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
                            r":(?P<action>[a-z_]{1,20})(?::(?P<value>[0-9A-Za-z!@?-]{1,60}))?")):
     """A button of a player's private panel that makes one decision at once
@@ -381,7 +403,7 @@ MAX_PAGE = 100_000
 
 class LeaderboardButton(Placed, DynamicButton,
                         template=(r"commerce:board:(?P<guild>\d+):(?P<owner>\d+):(?P<page>\d+)"
-                                  r":(?P<way>prev|next)(?::(?P<filters>.*))?")):
+                                  r":(?P<way>prev|next)(?::(?P<filters>[\s\S]*))?")):
     """Previous / Next under a leaderboard. The id carries the guild, the member
     who asked, the 0-based page to show and the board's filter (``BoardFilter``;
     under 90 characters in all, Discord allows 100); each click queries that

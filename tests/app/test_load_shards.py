@@ -15,6 +15,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import load_shards  # noqa: E402
 
+from tests.postgres import child_environ  # noqa: E402
+
 
 def figures(stdout: str) -> dict:
     [line] = [x for x in stdout.splitlines() if x.startswith("BENCH-JSON ")]
@@ -27,7 +29,7 @@ def test_two_processes_one_killed_and_replaced_play_on_with_every_check_passed(t
          "--guilds", "1", "--interactions", "30", "--kill-after", "4", "--fault-seconds", "1",
          "--seed", "3", "--no-baselines", "--probe-seconds", "0", "--fast-pg",
          "--logs", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=230, check=False)
+        cwd=ROOT, env=child_environ(), capture_output=True, text=True, timeout=230, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     got = figures(done.stdout)
     assert got["failures"] == 0

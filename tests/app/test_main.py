@@ -4,7 +4,6 @@ another bot process serves, a database that cannot be written."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shutil
 import signal
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import MIN_FREE_BYTES, Storage
+from tests.postgres import child_environ
 from tests.storage.faults import read_only
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,8 +23,7 @@ NO_TOKEN = "DISCORD_TOKEN is not set"
 
 
 def run_bot(tmp_path, db: Path, token: str = ""):
-    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env.update(COMMERCE_DB=str(db), DISCORD_TOKEN=token, PYTHONPATH=str(ROOT))
+    env = child_environ(COMMERCE_DB=str(db), DISCORD_TOKEN=token, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
 
@@ -83,7 +82,7 @@ def test_a_second_bot_process_is_refused_until_the_first_is_gone(tmp_path):
     the first one's pid, before Discord; once the first dies (SIGKILL: no clean-up
     at all) the kernel has released its lock and a new start gets past the check."""
     db = Path("data/commerce.db")  # relative, as in .env: the line names it so
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = child_environ(PYTHONPATH=str(ROOT))
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], cwd=tmp_path, env=env,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
@@ -174,7 +173,7 @@ def test_a_full_disk_stops_the_bot_before_discord(tmp_path):
     mnt.mkdir()
     out.mkdir()
     _prepare(src)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1",
+    env = child_environ(PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1",
                DISCORD_TOKEN="not-a-real-token", COMMERCE_DB=str(mnt / "commerce.db"),
                MNT=str(mnt), SRC=str(src), OUT=str(out), PY=sys.executable)
     done = subprocess.run([unshare, "--mount", "--propagation", "private", "sh", "-c",

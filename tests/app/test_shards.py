@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.shards import ShardConfigError, Shards, parse_shards, shards_from_env
+from tests.postgres import child_environ
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,8 +67,7 @@ def test_a_guild_belongs_to_the_shard_discord_sends_it_to():
     ({"SHARD_IDS": "0"}, "needs SHARD_COUNT"),
 ])
 def test_python_m_bot_stops_at_start_with_exit_code_2(tmp_path, env, message):
-    full = {k: v for k, v in os.environ.items()
-            if k not in ("DISCORD_TOKEN", "SHARD_COUNT", "SHARD_IDS")}
+    full = {k: v for k, v in child_environ().items() if k not in ("SHARD_COUNT", "SHARD_IDS")}
     full.update(env, COMMERCE_DB=str(tmp_path / "data" / "commerce.db"),
                 DISCORD_TOKEN="not-a-real-token", PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=full,

@@ -54,3 +54,37 @@ async def test_addbot_seats_an_ai_at_the_level_chosen(simcord_env, bots):
     assert [s.ai_level for s in live.seats] == [None, "strong", "easy"]
     lobby = channel.history()[0]
     assert "(strong)" in str(lobby.embeds[0].to_dict())
+
+
+async def test_a_panel_control_on_a_public_message_is_refused(simcord_env, bots):
+    """A forged panel button (or select) sent on the public table message is
+    refused privately, and that message — which everyone sees — never becomes
+    the presser's panel."""
+    from tests.cogs.helpers import CARD_LABEL, emit_component, message_text
+
+    table, (ann, *_), watcher = await start(simcord_env, bots, "foster", dealer=2)
+    live = table.live
+    msg = table.table_message()
+    before = message_text(msg)
+    seq = len(live.deal.operations)
+    for forged in (f"commerce:pick:{live.id}:{live.deal_number}:{seq}:hint",
+                   f"commerce:pick:{live.id}:{live.deal_number}:{seq}:knock"):
+        res = emit_component(simcord_env, ann, msg, forged, shown=True)
+        await simcord_env.settle()
+        assert private(res) and "private panel" in answer_text(res)
+        [seen] = [m for m in table.channel.history(viewer=watcher) if m.id == msg.id]
+        assert message_text(seen) == before and not CARD_LABEL.search(message_text(seen))
+    assert len(table.live.deal.operations) == seq  # nothing was played
+
+
+async def test_a_garbled_pager_id_is_answered(simcord_env, bots):
+    from tests.cogs.helpers import emit_component
+
+    guild = simcord_env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    res = await ann.slash(general, "commerce leaderboard")
+    forged = f"commerce:board:{guild.id}:{ann.id}:1:next:week:foster\n"
+    answer = emit_component(simcord_env, ann, res.response.message, forged, shown=True)
+    await simcord_env.settle()
+    assert answer.acknowledged and private(answer)

@@ -293,3 +293,6 @@ def test_the_coachs_reason_names_the_hand_and_the_figure():
     trade = coach.explain(coach.Advice(Decision("trade", obs.hand[0]), 0.12, 200), obs)
     assert knock.endswith("wins about 83% of showdowns here") and knock.startswith("your ")
     assert trade.endswith("would win only about 12% of showdowns as it is")
+    blind = dataclasses.replace(obs, hand=None)  # a dealer who has not looked yet
+    text = coach.explain(coach.Advice(Decision("keep_hand"), 0.0, 200), blind)
+    assert "%" not in text and "hands you could hold" in text

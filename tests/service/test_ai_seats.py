@@ -129,3 +129,23 @@ async def test_the_strong_ai_thinks_in_another_process_while_the_loop_runs():
         assert ticks > 100  # the loop was never held for the search
     finally:
         players.close()
+
+
+async def test_a_dead_worker_is_replaced_by_a_fresh_one():
+    """A worker killed (out of memory, say) costs one answer, not every later one."""
+    import signal
+    from concurrent.futures import BrokenExecutor
+
+    players = AiPlayers(budget=Budget(playouts=100, seconds=None))
+    try:
+        first = await players._off_loop(os.getpid)
+        assert players._pool is not None
+        for pid in list(players._pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        with pytest.raises(BrokenExecutor):
+            await players._off_loop(os.getpid)
+        again = await players._off_loop(os.getpid)
+        assert again not in (first, os.getpid())
+    finally:
+        players.close()

@@ -49,6 +49,13 @@ async def version_of(url: str) -> str:
         await conn.close()
 
 
+@pytest.fixture
+def pg_server(pg_throwaway_server):
+    """The tests of this module look at a throw-away server, even when the suite runs
+    on DATABASE_URL's server (tests/postgres.py)."""
+    return pg_throwaway_server
+
+
 def test_the_session_server_runs_unprivileged_on_a_private_socket(pg_server):
     assert pg_server.running and not pg_server.tcp
     assert pg_server.root.name.startswith(pgserver.DIR_PREFIX)

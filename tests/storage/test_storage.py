@@ -841,6 +841,57 @@ async def test_postgres_a_shard_is_served_by_one_process(pg_migrated_url: str) -
         await second.close()
 
 
+async def _terminate(url: str, application: str) -> int:
+    """Kill the server sessions whose application name starts with ``application``
+    (as a server restart or an administrator would); how many were killed."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name LIKE $1 AND pid <> pg_backend_pid()", application + "%")
+        return len(rows)
+    finally:
+        await conn.close()
+
+
+async def test_postgres_a_lost_claims_connection_takes_the_shards_back(
+        pg_migrated_url: str) -> None:
+    """The session holding a process's shard locks is killed: the process takes
+    them back at once, so a second process is still refused; if another process
+    got a shard first, the first one writes nothing more."""
+    import asyncio
+
+    from bot.storage.postgres import ShardsLost
+
+    first = await PgStorage.open(pg_migrated_url)
+    second = await PgStorage.open(pg_migrated_url)
+    try:
+        await first.claim_shards([0], 2)
+        assert await _terminate(pg_migrated_url, "commerce-bot shards") == 1
+        for _ in range(50):  # the loss is seen, and the claim taken back, within moments
+            await asyncio.sleep(0.05)
+            if first._claims is not None and not first._claims.is_closed():
+                break
+        await first.open_tables()
+        with pytest.raises(DatabaseInUse, match="shard 0 of 2"):
+            await second.claim_shards([0], 2)
+        await first.update_settings(GUILD, turn_timer=5)  # still the owner: writes go on
+
+        # now the other way round: the second process wins the race for the shard
+        claims = first._claims
+        claims.remove_termination_listener(first._claims_lost)  # no quick retake this time
+        await claims.close()
+        await second.claim_shards([0], 2)
+        with pytest.raises(ShardsLost, match="shard 0 of 2"):
+            await first.update_settings(GUILD, turn_timer=7)
+        assert (await second.get_settings(GUILD)).turn_timer == 5  # nothing was written
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_postgres_truncate_is_refused_on_the_append_only_tables(
         store: AnyStorage, backend: Backend) -> None:
     if not backend.postgres:
