@@ -21,7 +21,7 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
 
     Returns the exit code. Virtual time advances one second per real second so
     the automatic next deal fires, and the page is refreshed whenever the bot
-    posted or changed something on its own. The member "you" owns the server,
+    posted or changed something on its own. The member "ann" (you) owns the server,
     so ``/commerce-admin`` can be tried too. SIGTERM stops it like Ctrl+C.
     """
     try:
@@ -42,7 +42,7 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     bot = create_bot(db_path)
     try:
         async with simcord.run(bot) as env:
-            user = env.create_user("you")
+            user = env.create_user("ann")
             guild = env.create_guild(name="Commerce sandbox", owner=user)
             channel = guild.create_text_channel("commerce")
             you = guild.add_member(user)

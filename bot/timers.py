@@ -268,6 +268,7 @@ class Timers:
             timed = await self.service.timeout(table_id, deal_number, seq)
             if timed is None:
                 return
+            played = render.moves_made(timed, deal_number, seq, seat)
             await self.publisher.close_offer(timed, deal_number, seq,
                                              "Answered by the AI: time ran out.")
             note = (" They are marked away: the AI plays for them until they press I'm back."
@@ -275,7 +276,8 @@ class Timers:
             with contextlib.suppress(discord.HTTPException):
                 await self.publisher.channel(timed).send(
                     f"⌛ {render.seat_name(timed, seat, mention=False)} ran out of time, "
-                    f"so the AI played for them.{note}", allowed_mentions=NO_PINGS)
+                    f"so the AI {played or 'played'} for them.{note}",
+                    allowed_mentions=NO_PINGS)
             await self.publisher.refresh(timed)
         except Exception:
             log.exception("table %s: turn timer failed", table_id)

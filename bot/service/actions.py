@@ -81,7 +81,7 @@ class Actions(ServiceBase):
                    seq: int) -> tuple[LiveTable, str]:
         """The coach's hint for the member's own decision now (docs/AI.md
         "Coach"): the strong AI's choice from the member's view only, with one
-        line of reason, e.g. "Knock: your sequence to 8 wins about 83% of
+        line of reason, e.g. "Knock — your sequence to 8 wins about 83% of
         showdowns here". The hint is recorded with the deal (it shows in the game
         record). The table waits while the coach thinks (about 0.2 s); other
         tables do not.
@@ -107,8 +107,13 @@ class Actions(ServiceBase):
             names = {s.seat: s.name for s in live.seats}
             text = choices.label(advice.decision, obs, lambda s: names.get(s, "?"))
             verb = advice.decision.kind.replace("_", " ")
-            what = verb if text == verb else f"{verb} {text}"
-            line = f"{what[:1].upper()}{what[1:]}: {coach.explain(advice, obs)}."
+            if text == verb:
+                what = verb
+            elif advice.decision.kind == "swap":
+                what = f"{verb} ({text.replace(' · ', ', ')})"
+            else:
+                what = f"{verb} {text}"
+            line = f"{what[:1].upper()}{what[1:]} — {coach.explain(advice, obs)}."
             async with self._unit(table_id):
                 await self.storage.add_hint(live.deal_key, len(deal.operations), seat,
                                             member_id, what, coach.explain(advice, obs))

@@ -39,6 +39,28 @@ def seat_name(live: LiveTable, seat: int, *, mention: bool = False) -> str:
     return f"<@{s.member_id}>" if mention else s.name
 
 
+#: what the AI did, in words that name no card (a move made for a member whose
+#: time ran out is told to the whole table)
+_DONE = {"trade": "traded", "barter_offer": "offered a barter", "barter_answer": "answered the barter",
+         "knock": "knocked", "take_widow": "took the widow", "keep_hand": "kept the hand",
+         "swap": "swapped with the widow", "stand": "stood", "pounce": "pounced",
+         "buy_horse": "bought a horse", "decline_horse": "declined the horse",
+         "take_discard": "took the discard", "draw": "drew from the stock",
+         "draw_keep": "kept the drawn card", "draw_discard": "threw the drawn card away",
+         "pass": "passed", "offer": "offered a trade", "offer_answer": "answered the trade"}
+
+
+def moves_made(live: LiveTable, deal_number: int, seq: int, seat: int) -> str:
+    """What ``seat`` did in deal ``deal_number`` from operation ``seq`` on, in
+    words naming no card ("traded then knocked"); empty when nothing (or when
+    the deal is no longer the table's latest)."""
+    if live.game is None or live.deal_number != deal_number or live.deal is None:
+        return ""
+    done = [_DONE.get(op.kind, op.kind.replace("_", " "))
+            for op in live.deal.operations[seq:] if op.seat == seat]
+    return " then ".join(done)
+
+
 def member_name(live: LiveTable, member_id: int) -> str:
     """A member's name at the table (their seat's), or their mention if not seated."""
     seat = live.seat_of(member_id)
@@ -109,8 +131,8 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
     proofs.add_lobby_commitment(embed, live)
     if live.row.status == "lobby":
         embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
-                              f"(at least {rules.min_players} seats). Add AI seats an easy "
-                              f"player; /commerce addbot level:strong a strong one.")
+                              f"(at least {rules.min_players} seats). Add AI seats an easy AI; "
+                              f"for a stronger one use /commerce addbot level:strong.")
     return embed
 
 
@@ -273,7 +295,7 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
         lines.append("This deal is over.")
     elif obs.barter is not None and obs.barter[1] == obs.seat:
         lines.append(f"{seat_name(live, obs.barter[0], mention=False)} offers you a card: "
-                     "press **Accept** (then pick the card you give) or **Refuse (knock)**.")
+                     "press **Give** and the card you give back, or **Refuse (knock)**.")
     elif "barter" in obs.legal:
         fee = "free for you as dealer" if obs.seat == obs.dealer else "costs 1 point"
         neighbour = getattr(live.deal, "neighbour", None)

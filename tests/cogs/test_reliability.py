@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from tests.cogs.helpers import (
+    CARD_LABEL,
     Table,
     answer_text,
     custom_ids,
@@ -45,8 +46,12 @@ async def test_turn_timer_reminds_then_ai_plays_then_away_then_back(simcord_env,
     assert reminder.content.startswith(f"⏰ <@{ann.id}>")
     assert len(table.live.deal.operations) == ops  # nothing played yet
     await env.advance_time(60)
-    assert any("ran out of time" in m.content for m in table.channel.history())
+    [told] = [m.content for m in table.channel.history() if "ran out of time" in m.content]
     assert len(table.live.deal.operations) > ops or table.live.deal_number > 1
+    # the table is told what the AI did for her, naming no card
+    from bot.ui.render import _DONE
+    assert any(f"so the AI {verb}" in told for verb in _DONE.values()), told
+    assert not CARD_LABEL.search(told)
     # answering an offer late never counts toward away; a missed own turn does
     assert table.live.seats[seat].timeouts <= 1 and not table.live.seats[seat].away
     # the AI moved for ann; let the clock run until she has timed out twice in a row
