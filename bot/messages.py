@@ -152,9 +152,10 @@ class Publisher:
         the previous showdown loses its Next deal button."""
         self.clock.cancel_timer(live.id)
         previous = live.showdown_messages.get(live.deal_number - 1)
-        if previous is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self.channel(live).get_partial_message(previous).edit(view=None)
+        old_table = live.row.table_message_id
+        for message_id in (previous, old_table):
+            if message_id is not None:  # no button or countdown left on the deal before
+                await self._settle_old(live, message_id)
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
         await self.post_table_message(live)
@@ -163,6 +164,23 @@ class Publisher:
         except Exception:
             log.exception("table %s: could not announce the deal's progress", live.id)
         await self.clock.arm_turn_timer(live)
+
+    async def _settle_old(self, live: LiveTable, message_id: int) -> None:
+        """A message of the deal before, once the next deal has started: its
+        buttons go, and so does its line counting down to the next deal (failures
+        are ignored: it is cosmetic)."""
+        try:
+            message = await self.channel(live).fetch_message(message_id)
+            embeds = []
+            for embed in message.embeds:
+                if embed.description and "⏭" in embed.description:
+                    embed.description = "\n".join(
+                        line for line in embed.description.split("\n")
+                        if not line.startswith("⏭")).rstrip()
+                embeds.append(embed)
+            await message.edit(embeds=embeds, view=None)
+        except discord.HTTPException:
+            pass
 
     async def post_table_message(self, live: LiveTable) -> None:
         """Post the deal's table message and remember it (failures are logged: the

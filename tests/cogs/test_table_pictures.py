@@ -255,8 +255,17 @@ async def test_the_turn_deadline_and_the_next_deal_are_relative_timestamps(simco
     assert "Next deal <t:" in text and "your move" not in table.table_message().content
     [stamp3] = re.findall(r"Next deal <t:(\d+):R>", text)
     assert abs(int(stamp3) - (now.timestamp() + 10 + 30)) <= 2
+    old_table = table.table_message().id
+    showdown = next(m for m in reversed(table.channel.history())
+                    if m.embeds and (m.embeds[0].title or "").startswith("Showdown"))
+    assert "⏭" in message_text(showdown)
     await env.advance_time(31)
     assert table.live.deal_number == 2
+    # the deal before keeps no countdown and no button once the next one has started
+    for message_id in (old_table, showdown.id):
+        message = table.message(message_id)
+        assert "⏭" not in message_text(message) and not message.components
+        assert message.attachments  # its picture stays
 
 
 async def test_end_shows_the_table_in_its_final_state(simcord_env, bots):
