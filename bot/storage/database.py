@@ -180,10 +180,15 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _migrations() -> list[tuple[int, str, str]]:
-    """``[(version, name, sql)]`` from ``migrations/NNNN_name.sql``, by version."""
+def _migrations(folder: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
+    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version (the
+    SQLite ones by default; PostgreSQL's are in ``migrations/postgres``).
+
+    Raises:
+        RuntimeError: a file named otherwise, or two files with one number.
+    """
     found: dict[int, tuple[int, str, str]] = {}
-    for path in MIGRATIONS_DIR.glob("*.sql"):
+    for path in folder.glob("*.sql"):
         match = _MIGRATION_NAME.match(path.name)
         if match is None:
             raise RuntimeError(f"badly named migration {path.name} (want NNNN_name.sql)")

@@ -11,16 +11,14 @@ and reads the version again, so every file is applied exactly once.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncpg
 
-from .database import CorruptDatabase
+from .database import CorruptDatabase, _migrations
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations") / "postgres"
-_MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
 #: the key of the advisory lock that serialises migrations (any 64-bit number that
 #: nothing else on the server uses; here the bytes of "commerce")
 MIGRATION_LOCK = int.from_bytes(b"commerce", "big")
@@ -32,21 +30,13 @@ _SCHEMA_VERSION = (
 
 
 def migrations(folder: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
-    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version.
+    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version
+    (PostgreSQL's by default; the same reading as the SQLite ones).
 
     Raises:
         RuntimeError: a file named otherwise, or two files with one number.
     """
-    found: dict[int, tuple[int, str, str]] = {}
-    for path in folder.glob("*.sql"):
-        match = _MIGRATION_NAME.match(path.name)
-        if match is None:
-            raise RuntimeError(f"badly named migration {path.name} (want NNNN_name.sql)")
-        version = int(match[1])
-        if version in found:
-            raise RuntimeError(f"two migrations numbered {version:04d}")
-        found[version] = (version, match[2], path.read_text(encoding="utf-8"))
-    return [found[v] for v in sorted(found)]
+    return _migrations(folder)
 
 
 async def schema_version(conn: asyncpg.Connection) -> int:
