@@ -1,15 +1,42 @@
 """Test-wide settings: under CI, hypothesis runs a fixed (derandomized) set of examples
-so a landing never depends on luck; locally it keeps exploring new ones."""
+so a landing never depends on luck; locally it keeps exploring new ones.
+
+``DATABASE_URL=postgresql://…`` when pytest starts means "run on THAT PostgreSQL
+server" (tests/postgres.py): the fixtures make their databases there, the SimCord
+suite runs on PostgreSQL (``COMMERCE_TEST_BACKEND=postgres``, tests/cogs/conftest.py),
+and the variable is then removed from this process's environment, so that no bot,
+script or ``python -m bot`` a test starts is silently pointed at it.
+"""
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
-# PostgreSQL: a real server per session, a fresh database per test
-from tests.postgres import pg_migrated_url, pg_server, pg_template, pg_url  # noqa: F401
+# PostgreSQL: a real server per session (DATABASE_URL's, else a throw-away one),
+# a fresh database per test
+from tests.postgres import (  # noqa: F401
+    GIVEN_URL,
+    SERVER_URL,
+    pg_migrated_url,
+    pg_server,
+    pg_template,
+    pg_throwaway_server,
+    pg_url,
+)
+
+if SERVER_URL is not None:
+    os.environ["COMMERCE_TEST_BACKEND"] = "postgres"
+    del os.environ["DATABASE_URL"]
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if GIVEN_URL and SERVER_URL is None:
+        raise pytest.UsageError("DATABASE_URL must name a PostgreSQL server for the tests "
+                                "(postgresql://USER@HOST:PORT/DB), or be unset")

@@ -1,6 +1,7 @@
 """SimCord fixtures: the real bot against an in-memory Discord.
 
-``COMMERCE_TEST_BACKEND=postgres`` runs the suite on PostgreSQL: ``db_path`` is then
+``COMMERCE_TEST_BACKEND=postgres`` (or ``DATABASE_URL=postgresql://…``, which sets it:
+tests/conftest.py) runs the suite on PostgreSQL: ``db_path`` is then
 the ``DATABASE_URL`` of a fresh database of the session's server (tests/postgres.py)
 instead of an SQLite file, so every bot built from it, restarts included, uses it,
 and the working folder is ``tmp_path`` (backups go to ``data/backups`` under it).
