@@ -33,7 +33,9 @@ def test_two_processes_one_killed_and_replaced_play_on_with_every_check_passed(t
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     got = figures(done.stdout)
     assert got["failures"] == 0
-    assert got["total_interactions"] == 60  # 30 per process, both played
+    # 30 per process, both played (a table's turn is a few clicks, so a process may
+    # finish its last turn a click or two past its target)
+    assert 60 <= got["total_interactions"] <= 60 + 2 * 4
     # the replacement took the dead process's shard, resumed its open tables, played on
     assert got["replacement_attempts"] >= 1 and got["resumed_tables"] == 3
     assert got["replacement_interactions"] > 0
