@@ -180,7 +180,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _migrations(folder: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
+def _migrations(folder: Path | None = None) -> list[tuple[int, str, str]]:
     """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version (the
     SQLite ones by default; PostgreSQL's are in ``migrations/postgres``).
 
@@ -188,7 +188,7 @@ def _migrations(folder: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
         RuntimeError: a file named otherwise, or two files with one number.
     """
     found: dict[int, tuple[int, str, str]] = {}
-    for path in folder.glob("*.sql"):
+    for path in (MIGRATIONS_DIR if folder is None else folder).glob("*.sql"):
         match = _MIGRATION_NAME.match(path.name)
         if match is None:
             raise RuntimeError(f"badly named migration {path.name} (want NNNN_name.sql)")
