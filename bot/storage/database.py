@@ -38,13 +38,12 @@ from .models import (
     TableRow,
 )
 from .reports import Reports
+from .shared import TABLE_STATUSES, TableUpdates
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
-TABLE_STATUSES = ("lobby", "playing", "finished", "closed")
-CLOSED_DEAL_STATUSES = ("finished", "void")
 TABLE_MODES = ("channel", "thread", "here")
 #: seconds a write waits for another connection's write lock before it gives up
 BUSY_WAIT = 5.0
@@ -390,7 +389,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
         conn.execute("ROLLBACK")
 
 
-class Storage(Reports):
+class Storage(TableUpdates, Reports):
     """All persistence. Every public coroutine is its own transaction unless noted."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path, lock_fd: int | None = None) -> None:
@@ -823,11 +822,6 @@ class Storage(Reports):
 
     # ------------------------------------------------------------------ settings
 
-    async def get_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings (``GuildSettings`` defaults when never set)."""
-        async with self._read() as db:
-            return await self._settings(db, guild_id)
-
     async def _settings(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
         row = await self._one(
             db, f"SELECT {', '.join(_SETTING_FIELDS)} FROM guild_settings WHERE guild_id = ?",
@@ -896,14 +890,6 @@ class Storage(Reports):
                 raise ValueError(f"no table {table_id}")
         await self._write_later(update)
 
-    async def set_next_deal_delay(self, table_id: int, seconds: int) -> None:
-        """Seconds before the next deal starts by itself (0 = only by the button).
-        Raises ValueError for an unknown table or a negative delay."""
-        if seconds < 0:
-            raise ValueError("the delay cannot be negative")
-        await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
-                                 (seconds,))
-
     async def add_ledger(self, guild_id: int, table_id: int, deal: DealKey | None,
                          entries: list[LedgerEntry]) -> None:
         """Append point movements that belong to no deal's close (e.g. a closed
@@ -918,19 +904,6 @@ class Storage(Reports):
                  for e in entries],
             )
         await self._write_later(insert)
-
-    async def set_offer_message(self, table_id: int, key: str | None,
-                                message_id: int | None) -> None:
-        """Remember (or, with ``None``, forget) the message announcing the table's
-        pending offer ``key`` (``"deal:seq"``). Raises ValueError for an unknown table."""
-        await self._update_table(
-            table_id, "UPDATE tables SET offer_key = ?, offer_message_id = ? WHERE id = ?",
-            (key, message_id))
-
-    async def set_host(self, table_id: int, member_id: int) -> None:
-        """Hand the table to another member. Raises ValueError for an unknown table."""
-        await self._update_table(table_id, "UPDATE tables SET host_id = ? WHERE id = ?",
-                                 (member_id,))
 
     async def set_showdown_message(self, deal: DealKey, message_id: int) -> None:
         """Remember the message that announced the deal's showdown.
@@ -1017,24 +990,6 @@ class Storage(Reports):
             (guild_id,),
         )
         return -int(row[0])
-
-    async def points_in_pots(self, guild_id: int) -> int:
-        """Points in the pools and pots of the guild's open tables (see
-        ``reset_ledger``); ``guild_ledger_sum`` equals minus this when consistent."""
-        async with self._read() as db:
-            return await self._points_in_pots(db, guild_id)
-
-    async def set_messages(
-        self, table_id: int, *, lobby_message_id: int | None = None,
-        table_message_id: int | None = None,
-    ) -> None:
-        """Set whichever ids are given (not None). Raises ValueError for an unknown table."""
-        await self._update_table(
-            table_id,
-            "UPDATE tables SET lobby_message_id = COALESCE(?, lobby_message_id),"
-            " table_message_id = COALESCE(?, table_message_id) WHERE id = ?",
-            (lobby_message_id, table_message_id),
-        )
 
     async def get_table(self, table_id: int) -> TableRow | None:
         """The table with this id, or None."""
@@ -1126,13 +1081,6 @@ class Storage(Reports):
                          (_SEAT_SHIFT + 1, table_id, _SEAT_SHIFT))
         await self._write_later(delete)
 
-    async def set_status(self, table_id: int, status: str) -> None:
-        """Set the table status (``lobby``, ``playing``, ``finished``, ``closed``).
-        Raises ValueError for another status or an unknown table."""
-        if status not in TABLE_STATUSES:
-            raise ValueError(f"unknown table status {status!r}")
-        await self._update_table(table_id, "UPDATE tables SET status = ? WHERE id = ?", (status,))
-
     # ------------------------------------------------------------------ games, deals, actions
 
     async def start_game(self, table_id: int, first_dealer: int) -> None:
@@ -1171,14 +1119,6 @@ class Storage(Reports):
                 params)
         await self._write_later(insert)
         return DealKey(table_id, number)
-
-    async def set_next_seed(self, table_id: int, seed: str | None,
-                            commitment: str | None) -> None:
-        """Keep the seed (hex) drawn for the table's next deal and its public
-        commitment, or forget them (``None``). Raises ValueError for an unknown table."""
-        await self._update_table(
-            table_id, "UPDATE tables SET next_seed = ?, next_commitment = ? WHERE id = ?",
-            (seed, commitment))
 
     async def next_seed(self, table_id: int) -> str | None:
         """The secret seed (hex) drawn for the table's next deal, if any. Only the
@@ -1222,11 +1162,6 @@ class Storage(Reports):
         self._check_finish(status)
         await self._write_later(
             lambda conn: _close_deal(conn, _deal_id(conn, deal), status, ledger, hands))
-
-    @staticmethod
-    def _check_finish(status: str) -> None:
-        if status not in CLOSED_DEAL_STATUSES:
-            raise ValueError(f"a deal closes as 'finished' or 'void', not {status!r}")
 
     async def finish_game(self, table_id: int, winners: list[int], status: str) -> None:
         """Record the game's winning seats and set the table status (normally

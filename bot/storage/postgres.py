@@ -49,9 +49,7 @@ from .database import (
     _TABLE_SELECT,
     _UPSERT_SETTINGS,
     BUSY_WAIT,
-    CLOSED_DEAL_STATUSES,
     TABLE_MODES,
-    TABLE_STATUSES,
     DatabaseInUse,
     DatabaseNotWritable,
     DatabaseUnavailable,
@@ -78,6 +76,7 @@ from .models import (
 )
 from .pg_migrate import migrate
 from .reports import Reports
+from .shared import TABLE_STATUSES, TableUpdates
 
 log = logging.getLogger(__name__)
 
@@ -549,11 +548,6 @@ class _PgTables(_PgUnits):
 
     # ------------------------------------------------------------------ settings
 
-    async def get_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings (``GuildSettings`` defaults when never set)."""
-        async with self._read() as db:
-            return await self._settings(db, guild_id)
-
     async def _settings(self, db: asyncpg.Connection, guild_id: int) -> GuildSettings:
         row = await _one(
             db, f"SELECT {', '.join(_SETTING_FIELDS)} FROM guild_settings WHERE guild_id = ?",
@@ -615,14 +609,6 @@ class _PgTables(_PgUnits):
                 raise ValueError(f"no table {table_id}")
         await self._write_later(update)
 
-    async def set_next_deal_delay(self, table_id: int, seconds: int) -> None:
-        """As ``Storage.set_next_deal_delay``; raises ValueError for an unknown
-        table or a negative delay."""
-        if seconds < 0:
-            raise ValueError("the delay cannot be negative")
-        await self._update_table(table_id, "UPDATE tables SET next_deal_delay = ? WHERE id = ?",
-                                 (seconds,))
-
     async def add_ledger(self, guild_id: int, table_id: int, deal: DealKey | None,
                          entries: list[LedgerEntry]) -> None:
         """As ``Storage.add_ledger``: point movements outside a deal's close."""
@@ -634,18 +620,6 @@ class _PgTables(_PgUnits):
                     (guild_id, table_id, deal_id, e.seat, e.member_id, e.amount, e.reason, now)
                     for e in entries])
         await self._write_later(insert)
-
-    async def set_offer_message(self, table_id: int, key: str | None,
-                                message_id: int | None) -> None:
-        """As ``Storage.set_offer_message``; raises ValueError for an unknown table."""
-        await self._update_table(
-            table_id, "UPDATE tables SET offer_key = ?, offer_message_id = ? WHERE id = ?",
-            (key, message_id))
-
-    async def set_host(self, table_id: int, member_id: int) -> None:
-        """Hand the table to another member. Raises ValueError for an unknown table."""
-        await self._update_table(table_id, "UPDATE tables SET host_id = ? WHERE id = ?",
-                                 (member_id,))
 
     async def set_showdown_message(self, deal: DealKey, message_id: int) -> None:
         """As ``Storage.set_showdown_message``; raises ValueError for an unknown deal."""
@@ -709,23 +683,6 @@ class _PgTables(_PgUnits):
             "SELECT COALESCE(SUM(l.amount), 0) FROM ledger l JOIN tables t ON t.id = l.table_id"
             " WHERE t.guild_id = $1 AND t.status IN ('lobby', 'playing')"
             " AND l.reason NOT IN ('reset', 'reset-pot')", guild_id))
-
-    async def points_in_pots(self, guild_id: int) -> int:
-        """Points in the pools and pots of the guild's open tables (see
-        ``reset_ledger``); ``guild_ledger_sum`` equals minus this when consistent."""
-        async with self._read() as db:
-            return await self._points_in_pots(db, guild_id)
-
-    async def set_messages(
-        self, table_id: int, *, lobby_message_id: int | None = None,
-        table_message_id: int | None = None,
-    ) -> None:
-        """Set whichever ids are given (not None). Raises ValueError for an unknown table."""
-        await self._update_table(
-            table_id,
-            "UPDATE tables SET lobby_message_id = COALESCE(?, lobby_message_id),"
-            " table_message_id = COALESCE(?, table_message_id) WHERE id = ?",
-            (lobby_message_id, table_message_id))
 
     async def get_table(self, table_id: int) -> TableRow | None:
         """The table with this id, or None."""
@@ -796,15 +753,8 @@ class _PgTables(_PgUnits):
                                " AND seat >= $3", _SEAT_SHIFT + 1, table_id, _SEAT_SHIFT)
         await self._write_later(delete)
 
-    async def set_status(self, table_id: int, status: str) -> None:
-        """Set the table status (``lobby``, ``playing``, ``finished``, ``closed``).
-        Raises ValueError for another status or an unknown table."""
-        if status not in TABLE_STATUSES:
-            raise ValueError(f"unknown table status {status!r}")
-        await self._update_table(table_id, "UPDATE tables SET status = ? WHERE id = ?", (status,))
 
-
-class PgStorage(_PgTables, Reports):
+class PgStorage(_PgTables, TableUpdates, Reports):
     """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
     each method); every public coroutine is its own transaction unless noted.
 
@@ -1022,13 +972,6 @@ class PgStorage(_PgTables, Reports):
         await self._write_later(insert)
         return DealKey(table_id, number)
 
-    async def set_next_seed(self, table_id: int, seed: str | None,
-                            commitment: str | None) -> None:
-        """As ``Storage.set_next_seed``; raises ValueError for an unknown table."""
-        await self._update_table(
-            table_id, "UPDATE tables SET next_seed = ?, next_commitment = ? WHERE id = ?",
-            (seed, commitment))
-
     async def next_seed(self, table_id: int) -> str | None:
         """The secret seed (hex) drawn for the table's next deal, if any."""
         async with self._read() as db:
@@ -1067,11 +1010,6 @@ class PgStorage(_PgTables, Reports):
         async def close(conn: asyncpg.Connection) -> None:
             await _close_deal(conn, await _deal_id(conn, deal), status, ledger, hands)
         await self._write_later(close)
-
-    @staticmethod
-    def _check_finish(status: str) -> None:
-        if status not in CLOSED_DEAL_STATUSES:
-            raise ValueError(f"a deal closes as 'finished' or 'void', not {status!r}")
 
     async def finish_game(self, table_id: int, winners: list[int], status: str) -> None:
         """Record the game's winning seats and set the table status. Raises
