@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from .commands import CommerceGroup
 from .handlers import Handlers
-from .messages import Publisher
+from .messages import AI_PACE, Publisher
 from .service import TableService
 from .shards import Shards
 from .storage import AnyStorage, open_storage
@@ -80,7 +80,8 @@ class CommerceBot(commands.Bot):
 
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
                  dev_guild: int | None = None, sync_commands: bool = True,
-                 cooldown: tuple[int, float] | None = (12, 10.0), **options: Any) -> None:
+                 cooldown: tuple[int, float] | None = (12, 10.0), ai_pace: float = AI_PACE,
+                 **options: Any) -> None:
         """A bot with the ``guilds`` intent only; nothing is opened before ``setup_hook``.
 
         Args:
@@ -91,6 +92,8 @@ class CommerceBot(commands.Bot):
             sync_commands: sync the command tree with Discord in ``setup_hook``.
             cooldown: per-member limit on commands and clicks, ``(uses, seconds)``;
                 ``None`` turns it off.
+            ai_pace: seconds between two AI moves as the table message shows them
+                (``bot.messages.Publisher``); 0 shows every change at once.
             options: more keywords of discord.py's client (``shard_count`` and
                 ``shard_ids`` of ``ShardedCommerceBot``).
         """
@@ -108,6 +111,8 @@ class CommerceBot(commands.Bot):
         self.cooldown: commands.CooldownMapping[discord.Interaction] | None = (
             commands.CooldownMapping(commands.Cooldown(*cooldown), lambda i: i.user.id)
             if cooldown else None)
+        #: seconds between two AI moves on the table message (0: all at once)
+        self.ai_pace = ai_pace
 
     async def setup_hook(self) -> None:
         """Open the storage, make what the bot owns (service, publisher, timers,
@@ -128,7 +133,7 @@ class CommerceBot(commands.Bot):
             raise
         self.service = TableService(self.storage, self.rng)
         await self.service.load(shards)
-        self.publisher = Publisher(self, self.service)
+        self.publisher = Publisher(self, self.service, pace=self.ai_pace)
         self.timers = Timers(self, self.service, self.publisher)
         self.publisher.clock = self.timers
         self.handlers = Handlers(self.service, self.publisher, self.timers)
@@ -179,7 +184,7 @@ class ShardedCommerceBot(CommerceBot, commands.AutoShardedBot):
 def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random | None = None,
                dev_guild: int | None = None,
                cooldown: tuple[int, float] | None = (12, 10.0),
-               shards: Shards | None = None) -> CommerceBot:
+               shards: Shards | None = None, ai_pace: float = AI_PACE) -> CommerceBot:
     """A configured bot with every cog; needs no token and no network until run.
 
     Args:
@@ -191,9 +196,11 @@ def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random |
         shards: the shards this process runs (``bot.shards.shards_from_env``): a
             ``ShardedCommerceBot`` with that ``shard_count`` and ``shard_ids``;
             ``None``, a single-process ``CommerceBot``.
+        ai_pace: seconds between two AI moves as the table message shows them
+            (docs/AI.md "At a table"); 0 shows every change at once (simulations).
     """
     if shards is not None:
         return ShardedCommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown,
-                                  shard_count=shards.count,
+                                  ai_pace=ai_pace, shard_count=shards.count,
                                   shard_ids=None if shards.ids is None else list(shards.ids))
-    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown)
+    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown, ai_pace=ai_pace)

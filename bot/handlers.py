@@ -130,7 +130,7 @@ class Handlers(HistoryHandlers):
                 _, before = self.service.observation(table_id, user.id)
                 live, op = await self.service.act(table_id, user.id, deal, decide(action))
                 try:
-                    await self.panels.send(interaction, live,
+                    await self.panels.send(interaction, self.publisher.after(live, op),
                                            note=confirm.confirmation(live, deal, before, op))
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.publisher.refresh(live, interaction)
@@ -175,7 +175,7 @@ class Handlers(HistoryHandlers):
                 text = (f"{who} refused the barter by knocking." if action == "refuse"
                         else f"{who} declined the trade.")
                 try:
-                    await self.panels.send(interaction, live,
+                    await self.panels.send(interaction, self.publisher.after(live, op),
                                            note=confirm.confirmation(live, deal, before, op))
                     await self.publisher.close_offer(live, deal, seq, text)
                 finally:
@@ -268,7 +268,7 @@ class Handlers(HistoryHandlers):
             await self.panels.update(interaction, current, note=str(exc))
             return
         try:
-            await self.panels.update(interaction, live,
+            await self.panels.update(interaction, self.publisher.after(live, op),
                                      note=confirm.confirmation(live, deal, before, op))
             if action == "accept":
                 what = "barter" if op.kind in CONCEALED else "trade"

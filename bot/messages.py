@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import discord
 
+from .engine import Operation
 from .interactions import NO_PINGS, reply, retrying
 from .panels import Panels
 from .service import LiveTable, TableService
@@ -32,6 +33,9 @@ from .ui.components import (
 )
 
 log = logging.getLogger(__name__)
+
+#: seconds between two AI moves as the table message shows them (docs/AI.md "At a table")
+AI_PACE = 1.5
 
 
 def sent_view(view: discord.ui.View | None) -> discord.ui.View:
@@ -77,6 +81,11 @@ class Publisher:
     Args:
         client: the bot (channels are found through it, by id).
         service: the table service whose committed state is shown.
+        pace: seconds between two AI moves as the table message shows them.
+            Every move is committed at once (one unit per interaction); the
+            table message then shows the moves after a member's one at a time,
+            ``pace`` seconds before each AI move, so the table can read them
+            (docs/AI.md "At a table"). 0 shows the latest state at once.
 
     Attributes:
         clock: the bot's timers, set once they exist (``CommerceBot.setup_hook``):
@@ -88,15 +97,20 @@ class Publisher:
         shown: per table, its table message's id and what it shows (text,
             embed, picture, controls) as last sent: an edit that would change
             nothing is not made, and the picture is uploaded only when it changed.
+        presented: per table, the deal number and operation count its table
+            message shows (unknown after a start: the latest state is shown at once).
     """
 
     clock: Clock
 
-    def __init__(self, client: discord.Client, service: TableService) -> None:
+    def __init__(self, client: discord.Client, service: TableService, *,
+                 pace: float = AI_PACE) -> None:
         """A publisher that has announced nothing yet; ``restore`` reads back the
         offers announced before a restart."""
         self.client = client
         self.service = service
+        self.pace = pace
+        self.presented: dict[int, tuple[int, int]] = {}
         self.offers: dict[tuple[int, int, int], int | None] = {}
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
@@ -139,6 +153,66 @@ class Publisher:
             return ""
         return f"{render.seat_name(live, deal.to_act, mention=True)}, your move."
 
+    @staticmethod
+    def frame(live: LiveTable, count: int) -> LiveTable:
+        """The table as it was after the first ``count`` operations of its deal
+        (``Game.rewound``), to show; ``live`` itself from the latest count on."""
+        deal, game = live.deal, live.game
+        assert deal is not None and game is not None
+        if count >= len(deal.operations):
+            return live
+        return LiveTable(live.row, live.seats, live.rules, game.rewound(count),
+                         showdown_messages=live.showdown_messages, cut_by=live.cut_by)
+
+    def after(self, live: LiveTable, op: Operation) -> LiveTable:
+        """What the member who made ``op`` sees on their panel now: the table just
+        after ``op`` while the AI moves that followed it are still to be shown
+        one at a time (``pace``), else ``live``. The panel catches up when the
+        table message does (``Panels.refresh``)."""
+        deal = live.deal
+        if self.pace <= 0 or deal is None:
+            return live
+        for index in range(len(deal.operations) - 1, -1, -1):
+            if deal.operations[index] is op:
+                return self.frame(live, index + 1)
+        return live
+
+    def _presented(self, live: LiveTable) -> None:
+        """Remember that the table message shows ``live`` (a frame, or the latest)."""
+        if live.deal is None:
+            self.presented.pop(live.id, None)
+        else:
+            self.presented[live.id] = (live.deal_number, len(live.deal.operations))
+
+    async def _present(self, live: LiveTable) -> None:
+        """Show the moves the table message has not shown yet one at a time,
+        waiting ``pace`` seconds before each AI move; the latest state is left
+        to ``_refresh_once``. Stops at once when the table closes or its deal
+        changes; a failed edit ends the showing (the latest state follows)."""
+        while self.pace > 0 and live.row.table_message_id is not None:
+            deal, number = live.deal, live.deal_number
+            shown = self.presented.get(live.id)
+            if deal is None or shown is None or shown[0] != number:
+                return
+            count = shown[1] + 1
+            if count > len(deal.operations):
+                return
+            if live.is_ai(deal.operations[count - 1].seat):
+                await asyncio.sleep(self.pace)  # the AI "thinks": the table can read
+                await self.service.settled(live.id)
+                if self.service.tables.get(live.id) is not live or live.deal is not deal:
+                    return
+            if count >= len(deal.operations):
+                return
+            try:
+                frame = self.frame(live, count)
+                await self.edit_table_message(frame)
+            except Exception:
+                log.warning("table %s: could not show a move; showing the latest state",
+                            live.id, exc_info=True)
+                return
+            self._presented(frame)
+
     def table_embed(self, live: LiveTable) -> discord.Embed:
         """The table message's embed now: the turn deadline or the next deal's
         time as relative timestamps, and the table picture as its image."""
@@ -147,9 +221,10 @@ class Publisher:
         return media.attach(render.table_embed(
             live, deadline=turn, next_deal=self.clock.next_deal_at(live.id)), media.TABLE_FILE)
 
-    async def post_deal(self, live: LiveTable) -> None:
-        """Post the new deal's table message, then anything the AI already did;
-        the previous showdown loses its Next deal button."""
+    async def post_deal(self, live: LiveTable, *, paced: bool = True) -> None:
+        """Post the new deal's table message, then anything the AI already did
+        (``paced``: one move at a time, as ``refresh``); the previous showdown
+        loses its Next deal button."""
         self.clock.cancel_timer(live.id)
         previous = live.showdown_messages.get(live.deal_number - 1)
         old_table = live.row.table_message_id
@@ -158,6 +233,10 @@ class Publisher:
                 await self._settle_old(live, message_id)
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
+        if paced and self.pace > 0 and live.deal is not None and live.deal.operations:
+            await self.post_table_message(self.frame(live, 0))  # as dealt: the AI moves follow
+            await self.refresh(live)
+            return
         await self.post_table_message(live)
         try:
             await self.after_deal_change(live)
@@ -195,13 +274,16 @@ class Publisher:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
+        self._presented(live)
         await self.service.set_message(live.id, table=msg.id)
 
-    async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None) -> None:
-        """Bring the table message up to date after a change. Edits are coalesced:
-        while one edit for the table is in flight, later changes are folded into
-        one more edit. Discord 429/5xx answers are retried; the game state is
-        already committed, so a failed edit never loses an action."""
+    async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
+                      *, paced: bool = True) -> None:
+        """Bring the table message up to date after a change (``paced``: the
+        moves it has not shown yet one at a time first, see ``pace``). Edits
+        are coalesced: while one edit for the table is in flight, later changes
+        are folded into one more edit. Discord 429/5xx answers are retried; the
+        game state is already committed, so a failed edit never loses an action."""
         if live.id in self.editing:
             self.dirty.add(live.id)
             return
@@ -210,7 +292,10 @@ class Publisher:
             await self.service.settled(live.id)
             while True:
                 self.dirty.discard(live.id)
+                if paced:
+                    await self._present(live)
                 await self._refresh_once(live, interaction)
+                self._presented(live)
                 if live.id not in self.dirty:
                     break
         finally:

@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 WATCH_EVERY = 5.0
 #: seconds without a join, leave or new AI seat after which a lobby closes
 LOBBY_IDLE = 30 * 60
+#: tables the watch looks at before it lets other work run (a table it finds
+#: in order costs a few microseconds; 10,000 at once would hold every click
+#: back for tens of milliseconds)
+TEND_BATCH = 200
 
 
 class Timers:
@@ -86,7 +90,9 @@ class Timers:
         next deal or turn timer that is not running is started; a lobby idle for
         ``LOBBY_IDLE`` seconds is closed. Failures are logged and tried again at
         the next tick."""
-        for table_id in sorted({*self.service.tables, *self.service.stale}):
+        for index, table_id in enumerate(sorted({*self.service.tables, *self.service.stale})):
+            if index % TEND_BATCH == TEND_BATCH - 1:
+                await asyncio.sleep(0)  # a long round lets the clicks in between
             try:
                 await self._tend(table_id)
             except StorageFailure:
@@ -107,6 +113,7 @@ class Timers:
                 await self.publisher.close_channel(live)
 
     async def _tend(self, table_id: int) -> None:
+        # the watch never waits: what it publishes shows the latest state at once
         if self.service.lock.locked(table_id):
             return  # a request is changing it (and publishes it); the next tick looks again
         if self.service.due(table_id):
@@ -114,9 +121,9 @@ class Timers:
             number = before.deal_number if before is not None else None
             live = await self.service.resume(table_id)
             if live is not None and live.deal_number != number:
-                await self.publisher.post_deal(live)  # the first deal, dealt late
+                await self.publisher.post_deal(live, paced=False)  # the first deal, dealt late
             elif live is not None:
-                await self.publisher.refresh(live)
+                await self.publisher.refresh(live, paced=False)
             return
         live = self.service.tables.get(table_id)
         if live is None or live.game is None or live.deal is None:
@@ -127,9 +134,10 @@ class Timers:
             waiting = (not live.game.complete and live.row.next_deal_delay > 0
                        and not self.waiting(table_id))
             if unposted or waiting:
-                await self.publisher.refresh(live)
+                await self.publisher.refresh(live, paced=False)
         elif live.row.table_message_id is None:
-            await self.publisher.refresh(live)  # posts the table message a failed write lost
+            # posts the table message a failed write lost
+            await self.publisher.refresh(live, paced=False)
         elif table_id not in self.turn_timers:
             await self.arm_turn_timer(live)
 

@@ -101,6 +101,11 @@ class Meter:
     def __init__(self) -> None:
         self.depth = 0
         self.total = 0.0
+        self.started = 0.0  # when the outermost call running now began
+
+    def so_far(self) -> float:
+        """``total`` plus the part of the outermost call running now."""
+        return self.total + (time.perf_counter() - self.started if self.depth else 0.0)
 
     def wrap(self, fn: Any) -> Any:
         meter = self
@@ -109,7 +114,7 @@ class Meter:
                 if meter.depth:
                     return await fn(*args, **kwargs)
                 meter.depth += 1
-                start = time.perf_counter()
+                start = meter.started = time.perf_counter()
                 try:
                     return await fn(*args, **kwargs)
                 finally:
@@ -121,7 +126,7 @@ class Meter:
             if meter.depth:
                 return fn(*args, **kwargs)
             meter.depth += 1
-            start = time.perf_counter()
+            start = meter.started = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
@@ -140,6 +145,27 @@ SERVICE_METHODS = ("act", "verify", "observation", "next_deal", "start", "add_ai
 PLAY_BUILDERS = ("table_view", "lobby_view", "view_of", "CardSelect", "AnswerButton",
                  "answer_buttons", "NextDealButton")
 PLAY_HANDLERS = ("on_lobby", "on_play", "on_answer", "on_card", "on_next")
+
+#: the click being measured: when it started, and the bot's work (``WORK``) and
+#: the wall time since the start when the bot first answered its interaction
+ANSWER: dict[str, float | None] = {"start": 0.0, "work": None, "wall": None}
+
+
+def watch_answers() -> None:
+    """Note, at the first answer to each interaction (``InteractionResponse``'s
+    send_message, edit_message, defer or send_modal), the bot's work so far: what
+    the clicking member waits for. What follows the answer (the public table
+    message and its picture, other players' panels) is the rest of the work."""
+    for name in ("send_message", "edit_message", "defer", "send_modal"):
+        original = getattr(discord.InteractionResponse, name)
+
+        async def answered(self: Any, *args: Any, __original: Any = original,
+                           **kwargs: Any) -> Any:
+            if ANSWER["work"] is None:
+                ANSWER["work"] = WORK.so_far()
+                ANSWER["wall"] = time.perf_counter() - (ANSWER["start"] or 0.0)
+            return await __original(self, *args, **kwargs)
+        setattr(discord.InteractionResponse, name, answered)
 
 
 def instrument(bot: Any) -> None:
@@ -166,6 +192,7 @@ def instrument(bot: Any) -> None:
                 setattr(module, name, WORK.wrap(getattr(module, name)))
     for name in PLAY_HANDLERS:
         setattr(handlers, name, HANDLER.wrap(getattr(handlers, name)))
+    watch_answers()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -227,13 +254,17 @@ class Recorder:
         self.pictures: dict[str, list[float]] = defaultdict(list)  # part of work
         self.handler: dict[str, list[float]] = defaultdict(list)
         self.wall: dict[str, list[float]] = defaultdict(list)
+        self.answer: dict[str, list[float]] = defaultdict(list)  # work before the answer
 
     async def run(self, kind: str, operation: Any) -> Any:
         """Await one actor operation (a coroutine not yet started) and time it."""
         WORK.total = HANDLER.total = PICTURES.total = 0.0
         start = time.perf_counter()
+        ANSWER.update(start=start, work=None, wall=None)
         result = await operation
         self.wall[kind].append(time.perf_counter() - start)
+        answered = ANSWER["work"]
+        self.answer[kind].append(WORK.total if answered is None else answered)
         self.work[kind].append(WORK.total)
         self.pictures[kind].append(PICTURES.total)
         self.handler[kind].append(HANDLER.total)
@@ -391,7 +422,8 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
     tmp = tempfile.TemporaryDirectory(prefix="commerce-bench-")
     # cooldown=None: the per-member click limit (12 per 10 real seconds) would turn a
     # benchmark's rapid clicks into "Slow down" answers; nothing else changes.
-    bot = create_bot(Path(tmp.name) / "bench.db", rng=random.Random(seed), cooldown=None)
+    bot = create_bot(Path(tmp.name) / "bench.db", rng=random.Random(seed), cooldown=None,
+                     ai_pace=0)
     bot.add_dynamic_items(NoopButton)  # script-only baseline control
     t_run = time.perf_counter()
     try:
@@ -496,6 +528,15 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
            t_total, rounds, open_after, errors, peak, as_is_peak, per_view, views)
 
 
+def ceiling_ratio(rec: Recorder) -> float:
+    """The throughput ratio with the bot's own work taken out of every click:
+    what sending these very messages through SimCord and discord.py costs,
+    against the no-op. Bot work above zero can only lower the ratio below it."""
+    clicks, work = rec.all(rec.wall), rec.all(rec.work)
+    left = (sum(clicks) - sum(work)) / len(clicks)
+    return statistics.mean(rec.wall["noop"]) / left if left > 0 else float("nan")
+
+
 def rate(samples: list[float]) -> float:
     return len(samples) / sum(samples) if samples else float("nan")
 
@@ -503,21 +544,23 @@ def rate(samples: list[float]) -> float:
 def table_rows(rec: Recorder) -> list[str]:
     ms = 1000.0
     out = [f"   {'interaction':<15}{'n':>6}{'median':>9}{'p99':>9}{'pictures':>10}"
-           f"   {'handler p50':>11}{'click p50':>11}"]
+           f"{'answered':>10}   {'handler p50':>11}{'click p50':>11}"]
     kinds = [k for k in rec.work if k != "noop"]
     changes = tuple(k for k in kinds if k not in STATE_CHANGES)
     groups = {k: (k,) for k in kinds}
     groups["state changes"] = ("noop", *changes)  # excluded kinds
     groups["ALL"] = ("noop",)
     for k, sel in groups.items():
-        w, p, h, c = ((table[k] if k in kinds else rec.all(table, exclude=sel))
-                      for table in (rec.work, rec.pictures, rec.handler, rec.wall))
+        w, p, a, h, c = ((table[k] if k in kinds else rec.all(table, exclude=sel))
+                         for table in (rec.work, rec.pictures, rec.answer, rec.handler,
+                                       rec.wall))
         out.append(f"   {k:<15}{len(w):>6}{statistics.median(w) * ms:>9.2f}"
                    f"{pct(w, .99) * ms:>9.2f}{statistics.median(p) * ms:>10.2f}"
+                   f"{statistics.median(a) * ms:>10.2f}"
                    f"   {statistics.median(h) * ms:>11.2f}{statistics.median(c) * ms:>11.2f}")
     noop = rec.wall["noop"]
-    out.append(f"   {'no-op defer':<15}{len(noop):>6}{'-':>9}{'-':>9}{'-':>10}   {'-':>11}"
-               f"{statistics.median(noop) * ms:>11.2f}")
+    out.append(f"   {'no-op defer':<15}{len(noop):>6}{'-':>9}{'-':>9}{'-':>10}{'-':>10}   "
+               f"{'-':>11}{statistics.median(noop) * ms:>11.2f}")
     return out
 
 
@@ -538,7 +581,9 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
 
     print("1. Bot's own work per interaction, ms = timed TableService calls + rendering")
     print("   (lock, engine step, AI turns, SQLite commit, embeds/texts/views/pictures);")
-    print("   pictures = median of the part spent on card pictures and panels (in the work)")
+    print("   pictures = median of the part spent on card pictures and panels (in the work);")
+    print("   answered = median of the work done before the interaction was answered (what the")
+    print("   clicking member waits for; the public table message and its picture follow)")
     print("\n".join(table_rows(rec)))
     print("   handler = control handler coroutine incl. its calls to the simulated Discord API;")
     print("   click = whole SimCord round trip (gateway event, discord.py dispatch, handler,")
@@ -549,6 +594,10 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
     print(f"   bot interactions  {bot_tput:8.0f} /s")
     print(f"   no-op defer       {noop_tput:8.0f} /s")
     print(f"   ratio bot/no-op   {bot_tput / noop_tput:8.2f}     (target >= 0.7)")
+    ceiling = ceiling_ratio(rec)
+    print(f"   ceiling           {ceiling:8.2f}     (the ratio if the bot's own work took no "
+          "time: the\n                               same clicks, messages and simulated "
+          "Discord, minus the work)")
     if as_is.wall:
         a_bot, a_noop = rate(as_is.all(as_is.wall)), rate(as_is.wall["noop"])
         a_work = as_is.all(as_is.work)
@@ -585,16 +634,20 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
         print("bot error:", repr(e))
     changes = [v for k in STATE_CHANGES for v in rec.work.get(k, [])]
     drawn = [v for k in STATE_CHANGES for v in rec.pictures.get(k, [])]
+    before = [v for k in STATE_CHANGES for v in rec.answer.get(k, [])]
     figures = {
         "tables": n_tables, "interactions": len(wall), "errors": len(errors),
         "state_change_median_ms": statistics.median(changes) * 1000,
         "state_change_p99_ms": pct(changes, .99) * 1000,
         "state_change_pictures_median_ms": statistics.median(drawn) * 1000,
         "state_change_pictures_p99_ms": pct(drawn, .99) * 1000,
+        "state_change_answered_median_ms": statistics.median(before) * 1000,
+        "state_change_answered_p99_ms": pct(before, .99) * 1000,
         "all_median_ms": statistics.median(rec.all(rec.work)) * 1000,
         "all_p99_ms": pct(rec.all(rec.work), .99) * 1000,
         "throughput_bot_per_s": bot_tput, "throughput_noop_per_s": noop_tput,
         "throughput_ratio": bot_tput / noop_tput,
+        "throughput_ratio_ceiling": ceiling_ratio(rec),
         "memory_bot_kib_per_table": bot_side / n_tables / 1024,
         "memory_total_kib_per_table": total / n_tables / 1024,
     }

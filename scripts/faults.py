@@ -38,7 +38,7 @@ async def one(family: str, fail_at: int | None, seed: int, restart: bool) -> Fau
 
     def make_bot(seed: int = 7, cooldown=None):
         bot = create_bot(db_path=folder / "commerce.db", rng=random.Random(seed),
-                         cooldown=cooldown)
+                         cooldown=cooldown, ai_pace=0)
         bots.append(bot)
         return bot
 

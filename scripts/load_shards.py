@@ -265,7 +265,7 @@ async def worker(args: argparse.Namespace) -> int:
     shard = shards.ids[0] if shards is not None and shards.ids and shards.count > 1 else None
     bot = create_bot(url or args.sqlite, rng=random.Random(args.seed * 1000 + args.slot
                                                            + 100 * args.incarnation),
-                     cooldown=None, shards=shards)
+                     cooldown=None, shards=shards, ai_pace=0)
     env = simcord.Env(bot)
     world = build_world(env, args.slot, shard, args.guilds, args.tables)
     if args.resume:

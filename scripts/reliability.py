@@ -55,7 +55,7 @@ async def chaos(games: int, seed: int) -> tuple[ChaosReport, int, int]:
 
         def make_bot(seed: int = 7, cooldown=None, _bots=bots, _folder=folder):
             bot = create_bot(db_path=_folder / "commerce.db", rng=random.Random(seed),
-                             cooldown=cooldown)
+                             cooldown=cooldown, ai_pace=0)
             _bots.append(bot)
             return bot
 

@@ -189,7 +189,8 @@ async def main(out: Path, only: set[str] | None) -> int:
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="commerce-screens-") as tmp:
-        bot = create_bot(Path(tmp) / "screens.db", rng=random.Random(3), cooldown=None)
+        bot = create_bot(Path(tmp) / "screens.db", rng=random.Random(3), cooldown=None,
+                         ai_pace=0)
         try:
             async with simcord.run(bot) as env:
                 owner = env.create_user("owner")

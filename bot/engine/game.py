@@ -319,6 +319,31 @@ class Game:
             raise IllegalAction("No deal is in progress.")
         return deal.apply(op)
 
+    def rewound(self, count: int) -> Game:
+        """A copy of this game with its latest deal as it was after its first
+        ``count`` operations: the deal dealt again from the same deck, from the
+        same standing, and those operations applied (docs/RULES.md §3: a deal is
+        a pure function of its deck and operations). The earlier deals are
+        shared, not copied; this game is not changed. No fairness data is
+        carried (a copy is only ever shown, never recorded).
+
+        Raises:
+            GameError: the game has no deal.
+            ValueError: ``count`` is not in ``0..len(operations)``.
+        """
+        if not self.deals:
+            raise GameError("No deal has started.")
+        latest = self.deals[-1]
+        if not 0 <= count <= len(latest.operations):
+            raise ValueError(f"count must be 0..{len(latest.operations)}")
+        copy = Game(self.rules, self.n, self.first_dealer, table=self.table)
+        copy.deals = self.deals[:-1]
+        copy.proofs = [None] * len(copy.deals)
+        deal = copy.start_deal(latest.deck)
+        for op in latest.operations[:count]:
+            deal.apply(op)
+        return copy
+
     def close(self) -> AnyDeal | None:
         """Close the game early; an open deal is voided (its antes, stakes and fees
         refunded). Returns the voided deal, if any."""

@@ -172,7 +172,8 @@ async def test_no_log_record_names_a_hidden_card(tmp_path, monkeypatch, restore_
     bots: list = []
 
     def make_bot():
-        bot = create_bot(db_path=tmp_path / "commerce.db", rng=random.Random(3), cooldown=None)
+        bot = create_bot(db_path=tmp_path / "commerce.db", rng=random.Random(3), cooldown=None,
+                         ai_pace=0)
         bots.append(bot)
         audit.bots.append(bot)
         return bot

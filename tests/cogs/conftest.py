@@ -38,8 +38,11 @@ def db_path(tmp_path, request):
 
 @pytest.fixture
 def make_bot(db_path, bots):
-    def make(seed: int = 7, cooldown=None):
-        bot = create_bot(db_path=db_path, rng=random.Random(seed), cooldown=cooldown)
+    def make(seed: int = 7, cooldown=None, ai_pace: float = 0.0):
+        # ai_pace=0: the table message shows every change at once (tests of the
+        # pace itself ask for one: tests/cogs/test_ai_pace.py)
+        bot = create_bot(db_path=db_path, rng=random.Random(seed), cooldown=cooldown,
+                         ai_pace=ai_pace)
         bots.append(bot)
         return bot
     return make

@@ -43,7 +43,7 @@ def check_invariants(bot, report: FuzzReport) -> None:
 
 async def fuzz_run(tmp_path, rng: random.Random, steps: int, report: FuzzReport) -> None:
     bot = create_bot(db_path=tmp_path / f"fuzz-{rng.random()}.db",
-                     rng=random.Random(rng.random()), cooldown=None)
+                     rng=random.Random(rng.random()), cooldown=None, ai_pace=0)
     try:
         async with simcord.run(bot) as env:
             guild = env.create_guild()

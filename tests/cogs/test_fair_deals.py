@@ -252,7 +252,8 @@ async def test_a_seed_is_drawn_from_the_test_rng_so_games_repeat(tmp_path):
     """With a seeded RNG (tests only) the seeds repeat, and so do the decks."""
     decks = []
     for run in range(2):
-        bot = create_bot(db_path=tmp_path / f"run{run}.db", rng=random.Random(11), cooldown=None)
+        bot = create_bot(db_path=tmp_path / f"run{run}.db", rng=random.Random(11), cooldown=None,
+                         ai_pace=0)
         try:
             async with simcord.run(bot) as env:
                 _, _, ann, _, lobby, table = await open_with_ai(env, "widow", {})
@@ -345,7 +346,8 @@ async def test_no_open_deals_seed_in_any_message_rest_payload_or_log_at_debug(
     bots: list = []
 
     def make_bot():  # a fresh seed each start: a repeated test RNG would repeat seeds
-        bot = create_bot(db_path=db_path, rng=random.Random(len(bots)), cooldown=None)
+        bot = create_bot(db_path=db_path, rng=random.Random(len(bots)), cooldown=None,
+                         ai_pace=0)
         bots.append(bot)
         audit.bots.append(bot)
         return bot

@@ -28,7 +28,7 @@ class TableFuzz(RuleBasedStateMachine):
         self.loop = asyncio.new_event_loop()
         self.folder = Path(tempfile.mkdtemp(prefix="commerce-stateful-"))
         self.bot = create_bot(db_path=self.folder / "commerce.db", rng=random.Random(1),
-                              cooldown=None)
+                              cooldown=None, ai_pace=0)
         self.queue: asyncio.Queue = asyncio.Queue()
         self.report = FuzzReport()
         self.selects: list = []

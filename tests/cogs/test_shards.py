@@ -18,7 +18,7 @@ from tests.cogs.helpers import answer_text
 @pytest_asyncio.fixture
 async def simcord_bot(db_path, bots):
     bot = create_bot(db_path=db_path, rng=random.Random(7), cooldown=None,
-                     shards=Shards(2, (1,)))
+                     shards=Shards(2, (1,)), ai_pace=0)
     bots.append(bot)
     yield bot
     for b in bots:
