@@ -171,9 +171,9 @@ class Panels:
             async with self.lock(*key):
                 if self.open.get(key) is not opened:
                     continue  # replaced meanwhile
+                if panel.key_of(live, seat, focus=opened.focus, note=opened.note) == opened.key:
+                    continue  # it shows this already: nothing to build
                 rendered = panel.build(live, seat, focus=opened.focus, note=opened.note)
-                if rendered.key == opened.key:
-                    continue
                 try:
                     await opened.editor(**_changes(rendered, opened))
                 except discord.NotFound:

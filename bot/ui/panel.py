@@ -236,9 +236,8 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
     """
     deal = live.deal
     assert deal is not None
-    obs = deal.observation(seat)
-    legal = {name for name, _ in groups(deal, seat)}
-    focus = focus if focus in legal and focus in choices.SELECTS else None
+    key = key_of(live, seat, focus=focus, note=note, controls=controls)
+    obs, focus = key[-1], key[4]
     lines = [note] if note else []
     lines.append(render.hand_text(live, obs))
     if deal.finished and deal.showdown is not None:
@@ -250,9 +249,22 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
     view = controls_view(live, seat, focus) if controls else None
     picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
     file = hand_file(obs, picture) if picture is not None else None
-    key = (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
-           controls, obs)
     return Panel("\n".join(lines), file, view, key, picture)
+
+
+def key_of(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "",
+           controls: bool = True) -> tuple[Any, ...]:
+    """What ``build`` would show for these arguments (its ``Panel.key``), without
+    building it: two panels with equal keys look the same. Its last item is the
+    seat's observation, its fifth the focus ``build`` keeps (``None`` when the
+    menu asked for is not the seat's to use now)."""
+    deal = live.deal
+    assert deal is not None
+    obs = deal.observation(seat)
+    legal = {name for name, _ in groups(deal, seat)}
+    focus = focus if focus in legal and focus in choices.SELECTS else None
+    return (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
+            controls, obs)
 
 
 def over(deal_number: int, current: int | None) -> str:

@@ -9,6 +9,7 @@ memory equals a fresh rebuild from storage, and play goes on.
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import sqlite3
 from collections.abc import Sequence
@@ -656,6 +657,33 @@ async def test_load_rebuilds_every_open_table_in_one_call(storage):
     assert [again.get(t).next_seed is None for t in (lobby, playing, between)] == \
         [False, True, False]
     assert again.get(playing).is_ai(1)
+
+
+async def test_load_gives_the_garbage_collector_back_as_it_found_it(storage, monkeypatch):
+    """``load`` holds the cyclic collector off while it builds (a speed measure);
+    afterwards it runs again, also when a table fails to rebuild, and a collector
+    that was off stays off."""
+    service = TableService(storage, rng=random.Random(3))
+    table_id = await open_table(service, [ANN], ai=2)
+    await service.start(table_id, ANN)
+    seen: list[bool] = []
+    build = TableService._build
+
+    def failing(state):
+        seen.append(gc.isenabled())
+        build(state)
+        raise ValueError("a broken table")
+
+    monkeypatch.setattr(TableService, "_build", staticmethod(failing))
+    assert gc.isenabled()
+    await TableService(storage).load()
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        await TableService(storage).load()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 # ------------------------------------------------------------------ PostgreSQL only
