@@ -119,6 +119,7 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
     if shards is not None:
         log.info("serving %s", shards.describe())
     bot = create_bot(db_path, dev_guild=int(dev) if dev.isdigit() else None, shards=shards)
+    bot.freeze_loaded = True  # one bot for the life of this process
     import discord
 
     try:

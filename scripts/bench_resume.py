@@ -35,6 +35,10 @@ preset (timed and reported: that one-time cost), then measures memory per open
 table: tracemalloc's traced memory after ``load()`` minus before ``Storage.open``,
 divided by N (Python objects only: SQLite's page cache is C memory that
 tracemalloc cannot see; the engine's one-time tables are not charged to the tables).
+That process also times one full run of Python's cyclic garbage collector with the
+tables loaded, then after ``gc.freeze()`` (what ``python -m bot`` does once loaded),
+and counts the reference cycles found once every table is dropped (none: frozen
+tables are still freed by reference counting when they close).
 
     .venv/bin/python scripts/bench_resume.py [--tables 1000 10000] [--runs 3] [--rebuild]
 
@@ -45,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import hashlib
 import json
 import os
@@ -231,6 +236,28 @@ def warm_engine() -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def collections(service: TableService) -> dict[str, float]:
+    """A full run of the cyclic collector with the tables loaded (ms, median of 3),
+    then after ``gc.freeze()`` as ``python -m bot`` does after loading; and what
+    one would find once every table is dropped (reference cycles left behind)."""
+    def full() -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            gc.collect()
+            times.append((time.perf_counter() - start) * 1000)
+        return statistics.median(times)
+
+    gc.collect()
+    loaded = full()
+    gc.freeze()
+    frozen = full()
+    gc.unfreeze()
+    service.tables.clear()
+    left = gc.collect()
+    return {"gc_full_ms": loaded, "gc_full_frozen_ms": frozen, "gc_cycles_left": left}
+
+
 async def measure(path: Path, memory: bool) -> dict[str, float]:
     """Open the storage and load every open table once; times or memory. The
     memory run first builds the engine's one-time tables (``warm_engine``) so that
@@ -265,6 +292,7 @@ async def measure(path: Path, memory: bool) -> dict[str, float]:
             out["bytes"] = tracemalloc.get_traced_memory()[0] - before
             out["warm_ms"] = warm
             tracemalloc.stop()
+            out.update(collections(service))
         return out
     finally:
         await storage.close()
@@ -329,6 +357,12 @@ def bench_size(n: int, runs: int, cache_dir: Path, rebuild: bool) -> dict[str, A
           "excluded)")
     print(f"  the engine's one-time tables (one AI deal of every preset in a fresh process, "
           f"included in the timed runs): {memory['warm_ms']:.0f} ms")
+    figures["gc_full_ms"] = memory["gc_full_ms"]
+    figures["gc_full_frozen_ms"] = memory["gc_full_frozen_ms"]
+    print(f"  a full run of the cyclic collector with these tables loaded: "
+          f"{memory['gc_full_ms']:.0f} ms; after gc.freeze() (python -m bot does it once "
+          f"loaded): {memory['gc_full_frozen_ms']:.1f} ms; reference cycles left when every "
+          f"table is dropped: {memory['gc_cycles_left']}")
     return figures
 
 
