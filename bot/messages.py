@@ -184,34 +184,39 @@ class Publisher:
         else:
             self.presented[live.id] = (live.deal_number, len(live.deal.operations))
 
-    async def _present(self, live: LiveTable) -> None:
+    async def _present(self, live: LiveTable) -> bool:
         """Show the moves the table message has not shown yet one at a time,
         waiting ``pace`` seconds before each AI move; the latest state is left
-        to ``_refresh_once``. Stops at once when the table closes or its deal
-        changes; a failed edit ends the showing (the latest state follows)."""
+        to ``_refresh_once``. A failed edit ends the showing (the latest state
+        follows). Returns ``False`` when, during a wait, the table closed or was
+        rebuilt from storage (``live`` is no longer the table: whoever closed or
+        rebuilt it shows it), else ``True``."""
         while self.pace > 0 and live.row.table_message_id is not None:
             deal, number = live.deal, live.deal_number
             shown = self.presented.get(live.id)
             if deal is None or shown is None or shown[0] != number:
-                return
+                return True
             count = shown[1] + 1
             if count > len(deal.operations):
-                return
+                return True
             if live.is_ai(deal.operations[count - 1].seat):
                 await asyncio.sleep(self.pace)  # the AI "thinks": the table can read
                 await self.service.settled(live.id)
-                if self.service.tables.get(live.id) is not live or live.deal is not deal:
-                    return
+                if self.service.tables.get(live.id) is not live:
+                    return False
+                if live.deal is not deal:
+                    return True
             if count >= len(deal.operations):
-                return
+                return True
             try:
                 frame = self.frame(live, count)
                 await self.edit_table_message(frame)
             except Exception:
                 log.warning("table %s: could not show a move; showing the latest state",
                             live.id, exc_info=True)
-                return
+                return True
             self._presented(frame)
+        return True
 
     def table_embed(self, live: LiveTable) -> discord.Embed:
         """The table message's embed now: the turn deadline or the next deal's
@@ -292,8 +297,8 @@ class Publisher:
             await self.service.settled(live.id)
             while True:
                 self.dirty.discard(live.id)
-                if paced:
-                    await self._present(live)
+                if paced and not await self._present(live):
+                    break
                 await self._refresh_once(live, interaction)
                 self._presented(live)
                 if live.id not in self.dirty:

@@ -149,3 +149,20 @@ async def test_a_restart_shows_the_latest_state_at_once(simcord_env, bots, make_
     await env.settle()
     assert moves_shown(table.table_message()) == min(shown, render.RECENT)
     assert not env.errors
+
+
+async def test_a_table_ended_while_its_moves_are_shown_stays_closed(simcord_env, bots):
+    env = simcord_env
+    table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2)
+    await choose(table, ann, "trade")
+    assert moves_shown(table.table_message()) == 1 < len(table.live.deal.operations)
+    message_id = table.live.row.table_message_id
+    res = await ann.slash(table.channel, "commerce end")
+    assert res.ephemeral
+    closed = description(table.message(message_id))
+    assert "closed" in closed
+    posts = len(table.channel.history())
+    await env.advance_time(5 * PACE)
+    assert description(table.message(message_id)) == closed  # not shown again as it was
+    assert len(table.channel.history()) == posts  # no showdown, no next deal
+    assert not env.errors
