@@ -288,6 +288,11 @@ class Handlers(HistoryHandlers):
             live = self.service.get(table_id)
             if live.seat_of(interaction.user.id) is None:
                 raise UserError("Only players at this table can deal the next hand.")
+            shown = live.deal
+            if (live.deal_number == deal and shown is not None and shown.showdown is not None
+                    and deal not in live.announced):
+                raise UserError("This deal's showdown is still on its way: press Next deal "
+                                "on it once it is posted.")
             live = await self.service.next_deal(table_id, after=deal, press=interaction.id,
                                                 member_id=interaction.user.id)
             await edit(interaction, view=None)

@@ -14,11 +14,12 @@ import contextlib
 import datetime
 import hashlib
 import logging
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import discord
 
-from .engine import Operation
+from .engine import BarterAnswer, Controls, OfferAnswer, Operation
 from .interactions import NO_PINGS, reply, retrying
 from .panels import Panels
 from .service import LiveTable, TableService
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: seconds between two AI moves as the table message shows them (docs/AI.md "At a table")
 AI_PACE = 1.5
+#: operations that answer an offer (shown to its maker with the offer itself)
+ANSWERS = (BarterAnswer, OfferAnswer)
 
 
 def sent_view(view: discord.ui.View | None) -> discord.ui.View:
@@ -133,6 +136,13 @@ class Publisher:
                 self.offers[key] = live.row.offer_message_id if known else None
             asyncio.get_running_loop().create_task(self.refresh(live))
 
+    def forget(self, table_id: int) -> None:
+        """A table closed: drop what is remembered of its messages."""
+        self.shown.pop(table_id, None)
+        self.presented.pop(table_id, None)
+        for key in [k for k in self.offers if k[0] == table_id]:
+            self.offers.pop(key, None)
+
     def channel(self, live: LiveTable) -> discord.PartialMessageable:
         """Where the table plays (a channel or a thread)."""
         return self.client.get_partial_messageable(live.row.channel_id,
@@ -172,9 +182,13 @@ class Publisher:
         deal = live.deal
         if self.pace <= 0 or deal is None:
             return live
-        for index in range(len(deal.operations) - 1, -1, -1):
-            if deal.operations[index] is op:
-                return self.frame(live, index + 1)
+        ops = deal.operations
+        for index in range(len(ops) - 1, -1, -1):
+            if ops[index] is op:
+                count = index + 1
+                if count < len(ops) and isinstance(ops[count], ANSWERS):
+                    count += 1  # the answer to the member's own offer is part of its outcome
+                return self.frame(live, count)
         return live
 
     def _presented(self, live: LiveTable) -> None:
@@ -208,9 +222,11 @@ class Publisher:
                     return True
             if count >= len(deal.operations):
                 return True
+            if self.service.tables.get(live.id) is not live:
+                return False
             try:
                 frame = self.frame(live, count)
-                await self.edit_table_message(frame)
+                await self.edit_table_message(frame, frame=True)
             except Exception:
                 log.warning("table %s: could not show a move; showing the latest state",
                             live.id, exc_info=True)
@@ -295,6 +311,10 @@ class Publisher:
         self.editing.add(live.id)
         try:
             await self.service.settled(live.id)
+            if paced and self.pace > 0 and live.id in self.service.tables:
+                # the turn timer of the moment just passed must not run on (nor remind)
+                # while the moves after it are shown: the new moment's starts now
+                await self.clock.arm_turn_timer(live)
             while True:
                 self.dirty.discard(live.id)
                 if paced and not await self._present(live):
@@ -321,7 +341,6 @@ class Publisher:
                 else:
                     await self.post_table_message(live)
                 await self.after_deal_change(live)
-            await self.panels.refresh(live)
         except discord.Forbidden:
             log.warning("table %s: missing permission to post in channel %s",
                         live.id, live.row.channel_id)
@@ -334,16 +353,29 @@ class Publisher:
             log.exception("table %s: could not update the table message", live.id)
         except Exception:  # the move is committed: the watch tries again later
             log.exception("table %s: could not bring the table up to date", live.id)
+        try:  # the panels catch up whether or not the public messages could
+            await self.panels.refresh(live)
+        except Exception:
+            log.exception("table %s: could not bring the panels up to date", live.id)
 
-    async def edit_table_message(self, live: LiveTable) -> None:
+    async def edit_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Edit the table message to the table's state now (its picture too). An
         edit that would change nothing the message shows is not made, and the
-        picture is uploaded again only when it changed."""
+        picture is uploaded again only when it changed. ``frame``: ``live`` is a
+        step being shown (``_present``): nobody is pinged, the only buttons are My
+        hand (and I'm back), and a failed edit is not retried (the next step or
+        the latest state follows)."""
         message_id = live.row.table_message_id
         if message_id is None:
             return
         message = self.channel(live).get_partial_message(message_id)
-        content, embed, view = self.ping_text(live), self.table_embed(live), self.table_view(live)
+        if frame:
+            content = ""
+            view: discord.ui.View | None = table_view(
+                live.id, live.deal_number, Controls(), away=any(s.away for s in live.seats))
+        else:
+            content, view = self.ping_text(live), self.table_view(live)
+        embed = self.table_embed(live)
         png = media.table_png(live)
         state = shows(content, embed, png, view)
         last = self.shown.get(live.id)
@@ -351,8 +383,11 @@ class Publisher:
             return
         changes: dict[str, Any] = {"content": content, "embed": embed, "view": view}
         same_picture = last is not None and last[0] == message_id and last[1][1] == state[1]
-        await retrying(lambda: message.edit(**changes) if same_picture else message.edit(
-            **changes, attachments=[media.picture_file(png)]))
+
+        def call() -> Awaitable[Any]:
+            return message.edit(**changes) if same_picture else message.edit(
+                **changes, attachments=[media.picture_file(png)])
+        await (call() if frame else retrying(call))
         self.shown[live.id] = (message_id, state)
 
     @staticmethod
@@ -388,6 +423,7 @@ class Publisher:
             if complete:
                 await channel.send(embed=render.final_embed(live))
                 await self.close_channel(live)
+                self.forget(live.id)
             else:
                 self.clock.schedule_next(live, at)
             return
@@ -443,7 +479,7 @@ class Publisher:
         """Show a closed table's message in its final state (refunds applied, no
         move awaited, no controls), and close the players' panels."""
         await self.panels.close(live, "This table is closed.")
-        self.shown.pop(live.id, None)
+        self.forget(live.id)
         if live.row.table_message_id is not None and live.deal is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(live).get_partial_message(live.row.table_message_id).edit(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 
 import discord
 
-from .interactions import edit
+from .interactions import edit, retrying
 from .service import LiveTable, TableService
 from .ui import panel
 
@@ -174,8 +175,9 @@ class Panels:
                 if panel.key_of(live, seat, focus=opened.focus, note=opened.note) == opened.key:
                     continue  # it shows this already: nothing to build
                 rendered = panel.build(live, seat, focus=opened.focus, note=opened.note)
-                try:
-                    await opened.editor(**_changes(rendered, opened))
+                changes = _changes(rendered, opened)
+                try:  # a 429 or 5xx is tried again: the panel must not stay behind
+                    await retrying(functools.partial(opened.editor, **changes))
                 except discord.NotFound:
                     self.open.pop(key, None)
                     continue

@@ -248,7 +248,12 @@ class Timers:
                           seconds: int) -> None:
         await asyncio.sleep(seconds / 2)
         live = self.service.tables.get(table_id)
-        if live is None:
+        deal = live.deal if live is not None else None
+        if (live is None or deal is None or live.deal_number != deal_number
+                or len(deal.operations) != seq or deal.to_act != seat):
+            # that moment has passed (the move was made): no reminder, no timeout
+            if self.turn_timers.get(table_id) is asyncio.current_task():
+                self.turn_timers.pop(table_id, None)
             return
         member_id = live.member_of(seat)
         known = self.deadlines.get(table_id)

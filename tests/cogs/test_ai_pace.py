@@ -165,3 +165,18 @@ async def test_a_table_ended_while_its_moves_are_shown_stays_closed(simcord_env,
     assert description(table.message(message_id)) == closed  # not shown again as it was
     assert len(table.channel.history()) == posts  # no showdown, no next deal
     assert not env.errors
+
+
+async def test_a_barter_answered_by_an_ai_shows_its_outcome_on_the_panel_at_once(
+        simcord_env, bots):
+    env = simcord_env
+    table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2)
+    res = await choose(table, ann, "barter")
+    live = table.live
+    assert [op.seat for op in live.deal.operations[:2]] == [0, 1]  # Ada answered at once
+    # the panel shows Ann's hand after the exchange its note tells of, while the table
+    # message still shows the offer waiting for Ada
+    after = Publisher.frame(live, 2)
+    assert render.hand_text(after, after.deal.observation(0)) in res.response.content
+    assert moves_shown(table.table_message()) == 1
+    assert not env.errors
