@@ -139,7 +139,7 @@ class Handlers(HistoryHandlers):
                 await self.on_draw(interaction, table_id, deal)
                 return
             live = self.service.verify(table_id, user.id, deal, action)
-            await self.panels.send(interaction, live, focus=action)
+            await self.panels.send(interaction, self.publisher.as_shown(live), focus=action)
         await guarded(interaction, table_id, work)
 
     async def on_draw(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
@@ -160,7 +160,7 @@ class Handlers(HistoryHandlers):
         text, and a button for each decision they can make now (``bot.panels``);
         the panel it replaces is deleted."""
         live, _ = self.service.observation(table_id, interaction.user.id)
-        await self.panels.send(interaction, live)
+        await self.panels.send(interaction, self.publisher.as_shown(live))
 
     async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
                         seq: int, action: str) -> None:

@@ -191,6 +191,17 @@ class Publisher:
                 return self.frame(live, count)
         return live
 
+    def as_shown(self, live: LiveTable) -> LiveTable:
+        """The table as its message shows it now: while moves are being shown one
+        at a time, the step on show (``frame``), else ``live``. A panel asked for
+        meanwhile shows that step and catches up with the table message."""
+        deal = live.deal
+        shown = self.presented.get(live.id)
+        if (self.pace <= 0 or deal is None or shown is None or live.id not in self.editing
+                or shown[0] != live.deal_number or shown[1] >= len(deal.operations)):
+            return live
+        return self.frame(live, shown[1])
+
     def _presented(self, live: LiveTable) -> None:
         """Remember that the table message shows ``live`` (a frame, or the latest)."""
         if live.deal is None:

@@ -180,3 +180,21 @@ async def test_a_barter_answered_by_an_ai_shows_its_outcome_on_the_panel_at_once
     assert render.hand_text(after, after.deal.observation(0)) in res.response.content
     assert moves_shown(table.table_message()) == 1
     assert not env.errors
+
+
+async def test_my_hand_during_the_showing_shows_what_the_table_shows(simcord_env, bots):
+    env = simcord_env
+    table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2)
+    await choose(table, ann, "trade")
+    live = table.live
+    assert not live.deal.finished and live.deal.to_act == 0  # Ann's turn, committed
+    message = table.table_message()
+    assert moves_shown(message) == 1
+    # the table shows an AI to act, with no move buttons; My hand agrees with it
+    assert {c.label for row in message.components for c in row.children} == {"My hand"}
+    res = await ann.click(message, label="My hand")
+    assert moves(res) == set()
+    await env.advance_time(len(live.deal.operations) * PACE)
+    assert "trade" in {c.custom_id.split(":")[5] for row in panel_of(table, ann).components
+                       for c in row.children if ":pick:" in (c.custom_id or "")}
+    assert not env.errors
