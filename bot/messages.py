@@ -14,7 +14,7 @@ import contextlib
 import datetime
 import hashlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
@@ -113,6 +113,9 @@ class Publisher:
         self.client = client
         self.service = service
         self.pace = pace
+        #: how the publisher waits ``pace`` seconds between two shown moves (the
+        #: offline sandbox declares this wait to its simulated Discord)
+        self.pause: Callable[[float], Awaitable[Any]] = asyncio.sleep
         self.presented: dict[int, tuple[int, int]] = {}
         self.offers: dict[tuple[int, int, int], int | None] = {}
         self.editing: set[int] = set()
@@ -225,7 +228,7 @@ class Publisher:
             if count > len(deal.operations):
                 return True
             if live.is_ai(deal.operations[count - 1].seat):
-                await asyncio.sleep(self.pace)  # the AI "thinks": the table can read
+                await self.pause(self.pace)  # the AI "thinks": the table can read
                 await self.service.settled(live.id)
                 if self.service.tables.get(live.id) is not live:
                     return False

@@ -40,12 +40,13 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     bot = create_bot(db_path)
-    # SimCord runs through any sleep shorter than its settle timeout within the
-    # click; a shorter timeout leaves the AI's pace to the clock below, so the
-    # page shows the AI moves one at a time as Discord would
-    settle = max(0.5, min(5.0, 0.8 * bot.ai_pace))
     try:
-        async with simcord.run(bot, settle_timeout=settle) as env:
+        async with simcord.run(bot) as env:
+            # the pause between two AI moves shown is declared to SimCord, so that a
+            # click does not wait for it: the clock below brings the moves one at a
+            # time, as Discord would show them
+            bot.publisher.pause = lambda seconds: env.external_wait(
+                asyncio.sleep(seconds), reason="the AI's pace (bot.messages.Publisher)")
             user = env.create_user("ann")
             guild = env.create_guild(name="Commerce sandbox", owner=user)
             channel = guild.create_text_channel("commerce")
