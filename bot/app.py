@@ -19,9 +19,10 @@ from discord.ext import commands
 
 from .commands import CommerceGroup
 from .handlers import Handlers
-from .messages import AI_PACE, Publisher
+from .messages import Publisher
 from .service import TableService
 from .shards import Shards
+from .showing import AI_PACE
 from .storage import AnyStorage, open_storage
 from .timers import Timers
 from .ui.components import DYNAMIC_ITEMS

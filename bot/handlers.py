@@ -130,7 +130,7 @@ class Handlers(HistoryHandlers):
                 _, before = self.service.observation(table_id, user.id)
                 live, op = await self.service.act(table_id, user.id, deal, decide(action))
                 try:
-                    await self.panels.send(interaction, self.publisher.after(live, op),
+                    await self.panels.send(interaction, self.publisher.showing.after(live, op),
                                            note=confirm.confirmation(live, deal, before, op))
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.publisher.refresh(live, interaction)
@@ -139,7 +139,7 @@ class Handlers(HistoryHandlers):
                 await self.on_draw(interaction, table_id, deal)
                 return
             live = self.service.verify(table_id, user.id, deal, action)
-            await self.panels.send(interaction, self.publisher.as_shown(live), focus=action)
+            await self.panels.send(interaction, self.publisher.showing.as_shown(live), focus=action)
         await guarded(interaction, table_id, work)
 
     async def on_draw(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
@@ -160,7 +160,7 @@ class Handlers(HistoryHandlers):
         text, and a button for each decision they can make now (``bot.panels``);
         the panel it replaces is deleted."""
         live, _ = self.service.observation(table_id, interaction.user.id)
-        await self.panels.send(interaction, self.publisher.as_shown(live))
+        await self.panels.send(interaction, self.publisher.showing.as_shown(live))
 
     async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
                         seq: int, action: str) -> None:
@@ -175,7 +175,7 @@ class Handlers(HistoryHandlers):
                 text = (f"{who} refused the barter by knocking." if action == "refuse"
                         else f"{who} declined the trade.")
                 try:
-                    await self.panels.send(interaction, self.publisher.after(live, op),
+                    await self.panels.send(interaction, self.publisher.showing.after(live, op),
                                            note=confirm.confirmation(live, deal, before, op))
                     await self.publisher.close_offer(live, deal, seq, text)
                 finally:
@@ -268,7 +268,7 @@ class Handlers(HistoryHandlers):
             await self.panels.update(interaction, current, note=str(exc))
             return
         try:
-            await self.panels.update(interaction, self.publisher.after(live, op),
+            await self.panels.update(interaction, self.publisher.showing.after(live, op),
                                      note=confirm.confirmation(live, deal, before, op))
             if action == "accept":
                 what = "barter" if op.kind in CONCEALED else "trade"

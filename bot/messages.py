@@ -14,15 +14,16 @@ import contextlib
 import datetime
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import discord
 
-from .engine import BarterAnswer, Controls, OfferAnswer, Operation
+from .engine import Controls
 from .interactions import NO_PINGS, reply, retrying
 from .panels import Panels
 from .service import LiveTable, TableService
+from .showing import AI_PACE, Showing
 from .ui import media, render
 from .ui.components import (
     NextDealButton,
@@ -35,10 +36,6 @@ from .ui.components import (
 
 log = logging.getLogger(__name__)
 
-#: seconds between two AI moves as the table message shows them (docs/AI.md "At a table")
-AI_PACE = 1.5
-#: operations that answer an offer (shown to its maker with the offer itself)
-ANSWERS = (BarterAnswer, OfferAnswer)
 
 
 def sent_view(view: discord.ui.View | None) -> discord.ui.View:
@@ -84,11 +81,9 @@ class Publisher:
     Args:
         client: the bot (channels are found through it, by id).
         service: the table service whose committed state is shown.
-        pace: seconds between two AI moves as the table message shows them.
-            Every move is committed at once (one unit per interaction); the
-            table message then shows the moves after a member's one at a time,
-            ``pace`` seconds before each AI move, so the table can read them
-            (docs/AI.md "At a table"). 0 shows the latest state at once.
+        pace: seconds between two AI moves as the table message shows them
+            (``bot.showing``; docs/AI.md "At a table"); 0 shows the latest
+            state at once.
 
     Attributes:
         clock: the bot's timers, set once they exist (``CommerceBot.setup_hook``):
@@ -100,8 +95,8 @@ class Publisher:
         shown: per table, its table message's id and what it shows (text,
             embed, picture, controls) as last sent: an edit that would change
             nothing is not made, and the picture is uploaded only when it changed.
-        presented: per table, the deal number and operation count its table
-            message shows (unknown after a start: the latest state is shown at once).
+        showing: which step of its deal each table message shows, and the AI's
+            pace (``bot.showing``).
     """
 
     clock: Clock
@@ -112,11 +107,7 @@ class Publisher:
         offers announced before a restart."""
         self.client = client
         self.service = service
-        self.pace = pace
-        #: how the publisher waits ``pace`` seconds between two shown moves (the
-        #: offline sandbox declares this wait to its simulated Discord)
-        self.pause: Callable[[float], Awaitable[Any]] = asyncio.sleep
-        self.presented: dict[int, tuple[int, int]] = {}
+        self.showing = Showing(service, pace)
         self.offers: dict[tuple[int, int, int], int | None] = {}
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
@@ -142,7 +133,7 @@ class Publisher:
     def forget(self, table_id: int) -> None:
         """A table closed: drop what is remembered of its messages."""
         self.shown.pop(table_id, None)
-        self.presented.pop(table_id, None)
+        self.showing.forget(table_id)
         for key in [k for k in self.offers if k[0] == table_id]:
             self.offers.pop(key, None)
 
@@ -166,88 +157,6 @@ class Publisher:
             return ""
         return f"{render.seat_name(live, deal.to_act, mention=True)}, your move."
 
-    @staticmethod
-    def frame(live: LiveTable, count: int) -> LiveTable:
-        """The table as it was after the first ``count`` operations of its deal
-        (``Game.rewound``), to show; ``live`` itself from the latest count on."""
-        deal, game = live.deal, live.game
-        assert deal is not None and game is not None
-        if count >= len(deal.operations):
-            return live
-        return LiveTable(live.row, live.seats, live.rules, game.rewound(count),
-                         showdown_messages=live.showdown_messages, cut_by=live.cut_by)
-
-    def after(self, live: LiveTable, op: Operation) -> LiveTable:
-        """What the member who made ``op`` sees on their panel now: the table just
-        after ``op`` while the AI moves that followed it are still to be shown
-        one at a time (``pace``), else ``live``. The panel catches up when the
-        table message does (``Panels.refresh``)."""
-        deal = live.deal
-        if self.pace <= 0 or deal is None:
-            return live
-        ops = deal.operations
-        for index in range(len(ops) - 1, -1, -1):
-            if ops[index] is op:
-                count = index + 1
-                if count < len(ops) and isinstance(ops[count], ANSWERS):
-                    count += 1  # the answer to the member's own offer is part of its outcome
-                return self.frame(live, count)
-        return live
-
-    def as_shown(self, live: LiveTable) -> LiveTable:
-        """The table as its message shows it now: while moves are being shown one
-        at a time, the step on show (``frame``), else ``live``. A panel asked for
-        meanwhile shows that step and catches up with the table message."""
-        deal = live.deal
-        shown = self.presented.get(live.id)
-        if (self.pace <= 0 or deal is None or shown is None or live.id not in self.editing
-                or shown[0] != live.deal_number or shown[1] >= len(deal.operations)):
-            return live
-        return self.frame(live, shown[1])
-
-    def _presented(self, live: LiveTable) -> None:
-        """Remember that the table message shows ``live`` (a frame, or the latest)."""
-        if live.deal is None:
-            self.presented.pop(live.id, None)
-        else:
-            self.presented[live.id] = (live.deal_number, len(live.deal.operations))
-
-    async def _present(self, live: LiveTable) -> bool:
-        """Show the moves the table message has not shown yet one at a time,
-        waiting ``pace`` seconds before each AI move; the latest state is left
-        to ``_refresh_once``. A failed edit ends the showing (the latest state
-        follows). Returns ``False`` when, during a wait, the table closed or was
-        rebuilt from storage (``live`` is no longer the table: whoever closed or
-        rebuilt it shows it), else ``True``."""
-        while self.pace > 0 and live.row.table_message_id is not None:
-            deal, number = live.deal, live.deal_number
-            shown = self.presented.get(live.id)
-            if deal is None or shown is None or shown[0] != number:
-                return True
-            count = shown[1] + 1
-            if count > len(deal.operations):
-                return True
-            if live.is_ai(deal.operations[count - 1].seat):
-                await self.pause(self.pace)  # the AI "thinks": the table can read
-                await self.service.settled(live.id)
-                if self.service.tables.get(live.id) is not live:
-                    return False
-                if live.deal is not deal:
-                    return True
-            if count >= len(deal.operations):
-                return True
-            if self.service.tables.get(live.id) is not live:
-                return False
-            try:
-                frame = self.frame(live, count)
-                await self.edit_table_message(frame, frame=True)
-            except Exception:
-                log.warning("table %s: could not show a move; showing the latest state",
-                            live.id, exc_info=True)
-                return True
-            self._presented(frame)
-        return True
-
     def table_embed(self, live: LiveTable) -> discord.Embed:
         """The table message's embed now: the turn deadline or the next deal's
         time as relative timestamps, and the table picture as its image."""
@@ -268,8 +177,9 @@ class Publisher:
                 await self._settle_old(live, message_id)
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
-        if paced and self.pace > 0 and live.deal is not None and live.deal.operations:
-            await self.post_table_message(self.frame(live, 0))  # as dealt: the AI moves follow
+        if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
+            # as dealt: the AI moves follow one at a time
+            await self.post_table_message(self.showing.frame(live, 0), frame=True)
             await self.refresh(live)
             return
         await self.post_table_message(live)
@@ -296,10 +206,20 @@ class Publisher:
         except discord.HTTPException:
             pass
 
-    async def post_table_message(self, live: LiveTable) -> None:
+    def head(self, live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
+        """The table message's text line and controls: the ping and the moves now,
+        or for a step being shown (``frame``) no ping and My hand only (I'm back
+        too while a seat is away): nobody acts on a step the table is still reading."""
+        if frame:
+            return "", table_view(live.id, live.deal_number, Controls(),
+                                  away=any(s.away for s in live.seats))
+        return self.ping_text(live), self.table_view(live)
+
+    async def post_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Post the deal's table message and remember it (failures are logged: the
-        state is committed, and the watch posts a message that could not be)."""
-        content, embed, view = self.ping_text(live), self.table_embed(live), self.table_view(live)
+        state is committed, and the watch posts a message that could not be);
+        ``frame``: as ``head``."""
+        (content, view), embed = self.head(live, frame), self.table_embed(live)
         png = media.table_png(live)
         try:
             msg = await retrying(lambda: self.channel(live).send(
@@ -309,7 +229,7 @@ class Publisher:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
-        self._presented(live)
+        self.showing.mark(live)
         await self.service.set_message(live.id, table=msg.id)
 
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
@@ -325,16 +245,16 @@ class Publisher:
         self.editing.add(live.id)
         try:
             await self.service.settled(live.id)
-            if paced and self.pace > 0 and live.id in self.service.tables:
+            if paced and self.showing.pace > 0 and live.id in self.service.tables:
                 # the turn timer of the moment just passed must not run on (nor remind)
                 # while the moves after it are shown: the new moment's starts now
                 await self.clock.arm_turn_timer(live)
             while True:
                 self.dirty.discard(live.id)
-                if paced and not await self._present(live):
+                if paced and not await self.showing.present(live, self.show_step):
                     break
                 await self._refresh_once(live, interaction)
-                self._presented(live)
+                self.showing.mark(live)
                 if live.id not in self.dirty:
                     break
         finally:
@@ -372,23 +292,22 @@ class Publisher:
         except Exception:
             log.exception("table %s: could not bring the panels up to date", live.id)
 
+    async def show_step(self, live: LiveTable) -> None:
+        """Edit the table message to a step being shown (``Showing.present``)."""
+        await self.edit_table_message(live, frame=True)
+
     async def edit_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Edit the table message to the table's state now (its picture too). An
         edit that would change nothing the message shows is not made, and the
         picture is uploaded again only when it changed. ``frame``: ``live`` is a
-        step being shown (``_present``): nobody is pinged, the only buttons are My
+        step being shown (``Showing.present``): nobody is pinged, the only buttons are My
         hand (and I'm back), and a failed edit is not retried (the next step or
         the latest state follows)."""
         message_id = live.row.table_message_id
         if message_id is None:
             return
         message = self.channel(live).get_partial_message(message_id)
-        if frame:
-            content = ""
-            view: discord.ui.View | None = table_view(
-                live.id, live.deal_number, Controls(), away=any(s.away for s in live.seats))
-        else:
-            content, view = self.ping_text(live), self.table_view(live)
+        content, view = self.head(live, frame)
         embed = self.table_embed(live)
         png = media.table_png(live)
         state = shows(content, embed, png, view)

@@ -45,8 +45,8 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
             # the pause between two AI moves shown is declared to SimCord, so that a
             # click does not wait for it: the clock below brings the moves one at a
             # time, as Discord would show them
-            bot.publisher.pause = lambda seconds: env.external_wait(
-                asyncio.sleep(seconds), reason="the AI's pace (bot.messages.Publisher)")
+            bot.publisher.showing.pause = lambda seconds: env.external_wait(
+                asyncio.sleep(seconds), reason="the AI's pace (bot.showing)")
             user = env.create_user("ann")
             guild = env.create_guild(name="Commerce sandbox", owner=user)
             channel = guild.create_text_channel("commerce")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest_asyncio
 
 from bot import create_bot
-from bot.messages import AI_PACE, Publisher
+from bot.showing import AI_PACE, Showing
 from bot.ui import render
 from tests.cogs.helpers import restart
 from tests.cogs.test_confirmations import choose, components, start
@@ -58,7 +58,7 @@ def panel_of(table, member):
 
 def frame_text(table, count: int) -> str:
     """The table message's text for the table after ``count`` moves of the deal."""
-    return render.table_embed(Publisher.frame(table.live, count)).description or ""
+    return render.table_embed(Showing.frame(table.live, count)).description or ""
 
 
 async def test_the_default_pace_is_readable():
@@ -134,6 +134,7 @@ async def test_a_new_deal_opened_by_an_ai_is_shown_as_dealt_first(simcord_env, b
     assert live.deal.operations[0].seat != 0
     message = table.table_message()
     assert description(message) == frame_text(table, 0)
+    assert {c.label for row in message.components for c in row.children} == {"My hand"}
     await env.advance_time(PACE)
     assert moves_shown(table.table_message()) == 1
     assert not env.errors
@@ -176,7 +177,7 @@ async def test_a_barter_answered_by_an_ai_shows_its_outcome_on_the_panel_at_once
     assert [op.seat for op in live.deal.operations[:2]] == [0, 1]  # Ada answered at once
     # the panel shows Ann's hand after the exchange its note tells of, while the table
     # message still shows the offer waiting for Ada
-    after = Publisher.frame(live, 2)
+    after = Showing.frame(live, 2)
     assert render.hand_text(after, after.deal.observation(0)) in res.response.content
     assert moves_shown(table.table_message()) == 1
     assert not env.errors

@@ -97,7 +97,7 @@ async def test_no_turn_reminder_for_a_move_already_made_while_the_ai_moves_are_s
 async def test_the_members_panel_catches_up_even_when_the_table_message_cannot_be_edited(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher._refresh_once / bot/handlers.py publisher.after):
+    # (bot/messages.py Publisher._refresh_once / bot/handlers.py publisher.showing.after):
     # the member's panel now shows the frame just after their move (no controls) and is
     # brought to the latest state only by Panels.refresh inside _refresh_once, after the
     # table message edit. When that edit fails (Missing Permissions, or 5xx after the
@@ -119,7 +119,7 @@ async def test_the_members_panel_catches_up_even_when_the_table_message_cannot_b
 
 async def test_one_failed_catch_up_edit_leaves_the_panel_at_the_frame(simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/panels.py Panels.refresh, relied on by bot/handlers.py publisher.after):
+    # (bot/panels.py Panels.refresh, relied on by bot/handlers.py publisher.showing.after):
     # the catch-up edit of the member's panel is made once, unretried; one 5xx answer
     # leaves the panel at the frame (no move offered) for good, though the state
     # committed long ago is the member's move.
