@@ -58,6 +58,8 @@ class Timers:
         self.next_deals: dict[int, datetime.datetime] = {}
         #: table id -> ((deal number, operation count, seat), when its turn timer runs out)
         self.deadlines: dict[int, tuple[tuple[int, int, int], datetime.datetime]] = {}
+        #: table id -> its "it is your move" reminder, deleted once the moment passed
+        self.reminders: dict[int, discord.Message] = {}
 
     def start(self) -> None:
         """Start the watch (its first round runs once the bot is ready)."""
@@ -188,8 +190,18 @@ class Timers:
         self.cancel_timer(table_id)
         turn = self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)
+        self.reminders.pop(table_id, None)
         if turn is not None:
             turn.cancel()
+
+    async def drop_reminder(self, table_id: int) -> None:
+        """Delete the table's "it is your move" reminder, once its moment has
+        passed (a move made, the AI played, the table closed); failures are
+        ignored: it is cosmetic."""
+        reminder = self.reminders.pop(table_id, None)
+        if reminder is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await reminder.delete()
 
     def cancel_timer(self, table_id: int) -> None:
         """Stop the table's next-deal timer (unless it is the one running this)."""
@@ -231,6 +243,7 @@ class Timers:
         self.deadlines.pop(live.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
+        await self.drop_reminder(live.id)  # that moment has passed
         if deal is None or deal.finished or live.id not in self.service.tables:
             return
         seat = deal.to_act
@@ -257,12 +270,11 @@ class Timers:
             return
         member_id = live.member_of(seat)
         known = self.deadlines.get(table_id)
-        at = f" ({render.when(known[1])})" if known is not None else ""
+        left = (render.when(known[1]) if known is not None
+                else f"in {render.plural(seconds - seconds // 2, 'second')}")
         with contextlib.suppress(discord.HTTPException):
-            await self.publisher.channel(live).send(
-                f"⏰ <@{member_id}>, it is your move: "
-                f"{render.plural(seconds - seconds // 2, 'second')} left{at} "
-                "before the AI plays for you.")
+            self.reminders[table_id] = await self.publisher.channel(live).send(
+                f"⏰ <@{member_id}>, it is your move: the AI plays for you {left}.")
         await asyncio.sleep(seconds - seconds / 2)
         # From here on the timer acts: re-arming must not cancel it half-way.
         self.turn_timers.pop(table_id, None)

@@ -257,3 +257,18 @@ async def test_admin_cancel_backup_and_reset_ledger(simcord_env, bots):
     assert {"backup", "end_table", "reset_ledger"} <= set(actions)
 
 
+
+
+async def test_the_reminder_says_when_once_and_goes_when_the_member_moves(simcord_env, bots):
+    env = simcord_env
+    guild, table, ann = await solo_with_ai(env, bots)
+    await env.advance_time(61)
+    reminder = table.channel.history()[-1]
+    assert reminder.content.startswith(f"⏰ <@{ann.id}>, it is your move: the AI plays for you <t:")
+    assert reminder.content.count("<t:") == 1  # the time left, said once
+    panel = await ann.click(table.table_message(), label="My hand")
+    knock = next(c["custom_id"] for row in panel.response.components
+                 for c in row.get("components", []) if c.get("custom_id", "").endswith(":knock"))
+    await ann.click(panel.response, custom_id=knock)
+    assert reminder.id not in [m.id for m in table.channel.history()]
+    assert not env.errors
