@@ -235,7 +235,8 @@ class Handlers(HistoryHandlers):
             if (current is None or current.deal is None or current.deal_number != deal
                     or current.seat_of(interaction.user.id) is None):
                 raise
-            await self.panels.update(interaction, current, note=str(exc))
+            await self.panels.update(interaction, self.publisher.showing.as_shown(current),
+                                     note=str(exc))
             return
         await self.panels.update(interaction, live, note=f"💡 **Coach:** {line}")
 
@@ -253,8 +254,9 @@ class Handlers(HistoryHandlers):
                        attachments=[], view=None)
             return
         if seq != len(live.deal.operations):
-            await self.panels.update(interaction, live, note="That button was out of date: "
-                                                             "here is where things stand now.")
+            await self.panels.update(interaction, self.publisher.showing.as_shown(live),
+                                     note="That button was out of date: "
+                                          "here is where things stand now.")
             return
         seat = live.seat_of(user.id)
         assert seat is not None
@@ -265,7 +267,8 @@ class Handlers(HistoryHandlers):
             current = self.service.tables.get(table_id)
             if current is None or current.deal is None or current.seat_of(user.id) is None:
                 raise  # closed, or being rebuilt after a storage problem: a short answer
-            await self.panels.update(interaction, current, note=str(exc))
+            await self.panels.update(interaction, self.publisher.showing.as_shown(current),
+                                     note=str(exc))
             return
         try:
             await self.panels.update(interaction, self.publisher.showing.after(live, op),

@@ -74,6 +74,9 @@ class Clock(Protocol):
     async def arm_turn_timer(self, live: LiveTable) -> None:
         """(Re)start the turn timer of the member to act."""
 
+    async def stop_turn_timer(self, table_id: int) -> None:
+        """Stop the table's turn timer (and take its reminder away)."""
+
 
 class Publisher:
     """Posts and keeps up to date the public messages of every table.
@@ -131,11 +134,17 @@ class Publisher:
             asyncio.get_running_loop().create_task(self.refresh(live))
 
     def forget(self, table_id: int) -> None:
-        """A table closed: drop what is remembered of its messages."""
+        """A table closed: drop what is remembered of its messages and panels."""
         self.shown.pop(table_id, None)
         self.showing.forget(table_id)
+        self.panels.forget(table_id)
         for key in [k for k in self.offers if k[0] == table_id]:
             self.offers.pop(key, None)
+
+    def busy(self, table_id: int) -> bool:
+        """Whether the table's messages are being brought up to date now (moves
+        being shown included): the timers leave such a table to that refresh."""
+        return table_id in self.editing
 
     def channel(self, live: LiveTable) -> discord.PartialMessageable:
         """Where the table plays (a channel or a thread)."""
@@ -247,12 +256,16 @@ class Publisher:
             await self.service.settled(live.id)
             if paced and self.showing.pace > 0 and live.id in self.service.tables:
                 # the turn timer of the moment just passed must not run on (nor remind)
-                # while the moves after it are shown: the new moment's starts now
-                await self.clock.arm_turn_timer(live)
+                # while the moves after it are shown; the new moment's starts when the
+                # table message shows it (``_refresh_once``)
+                await self.clock.stop_turn_timer(live.id)
             while True:
                 self.dirty.discard(live.id)
                 if paced and not await self.showing.present(live, self.show_step):
-                    break
+                    current = self.service.tables.get(live.id)
+                    if current is None:
+                        break  # closed meanwhile: whoever closed it showed it
+                    live = current  # rebuilt from storage meanwhile: show it as it is
                 await self._refresh_once(live, interaction)
                 self.showing.mark(live)
                 if live.id not in self.dirty:

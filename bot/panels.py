@@ -197,5 +197,11 @@ class Panels:
                 async with self.lock(*key):
                     with contextlib.suppress(discord.HTTPException):
                         await opened.editor(content=text, view=None)
-        for key in [k for k in self.locks if k[0] == live.id]:
+        self.forget(live.id)
+
+    def forget(self, table_id: int) -> None:
+        """Drop every panel of a table that is gone (nothing is edited)."""
+        for key in [k for k in self.open if k[0] == table_id]:
+            self.open.pop(key, None)
+        for key in [k for k in self.locks if k[0] == table_id]:
             self.locks.pop(key, None)

@@ -116,8 +116,8 @@ class Timers:
 
     async def _tend(self, table_id: int) -> None:
         # the watch never waits: what it publishes shows the latest state at once
-        if self.service.lock.locked(table_id):
-            return  # a request is changing it (and publishes it); the next tick looks again
+        if self.service.lock.locked(table_id) or self.publisher.busy(table_id):
+            return  # a request is changing or publishing it; the next tick looks again
         if self.service.due(table_id):
             before = self.service.tables.get(table_id)
             number = before.deal_number if before is not None else None
@@ -193,6 +193,15 @@ class Timers:
         self.reminders.pop(table_id, None)
         if turn is not None:
             turn.cancel()
+
+    async def stop_turn_timer(self, table_id: int) -> None:
+        """Stop the table's turn timer for now (its moment has passed; the next
+        one starts when the table message shows it) and take its reminder away."""
+        turn = self.turn_timers.pop(table_id, None)
+        self.deadlines.pop(table_id, None)
+        if turn is not None and turn is not asyncio.current_task():
+            turn.cancel()
+        await self.drop_reminder(table_id)
 
     async def drop_reminder(self, table_id: int) -> None:
         """Delete the table's "it is your move" reminder, once its moment has

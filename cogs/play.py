@@ -68,6 +68,7 @@ class Play(commands.Cog):
             return
         if live is not None:
             self.bot.timers.forget(live.id)
+            self.bot.publisher.forget(live.id)
             log.info("table %s closed: its channel was %s", live.id, how)
 
 
