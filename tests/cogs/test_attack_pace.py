@@ -6,19 +6,14 @@ fixed) or which attack it shows handled.
 
 from __future__ import annotations
 
-import pytest_asyncio
-
 from tests.cogs.helpers import emit_component, rest_leaks
-from tests.cogs.test_ai_pace import PACE, description, moves_shown
+from tests.cogs.test_ai_pace import (  # noqa: F401  (simcord_bot: the bot at a 6 s pace)
+    PACE,
+    description,
+    moves_shown,
+    simcord_bot,
+)
 from tests.cogs.test_confirmations import choose, start
-
-
-@pytest_asyncio.fixture
-async def simcord_bot(make_bot, bots):
-    bot = make_bot(ai_pace=PACE)
-    yield bot
-    for b in bots:
-        await b.close_storage()
 
 
 def pick_actions(message) -> set[str]:
@@ -43,31 +38,6 @@ def showdowns(table) -> list:
             if m.embeds and (m.embeds[0].title or "").startswith("Showdown")]
 
 
-async def start_timed(env, bots, turn_timer: int, *, preset="foster", dealer=2,
-                      humans=("ann",), ai=2):
-    """``start`` (tests/cogs/test_confirmations.py) with the guild's turn timer set
-    before the game starts."""
-    from tests.cogs.helpers import Table
-    from tests.cogs.test_presets import FirstDealer
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    actors = [guild.add_member(env.create_user(n)) for n in humans]
-    watcher = guild.add_member(env.create_user("watcher"))
-    res = await actors[0].slash(general, "commerce new", rules=preset)
-    assert res.ephemeral, res.response.content
-    channel = guild.channels["commerce-1"]
-    lobby = channel.history()[0]
-    for a in actors[1:]:
-        await a.click(lobby, label="Join")
-    for _ in range(ai):
-        await actors[0].click(lobby, label="Add AI")
-    table = Table(env, bots, channel, {a.id: a for a in actors})
-    await table.bot.service.update_settings(guild.id, actors[0].id, turn_timer=turn_timer)
-    table.bot.service.rng = FirstDealer(dealer)
-    await actors[0].click(lobby, label="Start")
-    return table, actors, watcher
-
-
 # ------------------------------------------------------------------ the turn timer
 async def test_no_turn_reminder_for_a_move_already_made_while_the_ai_moves_are_shown(
         simcord_env, bots):
@@ -78,7 +48,8 @@ async def test_no_turn_reminder_for_a_move_already_made_while_the_ai_moves_are_s
     # catches up), so its half-time reminder "⏰ @member, it is your move" is posted after
     # the member moved.
     env = simcord_env
-    table, (ann,), _ = await start_timed(env, bots, turn_timer=20)
+    table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2,
+                                   turn_timer=20)
     live = table.live
     assert live.deal.to_act == 0 and not live.deal.operations
     await env.advance_time(8)  # Ann thinks for 8 s of her 20 s (the reminder comes at 10 s)

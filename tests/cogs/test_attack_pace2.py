@@ -12,20 +12,16 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-import pytest_asyncio
 
 from tests.cogs.helpers import BACKEND, restart
-from tests.cogs.test_ai_pace import PACE, description, moves_shown
-from tests.cogs.test_attack_pace import labels, pick_actions, showdowns, start_timed
+from tests.cogs.test_ai_pace import (  # noqa: F401  (simcord_bot: the bot at a 6 s pace)
+    PACE,
+    description,
+    moves_shown,
+    simcord_bot,
+)
+from tests.cogs.test_attack_pace import labels, pick_actions, showdowns
 from tests.cogs.test_confirmations import choose, start
-
-
-@pytest_asyncio.fixture
-async def simcord_bot(make_bot, bots):
-    bot = make_bot(ai_pace=PACE)
-    yield bot
-    for b in bots:
-        await b.close_storage()
 
 
 def reminders(table) -> list[str]:
@@ -64,7 +60,8 @@ async def test_the_turn_timer_starts_when_the_members_turn_is_shown(simcord_env,
     # Fix: in Publisher.refresh, stop the timer of the passed moment at the start but
     # arm the new one only once the latest state is shown (after present).
     env = simcord_env
-    table, (ann,), _ = await start_timed(env, bots, turn_timer=10)
+    table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2,
+                                   turn_timer=10)
     live = table.live
     await choose(table, ann, "trade")
     ops = len(live.deal.operations)
@@ -85,7 +82,8 @@ async def test_no_turn_reminder_while_the_table_still_shows_an_ai_to_act(
     # the table message shows an AI to act and the member's My hand offers no move:
     # a ping at the wrong time, counting down time the member cannot use.
     env = simcord_env
-    table, (ann,), _ = await start_timed(env, bots, turn_timer=20)
+    table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2,
+                                   turn_timer=20)
     live = table.live
     await choose(table, ann, "trade")
     assert len(live.deal.operations) >= 3 and live.deal.to_act == 0

@@ -16,10 +16,12 @@ from tests.cogs.test_presets import FirstDealer, arrange
 
 # ------------------------------------------------------------------ set-up
 async def start(env, bots, preset: str, *, dealer: int, humans=("ann", "ben", "cat"),
-                ai: int = 0, top: list[str] | None = None, **options):
+                ai: int = 0, top: list[str] | None = None, turn_timer: int | None = None,
+                **options):
     """A table of ``humans`` (seats in that order) and ``ai`` AI seats, started
-    with ``dealer`` dealing first (and ``top`` on the first deck, when given).
-    Returns the table, the actors and an unseated member watching the channel."""
+    with ``dealer`` dealing first (and ``top`` on the first deck, when given;
+    ``turn_timer``: the guild's, set before the start). Returns the table, the
+    actors and an unseated member watching the channel."""
     guild = env.create_guild()
     general = guild.create_text_channel("general")
     actors = [guild.add_member(env.create_user(n)) for n in humans]
@@ -33,6 +35,8 @@ async def start(env, bots, preset: str, *, dealer: int, humans=("ann", "ben", "c
     for _ in range(ai):
         await actors[0].click(lobby, label="Add AI")
     table = Table(env, bots, channel, {a.id: a for a in actors})
+    if turn_timer is not None:
+        await table.bot.service.update_settings(guild.id, actors[0].id, turn_timer=turn_timer)
     if top is not None:
         arrange(table.bot.service, top, dealer)
     else:
