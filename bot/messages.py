@@ -37,7 +37,6 @@ from .ui.components import (
 log = logging.getLogger(__name__)
 
 
-
 def sent_view(view: discord.ui.View | None) -> discord.ui.View:
     """``view`` as ``send`` takes it: ``None`` (no controls) becomes ``MISSING``,
     since ``send`` is typed for a view or nothing."""
@@ -270,6 +269,8 @@ class Publisher:
                 self.showing.mark(live)
                 if live.id not in self.dirty:
                     break
+            if live.id not in self.service.tables and live.id not in self.service.stale:
+                self.forget(live.id)  # the game is over: its last messages are out
         finally:
             self.editing.discard(live.id)
         await self.clock.arm_turn_timer(live)
@@ -369,7 +370,6 @@ class Publisher:
             if complete:
                 await channel.send(embed=render.final_embed(live))
                 await self.close_channel(live)
-                self.forget(live.id)
             else:
                 self.clock.schedule_next(live, at)
             return

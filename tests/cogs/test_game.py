@@ -75,6 +75,10 @@ async def test_full_game_three_players(simcord_env, bots):
     assert dealers[1] == (dealers[0] + 1) % 3 and dealers[2] == (dealers[1] + 1) % 3
     final = table.channel.history()[-1]
     assert final.embeds[0].title.startswith("Game over")
+    # every player's panel of the last deal shows how it ended for them
+    for a in (ann, ben, cat):
+        panel = [m for m in table.channel.history(viewer=a) if m.flags.ephemeral][-1]
+        assert "**Your result:**" in panel.content, panel.content
     # leaderboard: the three humans' balances sum to zero and match a replay
     res = await ann.slash(table.channel, "commerce leaderboard")
     board = res.response.embeds[0].description
