@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import datetime
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 import discord
 from discord.ext import tasks
@@ -60,6 +62,8 @@ class Timers:
         self.deadlines: dict[int, tuple[tuple[int, int, int], datetime.datetime]] = {}
         #: table id -> its "it is your move" reminder, deleted once the moment passed
         self.reminders: dict[int, discord.Message] = {}
+        #: what timers that ran out are doing (an automatic deal, the AI's move)
+        self.acting: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         """Start the watch (its first round runs once the bot is ready)."""
@@ -68,7 +72,7 @@ class Timers:
     def stop(self) -> None:
         """Stop the watch and every timer."""
         self.watch.cancel()
-        for task in [*self.next_deal_timers.values(), *self.turn_timers.values()]:
+        for task in [*self.next_deal_timers.values(), *self.turn_timers.values(), *self.acting]:
             task.cancel()
         self.next_deal_timers.clear()
         self.turn_timers.clear()
@@ -223,7 +227,7 @@ class Timers:
         await asyncio.sleep(delay)
         self.next_deal_timers.pop(table_id, None)
         self.next_deals.pop(table_id, None)
-        await asyncio.shield(self._deal_next(table_id, after))
+        self._act(self._deal_next(table_id, after))
 
     async def _deal_next(self, table_id: int, after: int) -> None:
         try:
@@ -287,7 +291,14 @@ class Timers:
         await asyncio.sleep(seconds - seconds / 2)
         # From here on the timer acts: re-arming must not cancel it half-way.
         self.turn_timers.pop(table_id, None)
-        await asyncio.shield(self._expire(table_id, deal_number, seq, seat, member_id))
+        self._act(self._expire(table_id, deal_number, seq, seat, member_id))
+
+    def _act(self, step: Coroutine[Any, Any, None]) -> None:
+        """Run what a timer does once it has run out as a task of its own, which
+        re-arming or cancelling the timer cannot stop half-way (``stop`` does)."""
+        task = asyncio.get_running_loop().create_task(step)
+        self.acting.add(task)
+        task.add_done_callback(self.acting.discard)
 
     async def _expire(self, table_id: int, deal_number: int, seq: int, seat: int,
                       member_id: int | None) -> None:

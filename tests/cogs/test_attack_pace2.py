@@ -60,14 +60,16 @@ async def test_the_turn_timer_starts_when_the_members_turn_is_shown(simcord_env,
     # Fix: in Publisher.refresh, stop the timer of the passed moment at the start but
     # arm the new one only once the latest state is shown (after present).
     env = simcord_env
+    # 11 s: shorter than the showing; half of it (the reminder's wait) is longer than
+    # SimCord's 5 s settle timeout, so no click waits for it in real time
     table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2,
-                                   turn_timer=10)
+                                   turn_timer=11)
     live = table.live
     await choose(table, ann, "trade")
     ops = len(live.deal.operations)
     assert ops >= 3 and not live.deal.finished and live.deal.to_act == 0
     assert moves_shown(table.table_message()) == 1  # the showing lasts 2 x PACE = 12 s
-    await env.advance_time(PACE + 4.5)  # 10.5 s: the AI's second move is not shown yet
+    await env.advance_time(PACE + 5.5)  # 11.5 s: the AI's second move is not shown yet
     assert moves_shown(table.table_message()) == 2
     # Ann could not act yet: her turn is not on show ...
     assert timeouts(table) == [], timeouts(table)
