@@ -131,8 +131,8 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
     proofs.add_lobby_commitment(embed, live)
     if live.row.status == "lobby":
         embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
-                              f"(at least {rules.min_players} seats). Add AI seats an easy AI; "
-                              f"for a stronger one use /commerce addbot level:strong.")
+                              f"(at least {rules.min_players} seats). The Add AI button seats "
+                              f"an easy AI; /commerce addbot level:strong seats a stronger one.")
     return embed
 
 
