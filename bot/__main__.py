@@ -15,11 +15,16 @@ import asyncio
 import logging
 import os
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dotenv import load_dotenv
 
 from .shards import ShardConfigError, Shards, shards_from_env
 from .storage import CorruptDatabase, DatabaseUnavailable, is_postgres_url
+
+if TYPE_CHECKING:
+    from .app import CommerceBot
 
 log = logging.getLogger("bot")
 
@@ -95,6 +100,19 @@ def _refuse(exc: DatabaseUnavailable) -> int:
     return 1
 
 
+def build_bot(db_path: str | Path, shards: Shards | None = None,
+              dev_guild: int | None = None) -> CommerceBot:
+    """The bot exactly as ``python -m bot`` runs it: every production default
+    (the AI's pace, the per-member cooldown, timers, the OS CSPRNG), the
+    collector frozen once its tables are loaded. The golden-path tests build
+    their bot with this too (tests/cogs/test_golden_path.py)."""
+    from .app import create_bot
+
+    bot = create_bot(db_path, dev_guild=dev_guild, shards=shards)
+    bot.freeze_loaded = True  # one bot for the life of this process
+    return bot
+
+
 def run_bot(db_path: str, shards: Shards | None = None) -> int:
     """Check the database (``db_path``: an SQLite file or a ``postgresql://`` URL),
     then connect to Discord with ``DISCORD_TOKEN``; returns the exit code. A
@@ -113,13 +131,10 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
         print("DISCORD_TOKEN is not set: put it in .env (see .env.example), "
               "or try the bot offline with `./scripts/run sandbox`.", file=sys.stderr)
         return 1
-    from .app import create_bot
-
     dev = os.environ.get("COMMERCE_DEV_GUILD", "").strip()
     if shards is not None:
         log.info("serving %s", shards.describe())
-    bot = create_bot(db_path, dev_guild=int(dev) if dev.isdigit() else None, shards=shards)
-    bot.freeze_loaded = True  # one bot for the life of this process
+    bot = build_bot(db_path, shards, int(dev) if dev.isdigit() else None)
     import discord
 
     try:

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from .commands import CommerceGroup
 from .handlers import Handlers
+from .interactions import NO_PINGS
 from .messages import Publisher
 from .service import TableService
 from .shards import Shards
@@ -101,6 +102,9 @@ class CommerceBot(commands.Bot):
         """
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads, roles: no privileged intent needed
+        # nobody is pinged unless a message says whom (``bot.interactions.ping``):
+        # members' names are text of their choosing (docs/RELIABILITY.md "Hostile names")
+        options.setdefault("allowed_mentions", NO_PINGS)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CommerceTree, **options)
         #: the database: an SQLite file or a ``postgresql://`` URL

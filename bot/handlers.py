@@ -34,8 +34,8 @@ SIMPLE_MOVES = frozenset({"knock", "stand", "pass", "take_widow", "keep_hand", "
                           "buy_horse", "decline_horse"})
 
 def seat_names(live: LiveTable) -> Callable[[int], str]:
-    """A seat as menu labels name it (never a mention)."""
-    return lambda seat: render.seat_name(live, seat, mention=False)
+    """A seat as menu labels name it (a plain label, never a mention)."""
+    return lambda seat: render.seat_label(live, seat)
 
 
 def decide(action: str, value: str | None = None) -> Decision:
@@ -83,8 +83,8 @@ class Handlers(HistoryHandlers):
                 live = await self.service.leave(table_id, user.id)
                 if live.row.status == "closed":
                     await edit(interaction, content="The last player left: this table is closed.",
-                               embed=None, view=None)
-                    await self.publisher.close_channel(live)
+                               embed=render.lobby_embed(live), view=None)
+                    await self.publisher.refresh(live)
                     return
             else:
                 await self.replace_gone_host(self.service.get(table_id), user.id)
@@ -103,9 +103,7 @@ class Handlers(HistoryHandlers):
         if member_id == host or await self.timers.still_member(live.row.guild_id, host):
             return False
         for changed in await self.service.member_gone(live.row.guild_id, host):
-            if changed.row.status == "closed":
-                await self.publisher.close_channel(changed)
-            await self.publisher.refresh_lobby(changed)
+            await self.publisher.refresh(changed)
         return True
 
     # ------------------------------------------------------------- play
@@ -317,8 +315,9 @@ class Handlers(HistoryHandlers):
                 raise UserError(f"Page {page + 1} of the leaderboard is empty now: the ledger "
                                 "has changed. Run /commerce leaderboard again.")
             pages = -(-total // PER_PAGE)
+            known = await self.service.member_names(guild_id, [m for m, _ in rows])
             embed = standings.leaderboard_embed(rows, page, total, PER_PAGE, preset=board.preset,
-                                                period=board.period)
+                                                period=board.period, known=known)
             await edit(interaction, embed=embed,
                        view=pager_view(guild_id, interaction.user.id, page, pages, board),
                        allowed_mentions=discord.AllowedMentions.none())

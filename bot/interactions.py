@@ -22,7 +22,17 @@ from .service import UserError
 
 log = logging.getLogger(__name__)
 
+#: the bot's default (``CommerceBot``): a message pings nobody unless it says so
 NO_PINGS = discord.AllowedMentions.none()
+
+
+def ping(member_id: int | None) -> discord.AllowedMentions:
+    """The mentions a message may ping: ``member_id`` alone (``None``: nobody),
+    never @everyone, @here, a role or anyone else named in its text."""
+    if member_id is None:
+        return NO_PINGS
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(member_id)])
 RETRY_DELAYS = (1.0, 2.0, 4.0)
 
 

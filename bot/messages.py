@@ -14,23 +14,24 @@ import contextlib
 import datetime
 import hashlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
 
-from .engine import Controls
-from .interactions import NO_PINGS, reply, retrying
+from .interactions import NO_PINGS, ping, reply, retrying
 from .panels import Panels
+from .places import Places
 from .service import LiveTable, TableService
 from .showing import AI_PACE, Showing
+from .storage import OPEN_STATUSES
 from .ui import media, render
 from .ui.components import (
     NextDealButton,
     PlayButton,
     answer_buttons,
     lobby_view,
-    table_view,
+    table_controls,
     view_of,
 )
 
@@ -50,6 +51,24 @@ def shows(content: str, embed: discord.Embed, png: bytes,
     words = repr((content, embed.to_dict(), view.to_components() if view is not None else None))
     return (hashlib.blake2b(words.encode(), digest_size=16).digest(),
             hashlib.blake2b(png, digest_size=16).digest())
+
+
+async def settle_old(channel: discord.PartialMessageable, message_id: int) -> None:
+    """A message of the deal before, once the next deal has started: its buttons
+    go, and so does its line counting down to the next deal (failures are
+    ignored: it is cosmetic)."""
+    try:
+        message = await channel.fetch_message(message_id)
+        embeds = []
+        for embed in message.embeds:
+            if embed.description and "⏭" in embed.description:
+                embed.description = "\n".join(
+                    line for line in embed.description.split("\n")
+                    if not line.startswith("⏭")).rstrip()
+            embeds.append(embed)
+        await message.edit(embeds=embeds, view=None)
+    except discord.HTTPException:
+        pass
 
 
 class Clock(Protocol):
@@ -76,6 +95,9 @@ class Clock(Protocol):
     async def stop_turn_timer(self, table_id: int) -> None:
         """Stop the table's turn timer (and take its reminder away)."""
 
+    def forget(self, table_id: int) -> None:
+        """Stop every timer of an ended table."""
+
 
 class Publisher:
     """Posts and keeps up to date the public messages of every table.
@@ -94,6 +116,7 @@ class Publisher:
             id (``None``: unknown).
         panels: every player's private panel (``bot.panels``), refreshed with
             the table message.
+        places: the channels and threads tables play in (``bot.places``).
         shown: per table, its table message's id and what it shows (text,
             embed, picture, controls) as last sent: an edit that would change
             nothing is not made, and the picture is uploaded only when it changed.
@@ -114,7 +137,13 @@ class Publisher:
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
         self.panels = Panels(service)
+        self.places = Places(client, service)
         self.shown: dict[int, tuple[int, tuple[bytes, bytes]]] = {}
+        #: tables whose public messages are behind their state (an edit or post
+        #: Discord refused for a while): the watch brings them up to date
+        self.behind: set[int] = set()
+        #: per ended table, the steps of its end already shown (``show_end``)
+        self.ends: dict[int, set[str]] = {}
         media.warm_up()  # the card sprites, drawn in the background once per process
 
     def restore(self) -> None:
@@ -133,8 +162,11 @@ class Publisher:
             asyncio.get_running_loop().create_task(self.refresh(live))
 
     def forget(self, table_id: int) -> None:
-        """A table closed: drop what is remembered of its messages and panels."""
+        """A table's end is shown: drop what is remembered of its messages and panels."""
         self.shown.pop(table_id, None)
+        self.behind.discard(table_id)
+        self.ends.pop(table_id, None)
+        self.dirty.discard(table_id)
         self.showing.forget(table_id)
         self.panels.forget(table_id)
         for key in [k for k in self.offers if k[0] == table_id]:
@@ -149,21 +181,6 @@ class Publisher:
         """Where the table plays (a channel or a thread)."""
         return self.client.get_partial_messageable(live.row.channel_id,
                                                    guild_id=live.row.guild_id)
-
-    def table_view(self, live: LiveTable) -> discord.ui.View | None:
-        """The table message's controls now (``None`` once the deal is over)."""
-        deal = live.deal
-        if deal is None or deal.finished:
-            return None
-        return table_view(live.id, live.deal_number, deal.controls(),
-                          seq=len(deal.operations), away=any(s.away for s in live.seats))
-
-    def ping_text(self, live: LiveTable) -> str:
-        """The line above the table message: who is to move (never an AI seat)."""
-        deal = live.deal
-        if deal is None or deal.finished or deal.to_act is None or live.is_ai(deal.to_act):
-            return ""
-        return f"{render.seat_name(live, deal.to_act, mention=True)}, your move."
 
     def table_embed(self, live: LiveTable) -> discord.Embed:
         """The table message's embed now: the turn deadline or the next deal's
@@ -182,7 +199,7 @@ class Publisher:
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
             if message_id is not None:  # no button or countdown left on the deal before
-                await self._settle_old(live, message_id)
+                await settle_old(self.channel(live), message_id)
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
@@ -191,37 +208,14 @@ class Publisher:
             await self.refresh(live)
             return
         await self.post_table_message(live)
-        try:
-            await self.after_deal_change(live)
-        except Exception:
-            log.exception("table %s: could not announce the deal's progress", live.id)
-        await self.clock.arm_turn_timer(live)
+        await self.refresh(live, paced=False)  # an offer, a showdown, the game's end
 
-    async def _settle_old(self, live: LiveTable, message_id: int) -> None:
-        """A message of the deal before, once the next deal has started: its
-        buttons go, and so does its line counting down to the next deal (failures
-        are ignored: it is cosmetic)."""
-        try:
-            message = await self.channel(live).fetch_message(message_id)
-            embeds = []
-            for embed in message.embeds:
-                if embed.description and "⏭" in embed.description:
-                    embed.description = "\n".join(
-                        line for line in embed.description.split("\n")
-                        if not line.startswith("⏭")).rstrip()
-                embeds.append(embed)
-            await message.edit(embeds=embeds, view=None)
-        except discord.HTTPException:
-            pass
-
-    def head(self, live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
-        """The table message's text line and controls: the ping and the moves now,
-        or for a step being shown (``frame``) no ping and My hand only (I'm back
-        too while a seat is away): nobody acts on a step the table is still reading."""
-        if frame:
-            return "", table_view(live.id, live.deal_number, Controls(),
-                                  away=any(s.away for s in live.seats))
-        return self.ping_text(live), self.table_view(live)
+    @staticmethod
+    def head(live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
+        """The table message's text line and controls (``render.ping_text``,
+        ``components.table_controls``): the ping and the moves now, or for a step
+        being shown (``frame``) no ping and My hand only."""
+        return ("" if frame else render.ping_text(live)), table_controls(live, frame)
 
     async def post_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Post the deal's table message and remember it (failures are logged: the
@@ -232,7 +226,8 @@ class Publisher:
         try:
             msg = await retrying(lambda: self.channel(live).send(
                 content=content, embed=embed, file=media.picture_file(png),
-                view=sent_view(view)))
+                view=sent_view(view), allowed_mentions=ping(None if frame else
+                                                            render.ping_target(live))))
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
@@ -242,13 +237,19 @@ class Publisher:
 
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
                       *, paced: bool = True) -> None:
-        """Bring the table message up to date after a change (``paced``: the
-        moves it has not shown yet one at a time first, see ``pace``). Edits
-        are coalesced: while one edit for the table is in flight, later changes
-        are folded into one more edit. Discord 429/5xx answers are retried; the
-        game state is already committed, so a failed edit never loses an action."""
+        """Bring the table's public messages up to date after any change: a lobby's
+        message, a deal's table message (``paced``: the moves it has not shown yet
+        one at a time first, see ``pace``), offers and showdowns, and, once the
+        table has ended (its game over or closed in any way), its end
+        (``show_end``). Edits are coalesced: while one refresh of the table is in
+        flight, later changes are folded into one more. Discord 429/5xx answers are
+        retried; the game state is already committed, so a failed edit never loses
+        an action, and a table whose messages are behind is marked ``behind`` for
+        the watch to bring up to date."""
         if live.id in self.editing:
             self.dirty.add(live.id)
+            if live.row.status == "closed":
+                self.showing.wake(live.id)  # a closed table's moves are not shown on
             return
         self.editing.add(live.id)
         try:
@@ -261,22 +262,25 @@ class Publisher:
             while True:
                 self.dirty.discard(live.id)
                 if paced and not await self.showing.present(live, self.show_step):
-                    current = self.service.tables.get(live.id)
+                    current = self.service.current(live.id)
                     if current is None:
-                        break  # closed meanwhile: whoever closed it showed it
-                    live = current  # rebuilt from storage meanwhile: show it as it is
+                        break  # its end was shown meanwhile
+                    live = current  # closed or rebuilt meanwhile: show it as it is
                 await self._refresh_once(live, interaction)
                 self.showing.mark(live)
                 if live.id not in self.dirty:
                     break
-            if live.id not in self.service.tables and live.id not in self.service.stale:
-                self.forget(live.id)  # the game is over: its last messages are out
         finally:
             self.editing.discard(live.id)
-        await self.clock.arm_turn_timer(live)
+        if live.id in self.service.tables:
+            await self.clock.arm_turn_timer(live)
 
     async def _refresh_once(self, live: LiveTable, interaction: discord.Interaction | None) -> None:
+        if live.row.status not in OPEN_STATUSES:
+            await self.show_end(live)
+            return
         if live.deal is None:
+            await self.refresh_lobby(live)
             return
         try:
             if live.deal.finished:  # the showdown first: the table message then shows when
@@ -289,6 +293,7 @@ class Publisher:
                 else:
                     await self.post_table_message(live)
                 await self.after_deal_change(live)
+            self.behind.discard(live.id)
         except discord.Forbidden:
             log.warning("table %s: missing permission to post in channel %s",
                         live.id, live.row.channel_id)
@@ -298,9 +303,12 @@ class Publisher:
                                              "I am missing **Send Messages** or **Embed Links** "
                                              "in this channel.")
         except discord.HTTPException:
-            log.exception("table %s: could not update the table message", live.id)
+            log.warning("table %s: could not update the table message; the watch tries again",
+                        live.id, exc_info=True)
+            self.behind.add(live.id)
         except Exception:  # the move is committed: the watch tries again later
             log.exception("table %s: could not bring the table up to date", live.id)
+            self.behind.add(live.id)
         try:  # the panels catch up whether or not the public messages could
             await self.panels.refresh(live)
         except Exception:
@@ -328,7 +336,9 @@ class Publisher:
         last = self.shown.get(live.id)
         if last == (message_id, state):
             return
-        changes: dict[str, Any] = {"content": content, "embed": embed, "view": view}
+        changes: dict[str, Any] = {"content": content, "embed": embed, "view": view,
+                                   "allowed_mentions": ping(None if frame else
+                                                            render.ping_target(live))}
         same_picture = last is not None and last[0] == message_id and last[1][1] == state[1]
 
         def call() -> Awaitable[Any]:
@@ -367,34 +377,22 @@ class Publisher:
                 embed=self.showdown_embed(live, next_deal=at), file=media.showdown_file(live),
                 view=view))
             await self.service.mark_announced(live, msg.id)
-            if complete:
-                await channel.send(embed=render.final_embed(live))
-                await self.close_channel(live)
-            else:
+            if not complete:
                 self.clock.schedule_next(live, at)
             return
         pending = deal.pending
         if pending is not None:
             target = deal.to_act
-            assert target is not None
+            assert target is not None and pending is not None
             seq = len(deal.operations)
             key = (live.id, live.deal_number, seq)
             if not live.is_ai(target) and key not in self.offers:
-                offerer = render.seat_name(live, pending.seat)
-                answers = deal.controls().answers
-                if "decline" in answers:  # a direct trade: the card is shown to the target
-                    how = ("Press My hand to see the card; Accept (then pick the card you give "
-                           "back) or Decline.")
-                elif "refuse" in answers:  # a barter, refused by knocking
-                    how = ("Choose the card you give back before you see theirs, or refuse by "
-                           "knocking.")
-                else:
-                    how = "Choose the card you give back before you see theirs (you must accept)."
+                member = live.member_of(target)
                 self.offers[key] = None  # posted at most once, even if the send fails
-                msg = await channel.send(
-                    f"{render.seat_name(live, target, mention=True)}, {offerer} offers you a card "
-                    f"face down. {how}",
-                    view=view_of(*answer_buttons(live.id, live.deal_number, seq, answers)))
+                msg = await channel.send(render.offer_ping(live), allowed_mentions=ping(member),
+                                         view=view_of(*answer_buttons(
+                                             live.id, live.deal_number, seq,
+                                             deal.controls().answers)))
                 self.offers[key] = msg.id
                 await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
 
@@ -411,42 +409,89 @@ class Publisher:
                 await self.channel(live).get_partial_message(msg_id).edit(
                     content=text, view=None, allowed_mentions=NO_PINGS)
 
-    async def refresh_lobby(self, live: LiveTable, note: str | None = None) -> None:
-        """Edit the lobby message after a change (``note``: text above it)."""
+    async def refresh_lobby(self, live: LiveTable, note: str | None = None, *,
+                            strict: bool = False) -> None:
+        """Edit the lobby message after a change (``note``: text above it). A
+        failed edit marks the table ``behind`` (the watch edits it again), or with
+        ``strict`` is raised."""
         if live.row.lobby_message_id is None:
             return
         view = lobby_view(live.id) if live.row.status == "lobby" else None
         content = note if note is not None else discord.utils.MISSING  # MISSING: keep the text
-        with contextlib.suppress(discord.HTTPException):
-            await self.channel(live).get_partial_message(live.row.lobby_message_id).edit(
-                content=content, embed=render.lobby_embed(live), view=view)
-
-    async def close_table_message(self, live: LiveTable) -> None:
-        """Show a closed table's message in its final state (refunds applied, no
-        move awaited, no controls), and close the players' panels."""
-        await self.panels.close(live, "This table is closed.")
-        self.forget(live.id)
-        if live.row.table_message_id is not None and live.deal is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self.channel(live).get_partial_message(live.row.table_message_id).edit(
-                    content="", embed=media.attach(render.table_embed(live),
-                                                   media.TABLE_FILE),
-                    attachments=[media.table_file(live)], view=None)
-
-    async def close_channel(self, live: LiveTable) -> None:
-        """After the last deal: make the table read-only (channel) or lock it (thread)."""
-        channel = self.client.get_channel(live.row.channel_id)  # found by id, never by name
+        message = self.channel(live).get_partial_message(live.row.lobby_message_id)
         try:
-            if live.row.place is None:  # a table older than the place column: by its name
-                ours = getattr(channel, "name", "") == f"commerce-{live.row.number}"
-            else:
-                ours = live.row.place in ("channel", "thread")
-            if channel is None or not ours:  # a table played "here" leaves the channel as it was
-                return
-            if isinstance(channel, discord.Thread):
-                await channel.edit(archived=True, locked=True)
-            elif isinstance(channel, discord.TextChannel):
-                await channel.set_permissions(channel.guild.default_role, send_messages=False,
-                                              reason="Commerce game over")
-        except discord.HTTPException:
-            log.warning("table %s: could not make the channel read-only", live.id)
+            await retrying(lambda: message.edit(content=content, embed=render.lobby_embed(live),
+                                                view=view))
+        except discord.HTTPException as exc:
+            if strict:
+                raise
+            if exc.status == 429 or exc.status >= 500:
+                self.behind.add(live.id)
+            return
+        if live.deal is None:
+            self.behind.discard(live.id)
+
+    async def show_end(self, live: LiveTable) -> None:
+        """Show that the table has ended, however it ended (its last deal, life or
+        chips, fixed rounds, ``/commerce end``, an admin, a deleted channel, an
+        empty or idle lobby), once: the last showdown if it is still to be posted,
+        the table message in its final state with no control, the final standings,
+        the lobby message, every open panel closed, and the channel made read-only
+        (a thread archived and locked); a lobby that never started has the channel
+        or thread the bot made for it removed. Each step is done at most once;
+        when Discord refuses for a while (429, 5xx) the rest is left to the watch
+        (``behind``), and a step Discord can never do (the channel is gone, a
+        permission is missing) is given up. Then the service forgets the table."""
+        self.clock.forget(live.id)  # no timer of an ended table runs on
+        await self.clock.stop_turn_timer(live.id)  # and its reminder goes
+        done = self.ends.setdefault(live.id, set())
+        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+            ("showdown", lambda: self._end_showdown(live)),
+            ("table", lambda: self.edit_table_message(live)),
+            ("final", lambda: self._end_final(live)),
+            ("lobby", lambda: self.refresh_lobby(live, strict=True)),
+            ("panels", lambda: self.panels.refresh(live) if live.row.status == "finished"
+             else self.panels.close(live, "This table is closed.")),
+            ("channel", lambda: self._end_channel(live)),
+        ]
+        for name, step in steps:
+            if name in done:
+                continue
+            try:
+                await step()
+            except discord.HTTPException as exc:
+                if exc.status == 429 or exc.status >= 500:
+                    log.warning("table %s: Discord is not taking its end yet (%s); the watch "
+                                "tries again", live.id, exc.status)
+                    self.behind.add(live.id)
+                    return
+                log.warning("table %s: gave up a step of its end (%s: %s %s)", live.id, name,
+                            exc.status, getattr(exc, "code", ""))
+            done.add(name)
+        await self.service.end_shown(live.id)
+        self.forget(live.id)
+
+    async def end_unseen(self, live: LiveTable) -> None:
+        """A table ended because its channel was deleted or archived: nothing can
+        be shown there any more (a post would reopen an archived thread), so its
+        open panels are closed and its end counts as shown."""
+        self.clock.forget(live.id)
+        await self.panels.close(live, "This table is closed: its channel is gone.")
+        await self.service.end_shown(live.id)
+        self.forget(live.id)
+
+    async def _end_showdown(self, live: LiveTable) -> None:
+        deal = live.deal
+        if (deal is not None and deal.finished and deal.showdown is not None
+                and live.deal_number not in live.announced):
+            await self.after_deal_change(live)
+
+    async def _end_final(self, live: LiveTable) -> None:
+        if live.game is not None and live.game.deals:
+            await retrying(lambda: self.channel(live).send(embed=render.final_embed(live)))
+
+    async def _end_channel(self, live: LiveTable) -> None:
+        if live.game is None or not live.game.deals:
+            await self.places.remove(live.row)
+        else:
+            await self.places.close(live.row)

@@ -48,6 +48,8 @@ class Showing:
         self.pause: Callable[[float], Awaitable[Any]] = asyncio.sleep
         self.presented: dict[int, tuple[int, int]] = {}
         self._running: set[int] = set()
+        self._resting: dict[int, asyncio.Future[Any]] = {}
+        self._woken: set[int] = set()
 
     @staticmethod
     def frame(live: LiveTable, count: int) -> LiveTable:
@@ -99,6 +101,28 @@ class Showing:
         """A table closed: nothing of it is remembered."""
         self.presented.pop(table_id, None)
 
+    async def _rest(self, table_id: int) -> None:
+        """Wait ``pace`` seconds (``pause``) before the table's next AI move is
+        shown, unless ``wake`` ends the wait first."""
+        rest = asyncio.ensure_future(self.pause(self.pace))
+        self._resting[table_id] = rest
+        try:
+            await rest
+        except asyncio.CancelledError:
+            if table_id not in self._woken:  # this task itself is cancelled
+                raise
+        finally:
+            self._resting.pop(table_id, None)
+            self._woken.discard(table_id)
+
+    def wake(self, table_id: int) -> None:
+        """End the wait before the table's next AI move now (the table was closed
+        meanwhile: what is left to show is its end, at once)."""
+        rest = self._resting.get(table_id)
+        if rest is not None and not rest.done():
+            self._woken.add(table_id)
+            rest.cancel()
+
     async def present(self, live: LiveTable,
                       show: Callable[[LiveTable], Awaitable[None]]) -> bool:
         """Show (``show``: edit the table message to a step) the moves its table
@@ -107,9 +131,10 @@ class Showing:
         the showing (the latest state follows).
 
         Returns:
-            ``False`` when the table closed or was rebuilt from storage meanwhile
-            (``live`` is no longer the table: whoever closed or rebuilt it shows
-            it), else ``True``.
+            ``False`` when the table was closed or rebuilt from storage meanwhile
+            (the caller then shows the table as it is now), else ``True``. A game
+            that ended by its last move is shown to its end (the caller then shows
+            the end).
         """
         self._running.add(live.id)
         try:
@@ -128,11 +153,13 @@ class Showing:
             if count > len(deal.operations):
                 return True
             if live.is_ai(deal.operations[count - 1].seat):
-                await self.pause(self.pace)  # the AI "thinks": the table can read
+                await self._rest(live.id)  # the AI "thinks": the table can read
                 await self.service.settled(live.id)
-                if live.deal is not deal and self.service.tables.get(live.id) is live:
+                if live.deal is not deal and self.service.current(live.id) is live:
                     return True
-            if self.service.tables.get(live.id) is not live:
+            if self.service.current(live.id) is not live or live.row.status == "closed":
+                # rebuilt from storage, or closed (``/commerce end``...): the moves of a
+                # closed table are not shown any more, its end is
                 return False
             if count >= len(deal.operations):
                 return True

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from .interactions import NO_PINGS
+from .interactions import NO_PINGS, ping
 from .messages import Publisher
 from .service import LiveTable, StorageFailure, TableService, UserError
 from .ui import render
@@ -93,10 +93,13 @@ class Timers:
         """Keep every open table moving by itself, whatever failed before: a
         table owing an automatic step (AI seats to act, a first deal, a rebuild
         after a failed write) takes it; a showdown not yet posted is posted; a
+        table whose messages Discord refused to update for a while (``behind``)
+        is brought up to date; an ended table's end still to be shown is shown; a
         next deal or turn timer that is not running is started; a lobby idle for
         ``LOBBY_IDLE`` seconds is closed. Failures are logged and tried again at
         the next tick."""
-        for index, table_id in enumerate(sorted({*self.service.tables, *self.service.stale})):
+        tables = {*self.service.tables, *self.service.stale, *self.service.ending}
+        for index, table_id in enumerate(sorted(tables)):
             if index % TEND_BATCH == TEND_BATCH - 1:
                 await asyncio.sleep(0)  # a long round lets the clicks in between
             try:
@@ -116,12 +119,16 @@ class Timers:
                 await self.publisher.refresh_lobby(
                     live, f"Nobody joined or left for {LOBBY_IDLE // 60} minutes: "
                           "this lobby is closed.")
-                await self.publisher.close_channel(live)
+                await self.publisher.refresh(live)
 
     async def _tend(self, table_id: int) -> None:
         # the watch never waits: what it publishes shows the latest state at once
         if self.service.lock.locked(table_id) or self.publisher.busy(table_id):
             return  # a request is changing or publishing it; the next tick looks again
+        ended = self.service.ending.get(table_id)
+        if ended is not None:  # its end is still to be shown
+            await self.publisher.refresh(ended, paced=False)
+            return
         if self.service.due(table_id):
             before = self.service.tables.get(table_id)
             number = before.deal_number if before is not None else None
@@ -132,6 +139,9 @@ class Timers:
                 await self.publisher.refresh(live, paced=False)
             return
         live = self.service.tables.get(table_id)
+        if live is not None and table_id in self.publisher.behind:
+            await self.publisher.refresh(live, paced=False)  # Discord refused an update
+            return
         if live is None or live.game is None or live.deal is None:
             return
         deal = live.deal
@@ -287,7 +297,8 @@ class Timers:
                 else f"in {render.plural(seconds - seconds // 2, 'second')}")
         with contextlib.suppress(discord.HTTPException):
             self.reminders[table_id] = await self.publisher.channel(live).send(
-                f"⏰ <@{member_id}>, it is your move: the AI plays for you {left}.")
+                f"⏰ <@{member_id}>, it is your move: the AI plays for you {left}.",
+                allowed_mentions=ping(member_id))
         await asyncio.sleep(seconds - seconds / 2)
         # From here on the timer acts: re-arming must not cancel it half-way.
         self.turn_timers.pop(table_id, None)

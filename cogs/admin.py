@@ -91,10 +91,8 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             if live is None:
                 raise UserError(f"There is no open table number {table} on this server.")
             live = await self.service.end(live.id, member.id, is_manager=True)
-            self.bot.timers.forget(live.id)
             await reply(interaction, f"Table {table} is closed; any unfinished deal was refunded.")
-            await self.bot.publisher.refresh_lobby(live)
-            await self.bot.publisher.close_table_message(live)
+            await self.bot.publisher.refresh(live)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="backup", description="Write a consistent copy of the database")

@@ -59,8 +59,9 @@ class Ledger(Subcommands):
                 return
             pages = -(-total // PER_PAGE)
             view = pager_view(guild_id, interaction.user.id, 0, pages, board)
+            known = await self.service.member_names(guild_id, [m for m, _ in rows])
             embed = standings.leaderboard_embed(rows, 0, total, PER_PAGE, preset=board.preset,
-                                                period=board.period)
+                                                period=board.period, known=known)
             await say(interaction, embed=embed, view=view or discord.utils.MISSING,
                       allowed_mentions=discord.AllowedMentions.none())
         await guarded(interaction, None, work, public=True)

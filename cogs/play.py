@@ -67,8 +67,7 @@ class Play(commands.Cog):
             log.exception("channel %s: could not close its table", channel_id)
             return
         if live is not None:
-            self.bot.timers.forget(live.id)
-            self.bot.publisher.forget(live.id)
+            await self.bot.publisher.end_unseen(live)
             log.info("table %s closed: its channel was %s", live.id, how)
 
 

@@ -92,7 +92,8 @@ class Tables(Subcommands):
             opened: list[discord.TextChannel | discord.Thread] = []
 
             async def open_here(number: int) -> tuple[int, str]:
-                channel, kind = await self.open_place(interaction, settings.table_mode, number)
+                channel, kind = await self.bot.publisher.places.open(
+                    interaction, settings.table_mode, number)
                 opened.append(channel)
                 return channel.id, kind
 
@@ -114,49 +115,6 @@ class Tables(Subcommands):
                 f"Your table is ready in {place.mention}. Invite players to press **Join**.",
                 ephemeral=True)
         await guarded(interaction, None, work)
-
-    async def open_place(self, interaction: discord.Interaction, mode: str, number: int,
-                         ) -> tuple[discord.TextChannel | discord.Thread, str]:
-        """Where a new table plays, by the guild's ``table_mode``; falls back from a
-        channel to a thread when Manage Channels is missing. Returns the channel
-        and what it is: ``channel`` or ``thread`` (made for the table) or ``here``.
-
-        Raises:
-            UserError: naming the permission that is missing.
-        """
-        guild = interaction.guild
-        channel = interaction.channel
-        assert guild is not None
-        me = guild.me
-        name = f"commerce-{number}"
-        if mode == "here" and isinstance(channel, discord.TextChannel | discord.Thread):
-            if not channel.permissions_for(me).send_messages:
-                raise UserError("I need the **Send Messages** permission in this channel.")
-            return channel, "here"
-        if mode == "channel" and me.guild_permissions.manage_channels:
-            try:
-                category = discord.utils.get(guild.categories, name="Commerce")
-                if category is None:
-                    category = await guild.create_category("Commerce", reason="Commerce tables")
-                made = await guild.create_text_channel(name, category=category,
-                                                       reason="New Commerce table")
-                return made, "channel"
-            except discord.Forbidden:
-                log.info("guild %s: cannot create a channel, trying a thread", guild.id)
-        if isinstance(channel, discord.TextChannel):
-            perms = channel.permissions_for(me)
-            if perms.create_public_threads and perms.send_messages_in_threads:
-                try:
-                    thread = await channel.create_thread(
-                        name=name, type=discord.ChannelType.public_thread,
-                        reason="New Commerce table")
-                    return thread, "thread"
-                except discord.Forbidden:
-                    pass
-        raise UserError(
-            "I cannot open a table: I need **Manage Channels** (to create a table channel) "
-            "or **Create Public Threads** and **Send Messages in Threads** in this channel."
-        )
 
     @app_commands.command(name="join", description="Sit at the table in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -180,9 +138,7 @@ class Tables(Subcommands):
                 raise UserError("You are not seated at any table.")
             left = await self.service.leave(live.id, interaction.user.id)
             await reply(interaction, "You left the table.")
-            await self.bot.publisher.refresh_lobby(left)
-            if left.row.status == "closed":
-                await self.bot.publisher.close_channel(left)
+            await self.bot.publisher.refresh(left)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="start", description="Start the game at this table (host only)")
@@ -236,7 +192,6 @@ class Tables(Subcommands):
             gone = (not manager and member.id != here.row.host_id
                     and not await self.bot.timers.still_member(here.row.guild_id, here.row.host_id))
             live = await self.service.end(here.id, member.id, manager, host_gone=gone)
-            self.bot.timers.forget(live.id)
             voided = live.deal is not None and live.deal.voided
             shared = -sum(live.game.ledger) if live.game is not None else 0
             text = "The table is closed." + (
@@ -246,9 +201,7 @@ class Tables(Subcommands):
                 f"{render.plural(shared, 'was', number=False)} shared by the players still in."
                 if shared > 0 else "")
             await say(interaction, text)
-            await self.bot.publisher.refresh_lobby(live)
-            await self.bot.publisher.close_table_message(live)
-            await self.bot.publisher.close_channel(live)
+            await self.bot.publisher.refresh(live)
         await guarded(interaction, None, work, public=True)
 
     @app_commands.command(name="delay", description="Seconds before the next deal starts by itself")

@@ -35,6 +35,7 @@ from ..engine import (
 from ..engine.fairness import SEED_BYTES, DealProof, commitment
 from ..locks import KeyedLock
 from ..storage import (
+    OPEN_STATUSES,
     AnyStorage,
     DealRow,
     GuildSettings,
@@ -43,6 +44,7 @@ from ..storage import (
     OpenTable,
     TableClosed,
     TableRow,
+    utc_now,
 )
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
@@ -70,6 +72,29 @@ def proof_of(deal_row: DealRow) -> DealProof | None:
         None if deal_row.cuts is None else tuple(bytes.fromhex(c) for c in deal_row.cuts))
 
 
+def ledger_entries(live: LiveTable, deal: AnyDeal) -> list[LedgerEntry]:
+    """The ledger rows of a finished deal's movements (each payer's and payee's)."""
+    entries = []
+    for m in deal.movements:
+        if m.payer is not None:
+            entries.append(LedgerEntry(m.payer, live.member_of(m.payer), -m.amount, m.reason))
+        if m.payee is not None:
+            entries.append(LedgerEntry(m.payee, live.member_of(m.payee), m.amount, m.reason))
+    return entries
+
+def hand_results(live: LiveTable, deal: AnyDeal) -> list[HandResult]:
+    """Each scored hand of a finished deal's showdown, as stored with the deal."""
+    sd = deal.showdown
+    if sd is None:
+        return []
+    return [
+        HandResult(s, live.member_of(s), sd.scores[s] or 0, describe(h, deal.rules.ranking),
+                   s == sd.winner, category_name(c) if (c := sd.categories[s]) else None,
+                   s == sd.knocker)
+        for s, h in enumerate(sd.hands) if h and sd.scores[s] is not None
+    ]
+
+
 class ServiceBase:
     """State and unit of work of ``TableService`` (``bot.service``); the other
     parts of the service (life cycle, actions, automatic progress, queries)
@@ -87,6 +112,9 @@ class ServiceBase:
         self.tables: dict[int, LiveTable] = {}
         #: open tables whose rebuild from storage failed; ``resume`` retries them
         self.stale: set[int] = set()
+        #: tables that ended (game over, or closed) whose end Discord does not show
+        #: yet: the publisher shows it, then ``end_shown`` forgets them
+        self.ending: dict[int, LiveTable] = {}
         #: lobby table id -> event-loop time of its last join/leave/AI seat
         self.activity: dict[int, float] = {}
         self.lock = KeyedLock()
@@ -106,6 +134,7 @@ class ServiceBase:
         (``Storage.open_state``); ``None``, every guild."""
         self.tables.clear()
         self.stale.clear()
+        self.ending.clear()
         # Loading makes a great many long-lived objects and no garbage: the cyclic
         # collector would walk them again and again as they pile up (about half the
         # time of 10,000 tables, scripts/bench_resume.py), so it waits until the
@@ -116,10 +145,11 @@ class ServiceBase:
             stored, drifts = await self.storage.open_state(shards)
             for state in stored:
                 try:
-                    self.tables[state.row.id] = self._build(state)
+                    self._keep(self._build(state))
                 except Exception:  # a broken table must not stop the others
                     log.exception("table %s could not be rebuilt", state.row.id)
-                    self.stale.add(state.row.id)
+                    if state.row.status in OPEN_STATUSES:
+                        self.stale.add(state.row.id)
         finally:
             if collecting:
                 gc.enable()
@@ -180,11 +210,67 @@ class ServiceBase:
         live = self._build(OpenTable(row, await self.storage.next_seed(table_id),
                                      await self.storage.seats(table_id),
                                      await self.storage.deals(table_id)))
-        if row.status in ("lobby", "playing"):
-            self.tables[table_id] = live
-        else:
-            self.tables.pop(table_id, None)
+        self._keep(live)
         return live
+
+    def _keep(self, live: LiveTable) -> None:
+        """Keep ``live`` where its row says it belongs: with the open tables, with
+        the ended ones whose end is still to be shown (``ending``), or nowhere."""
+        table_id = live.id
+        if live.row.status in OPEN_STATUSES:
+            self.tables[table_id] = live
+            self.ending.pop(table_id, None)
+            return
+        self.tables.pop(table_id, None)
+        self.activity.pop(table_id, None)
+        if live.row.end_shown or live.row.ended_at is None:  # shown, or ended long ago
+            self.ending.pop(table_id, None)
+        else:
+            self.ending[table_id] = live
+
+    async def _ended(self, live: LiveTable, status: str) -> None:
+        """The table ends now with ``status`` (``finished`` or ``closed``), inside
+        the caller's unit: its row says so and when, its end is still to be shown,
+        and memory keeps it with the ``ending`` tables (the unit's failure puts it
+        back, ``_resync``)."""
+        if status != "finished":  # a finished game's status comes with its winners
+            await self.storage.set_status(live.id, status)
+        await self.storage.set_ended(live.id)
+        live.row = dataclasses.replace(live.row, status=status, end_shown=False,
+                                       ended_at=live.row.ended_at or utc_now())
+        self._keep(live)
+
+    async def channel_removed(self, table_id: int) -> None:
+        """The channel or thread the bot made for the table has been removed:
+        remember it (a failed write is logged; removing it again is harmless)."""
+        live = self.current(table_id)
+        if live is not None:
+            live.row = dataclasses.replace(live.row, channel_removed=True)
+        await self._remember(table_id, "channel",
+                             lambda: self.storage.set_channel_removed(table_id))
+
+    async def kept_channels(self, shards: tuple[tuple[int, ...], int] | None = None,
+                            ) -> list[tuple[TableRow, int]]:
+        """The ended tables whose channel the bot made and keeps, with their
+        guild's ``keep_days`` (``Storage.kept_channels``); ``[]`` when storage
+        cannot be read now (the next sweep tries again)."""
+        try:
+            return await self.storage.kept_channels(shards)
+        except STORAGE_ERRORS:
+            log.warning("could not read the kept channels; will try again")
+            return []
+
+    def current(self, table_id: int) -> LiveTable | None:
+        """The table in memory: open, or ended with its end still to be shown."""
+        return self.tables.get(table_id) or self.ending.get(table_id)
+
+    async def end_shown(self, table_id: int) -> None:
+        """The table's end is shown in Discord: remember it (a failed write is
+        logged; the end is then shown again after a restart) and forget the table."""
+        live = self.ending.pop(table_id, None)
+        if live is not None:
+            live.row = dataclasses.replace(live.row, end_shown=True)
+        await self._remember(table_id, "end", lambda: self.storage.set_end_shown(table_id))
 
     @staticmethod
     def _build(state: OpenTable) -> LiveTable:
@@ -343,39 +429,16 @@ class ServiceBase:
         assert deal is not None and live.game is not None
         finish = None
         if deal.finished:
-            finish = ("finished", self._ledger(live, deal), self._hands(live, deal))
+            finish = ("finished", ledger_entries(live, deal), hand_results(live, deal))
         await self.storage.append_action(
             live.deal_key, len(deal.operations) - 1, operation_to_dict(op), member_id,
             finish=finish,
         )
         if deal.finished and live.game.complete:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
-            live.row = dataclasses.replace(live.row, status="finished")
-            self.tables.pop(live.id, None)
+            await self._ended(live, "finished")
         elif deal.finished:
             await self._commit_next(live)
-
-    @staticmethod
-    def _ledger(live: LiveTable, deal: AnyDeal) -> list[LedgerEntry]:
-        entries = []
-        for m in deal.movements:
-            if m.payer is not None:
-                entries.append(LedgerEntry(m.payer, live.member_of(m.payer), -m.amount, m.reason))
-            if m.payee is not None:
-                entries.append(LedgerEntry(m.payee, live.member_of(m.payee), m.amount, m.reason))
-        return entries
-
-    @staticmethod
-    def _hands(live: LiveTable, deal: AnyDeal) -> list[HandResult]:
-        sd = deal.showdown
-        if sd is None:
-            return []
-        return [
-            HandResult(s, live.member_of(s), sd.scores[s] or 0, describe(h, deal.rules.ranking),
-                       s == sd.winner, category_name(c) if (c := sd.categories[s]) else None,
-                       s == sd.knocker)
-            for s, h in enumerate(sd.hands) if h and sd.scores[s] is not None
-        ]
 
     # ------------------------------------------------------ message ids
     # Message ids: what the Discord layer posted. They are cosmetic: memory takes

@@ -158,6 +158,7 @@ class LifeCycle(ServiceBase):
                 humans = [s for s in await self.storage.seats(table_id) if not s.is_ai]
                 if not humans:
                     await self.storage.set_status(table_id, "closed")
+                    await self.storage.set_ended(table_id)
                 elif member_id == live.row.host_id:  # the host left: the next player hosts
                     assert humans[0].member_id is not None
                     await self.storage.set_host(table_id, humans[0].member_id)
@@ -186,6 +187,7 @@ class LifeCycle(ServiceBase):
                     f"(now {n}). Invite friends or press Add AI."
                 )
             first = self.rng.randrange(n) if self.rng else secrets.randbelow(n)
+            self.activity.pop(table_id, None)  # a lobby's idle clock, no longer needed
             async with self._unit(table_id):
                 await self.storage.start_game(table_id, first)
                 live.row = dataclasses.replace(live.row, status="playing", first_dealer=first)
@@ -277,12 +279,9 @@ class LifeCycle(ServiceBase):
                 return None
             live = self.tables[table_id]
             async with self._unit(table_id):
-                await self.storage.set_status(table_id, "closed")
                 await self.storage.audit(live.row.guild_id, None, "idle_lobby_closed",
                                          f"table {table_id}")
-                live.row = dataclasses.replace(live.row, status="closed")
-            self.tables.pop(table_id, None)
-            self.activity.pop(table_id, None)
+                await self._ended(live, "closed")
             return live
 
     # ---------------------------------------------------------------- end
@@ -317,13 +316,10 @@ class LifeCycle(ServiceBase):
                     elif shares:
                         await self.storage.add_ledger(live.row.guild_id, table_id,
                                                       live.deal_key, shares)
-                await self.storage.set_status(table_id, "closed")
                 await self.storage.audit(
                     live.row.guild_id, member_id, "end_table", f"table {table_id}"
                 )
-                live.row = dataclasses.replace(live.row, status="closed")
-            self.tables.pop(table_id, None)
-            self.activity.pop(table_id, None)
+                await self._ended(live, "closed")
             return live
 
     @staticmethod

@@ -5,6 +5,7 @@ period) and a member's figures, backups and the ledger reset.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,14 @@ class Queries(ServiceBase):
         """
         async with self._unit(None):
             return await self.storage.reset_ledger(guild_id, member_id)
+
+    async def member_names(self, guild_id: int, member_ids: Iterable[int]) -> dict[int, str]:
+        """Each member's name at their latest seat in the guild (``{}`` when
+        storage cannot be read now: the board then shows mentions only)."""
+        try:
+            return await self.storage.member_names(guild_id, member_ids)
+        except STORAGE_ERRORS:
+            return {}
 
     async def leaderboard(self, guild_id: int, page: int, per_page: int = 10, *,
                           preset: str | None = None, period: str = "all",

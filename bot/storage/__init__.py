@@ -33,6 +33,7 @@ from .models import (
     TableRow,
 )
 from .postgres import PgStorage
+from .shared import OPEN_STATUSES, utc_now
 
 #: either storage: the two classes have the same public interface
 AnyStorage: TypeAlias = Storage | PgStorage
@@ -64,5 +65,6 @@ __all__ = [
     "MIN_FREE_BYTES", "POSTGRES_SCHEMES", "ActionRow", "AnyStorage", "PgStorage", "is_postgres_url",
     "open_storage", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
-    "MemberStats", "OpenTable", "PastGame", "PresetStats", "SeatRow", "Storage", "TableClosed", "TableRow",
+    "MemberStats", "OPEN_STATUSES", "OpenTable", "PastGame", "PresetStats", "SeatRow", "Storage",
+    "TableClosed", "TableRow", "utc_now",
 ]

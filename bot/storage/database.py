@@ -38,7 +38,9 @@ from .models import (
     TableRow,
 )
 from .reports import Reports
+from .shared import TABLE_SELECT as _TABLE_SELECT
 from .shared import TABLE_STATUSES, TableUpdates
+from .shared import table_row as _table_row
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
@@ -57,13 +59,6 @@ _UPSERT_SETTINGS = (
     + ", ".join(f"{name} = excluded.{name}" for name in (*_SETTING_FIELDS, "updated_at"))
 )
 
-_TABLE_SELECT = """
-    SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
-           t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
-           g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place,
-           t.next_commitment, t.coach
-    FROM tables t LEFT JOIN games g ON g.table_id = t.id
-"""
 
 
 #: ``Storage.open`` refuses a database whose folder has less free space than this
@@ -198,17 +193,6 @@ def _migrations(folder: Path | None = None) -> list[tuple[int, str, str]]:
     return [found[v] for v in sorted(found)]
 
 
-def _table_row(row: Any) -> TableRow:  # a row of sqlite3 or asyncpg
-    return TableRow(
-        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-        number=row["number"], host_id=row["host_id"], preset=row["preset"],
-        options=json.loads(row["options"]), status=row["status"],
-        lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
-        next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
-        created_at=row["created_at"], offer_key=row["offer_key"],
-        offer_message_id=row["offer_message_id"], place=row["place"],
-        next_commitment=row["next_commitment"], coach=bool(row["coach"]),
-    )
 
 
 def _seat_row(row: Any) -> SeatRow:  # a row of sqlite3 or asyncpg
@@ -361,15 +345,20 @@ class OpenStateSql(NamedTuple):
 
 
 def open_state_sql(shards: tuple[Iterable[int], int] | None = None) -> OpenStateSql:
-    """``open_state``'s statements for the open tables of the guilds that
-    ``shards`` (``(shard_ids, shard_count)``; ``None``: every guild) owns: Discord
-    sends a guild's events to shard ``(guild_id >> 22) % shard_count``. Raises
+    """``open_state``'s statements for the open tables (and the ended ones whose
+    end is still to be shown) of the guilds that ``shards`` (``(shard_ids,
+    shard_count)``; ``None``: every guild) owns: Discord sends a guild's events
+    to shard ``(guild_id >> 22) % shard_count``. Raises
     ValueError for bad shards (``check_shards``)."""
     where = "status IN ('lobby', 'playing')"
+    # and the ended tables whose end is still to be shown (``TableUpdates.set_ended``)
+    owed = "(status IN ('lobby', 'playing') OR (ended_at IS NOT NULL AND end_shown = 0))"
     if shards is not None:
         ids = check_shards(*shards)
-        where += f" AND (guild_id >> 22) % {int(shards[1])} IN ({', '.join(map(str, ids))})"
-    opened = f" IN (SELECT id FROM tables WHERE {where})"
+        mine = f" AND (guild_id >> 22) % {int(shards[1])} IN ({', '.join(map(str, ids))})"
+        where += mine
+        owed += mine
+    opened = f" IN (SELECT id FROM tables WHERE {owed})"
     return OpenStateSql(
         tables=_TABLE_SELECT.replace("t.next_commitment", "t.next_commitment, t.next_seed")
         + f" WHERE t.id{opened} ORDER BY t.id",
@@ -865,11 +854,11 @@ class Storage(TableUpdates, Reports):
         def insert(conn: sqlite3.Connection) -> TableRow:
             cursor = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, number, host_id, preset, options,"
-                " status, next_deal_delay, created_at, place, coach)"
-                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?, ?, ?"
+                " status, next_deal_delay, created_at, place, coach, opened_by)"
+                " SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?"
                 " FROM tables WHERE guild_id = ?",
                 (guild_id, channel_id, host_id, preset, json.dumps(options), next_deal_delay,
-                 _now(), place, int(coach), guild_id),
+                 _now(), place, int(coach), host_id, guild_id),
             )
             return _table_row(conn.execute(_TABLE_SELECT + " WHERE t.id = ?",
                                            (cursor.lastrowid,)).fetchone())

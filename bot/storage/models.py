@@ -10,13 +10,18 @@ from typing import Any, NamedTuple
 class GuildSettings:
     """Per-guild settings. ``table_mode``: ``channel`` (new text channel, default),
     ``thread`` (thread in the current channel) or ``here`` (the current channel).
-    ``turn_timer`` in seconds (0 = off); ``next_deal_delay`` in seconds."""
+    ``turn_timer`` in seconds (0 = off); ``next_deal_delay`` in seconds;
+    ``keep_days``: days a finished game's channel is kept before the bot removes it
+    (0 = for ever); ``max_tables``: open tables (lobbies and games) the guild may
+    have at once (docs/RELIABILITY.md "A table's channel")."""
 
     guild_id: int
     table_mode: str = "channel"
     turn_timer: int = 120
     default_preset: str = "foster"
     next_deal_delay: int = 30
+    keep_days: int = 7
+    max_tables: int = 10
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,15 @@ class TableRow:
     next_commitment: str | None = None
     #: members may ask the coach for a hint (docs/AI.md "Coach")
     coach: bool = True
+    #: the table's end has been shown in Discord (its last showdown, the final
+    #: standings, read-only channel; a lobby's channel removed); ``False`` while owed
+    end_shown: bool = False
+    #: when the table finished or closed (ISO 8601 UTC), ``None`` while open
+    ended_at: str | None = None
+    #: the bot removed the channel or thread it made for the table
+    channel_removed: bool = False
+    #: the member who opened the table (``host_id`` passes on when a host leaves)
+    opened_by: int | None = None
 
 
 @dataclass(frozen=True)

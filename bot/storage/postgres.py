@@ -46,7 +46,6 @@ from ..waiting import acknowledge
 from .database import (
     _SEAT_SHIFT,
     _SETTING_FIELDS,
-    _TABLE_SELECT,
     _UPSERT_SETTINGS,
     BUSY_WAIT,
     TABLE_MODES,
@@ -58,7 +57,6 @@ from .database import (
     _deal_rows,
     _now,
     _seat_row,
-    _table_row,
     check_shards,
     lock_path,
     open_state_sql,
@@ -76,7 +74,9 @@ from .models import (
 )
 from .pg_migrate import migrate
 from .reports import Reports
+from .shared import TABLE_SELECT as _TABLE_SELECT
 from .shared import TABLE_STATUSES, TableUpdates
+from .shared import table_row as _table_row
 
 log = logging.getLogger(__name__)
 
@@ -588,9 +588,9 @@ class _PgTables(_PgUnits):
         async def insert(conn: asyncpg.Connection) -> TableRow:
             table_id = await conn.fetchval(
                 "INSERT INTO tables (guild_id, channel_id, number, host_id, preset, options,"
-                " status, next_deal_delay, created_at, place, coach) VALUES ($1, $2, (SELECT"
-                " COALESCE(MAX(number), 0) + 1 FROM tables WHERE guild_id = $1), $3, $4, $5,"
-                " 'lobby', $6, $7, $8, $9) RETURNING id",
+                " status, next_deal_delay, created_at, place, coach, opened_by) VALUES ($1, $2,"
+                " (SELECT COALESCE(MAX(number), 0) + 1 FROM tables WHERE guild_id = $1), $3, $4,"
+                " $5, 'lobby', $6, $7, $8, $9, $3) RETURNING id",
                 guild_id, channel_id, host_id, preset, json.dumps(options), next_deal_delay,
                 _now(), place, int(coach))
             return _table_row(await _one(conn, _TABLE_SELECT + " WHERE t.id = ?", (table_id,)))

@@ -121,6 +121,20 @@ class Reports:
 
     # ------------------------------------------------------------------ ledger
 
+    async def member_names(self, guild_id: int, member_ids: Iterable[int]) -> dict[int, str]:
+        """The name each member had at their latest seat in the guild (as stored:
+        raw text of their choosing); members never seated are left out."""
+        ids = sorted(set(member_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        async with self._read() as db:
+            rows = await self._all(
+                db, "SELECT s.member_id, s.name FROM seats s JOIN tables t ON t.id = s.table_id"
+                f" WHERE t.guild_id = ? AND s.member_id IN ({marks})"
+                " ORDER BY s.table_id, s.seat", (guild_id, *ids))
+        return {int(row[0]): str(row[1]) for row in rows}  # the latest seat wins
+
     async def leaderboard(
         self, guild_id: int, offset: int, limit: int, *, preset: str | None = None,
         since: datetime | None = None,

@@ -6,12 +6,50 @@ checks of status values. Each storage supplies the helpers it names."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from .models import GuildSettings
+from .models import GuildSettings, TableRow
 
 TABLE_STATUSES = ("lobby", "playing", "finished", "closed")
+#: the statuses of a table that is open: a lobby or a game being played
+OPEN_STATUSES = ("lobby", "playing")
+
+#: a table's row with its game's first dealer, as ``table_row`` reads it
+TABLE_SELECT = """
+    SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
+           t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
+           g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place,
+           t.next_commitment, t.coach, t.end_shown, t.ended_at, t.channel_removed,
+           t.opened_by
+    FROM tables t LEFT JOIN games g ON g.table_id = t.id
+"""
+
+
+def table_row(row: Any) -> TableRow:  # a row of sqlite3 or asyncpg
+    """A ``TableRow`` from a row of ``TABLE_SELECT`` (sqlite3 or asyncpg)."""
+    return TableRow(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        number=row["number"], host_id=row["host_id"], preset=row["preset"],
+        options=json.loads(row["options"]), status=row["status"],
+        lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
+        next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
+        created_at=row["created_at"], offer_key=row["offer_key"],
+        offer_message_id=row["offer_message_id"], place=row["place"],
+        next_commitment=row["next_commitment"], coach=bool(row["coach"]),
+        end_shown=bool(row["end_shown"]), ended_at=row["ended_at"],
+        channel_removed=bool(row["channel_removed"]), opened_by=row["opened_by"],
+    )
+
+
+def utc_now() -> str:
+    """Now, as the storage writes timestamps: ISO 8601 UTC to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
 CLOSED_DEAL_STATUSES = ("finished", "void")
 
 
@@ -28,6 +66,12 @@ class TableUpdates:
 
         @staticmethod
         async def _points_in_pots(db: Any, guild_id: int) -> int: ...
+
+        @staticmethod
+        async def _one(db: Any, sql: str, params: Iterable[Any] = ()) -> Any: ...
+
+        @staticmethod
+        async def _all(db: Any, sql: str, params: Iterable[Any] = ()) -> list[Any]: ...
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings (``GuildSettings`` defaults when never set)."""
@@ -92,3 +136,51 @@ class TableUpdates:
     def _check_finish(status: str) -> None:
         if status not in CLOSED_DEAL_STATUSES:
             raise ValueError(f"a deal closes as 'finished' or 'void', not {status!r}")
+
+    # ------------------------------------------------- a table's end and its channel
+    # (docs/RELIABILITY.md "A table's channel")
+
+    async def set_ended(self, table_id: int) -> None:
+        """Note that the table finished or closed now (``ended_at``), with its end
+        still to be shown (``end_shown`` = 0). Raises ValueError for an unknown table."""
+        await self._update_table(
+            table_id, "UPDATE tables SET ended_at = COALESCE(ended_at, ?), end_shown = 0"
+            " WHERE id = ?", (utc_now(),))
+
+    async def set_end_shown(self, table_id: int) -> None:
+        """Note that the table's end has been shown in Discord (``end_shown``).
+        Raises ValueError for an unknown table."""
+        await self._update_table(table_id, "UPDATE tables SET end_shown = 1 WHERE id = ?", ())
+
+    async def set_channel_removed(self, table_id: int) -> None:
+        """Note that the channel or thread the bot made for the table is gone.
+        Raises ValueError for an unknown table."""
+        await self._update_table(
+            table_id, "UPDATE tables SET channel_removed = 1 WHERE id = ?", ())
+
+    async def kept_channels(self, shards: tuple[Sequence[int], int] | None = None,
+                            ) -> list[tuple[TableRow, int]]:
+        """The ended tables whose channel or thread the bot made and still keeps
+        (its end shown), with their guild's ``keep_days``, oldest end first;
+        ``shards`` (``(shard_ids, shard_count)``): only the guilds they own."""
+        where = ("t.ended_at IS NOT NULL AND t.channel_removed = 0 AND t.end_shown = 1"
+                 " AND t.place IN ('channel', 'thread')")
+        if shards is not None:
+            ids = ", ".join(str(int(i)) for i in shards[0])
+            where += f" AND (t.guild_id >> 22) % {int(shards[1])} IN ({ids})"
+        async with self._read() as db:
+            rows = await self._all(
+                db, TABLE_SELECT.replace("FROM tables t", ", COALESCE(s.keep_days, 7) AS keep"
+                                         " FROM tables t LEFT JOIN guild_settings s"
+                                         " ON s.guild_id = t.guild_id")
+                + f" WHERE {where} ORDER BY t.ended_at, t.id")
+        return [(table_row(row), int(row["keep"])) for row in rows]
+
+    async def tables_opened_since(self, guild_id: int, member_id: int, since: str) -> int:
+        """How many tables ``member_id`` opened in the guild at or after ``since``
+        (ISO 8601 UTC, as ``utc_now``)."""
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT COUNT(*) FROM tables WHERE guild_id = ? AND opened_by = ?"
+                " AND created_at >= ?", (guild_id, member_id, since))
+        return int(row[0])

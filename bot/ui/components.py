@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import discord
 
 from ..engine import PRESETS, Controls
-from ..service import UserError
+from ..service import LiveTable, UserError
 from ..service.queries import PERIODS
 
 if TYPE_CHECKING:
@@ -628,6 +628,20 @@ def table_view(table_id: int, deal: int, controls: Controls, *, seq: int = 0,
     if away:
         items.append(PlayButton(table_id, deal, "back"))
     return view_of(*items)
+
+
+def table_controls(live: LiveTable, frame: bool = False) -> discord.ui.View | None:
+    """The table message's controls now (``table_view``; ``None`` once the deal
+    is over); for a step being shown (``frame``), My hand only (and I'm back while
+    a seat is away): nobody acts on a step the table is still reading."""
+    deal = live.deal
+    away = any(s.away for s in live.seats)
+    if frame:
+        return table_view(live.id, live.deal_number, Controls(), away=away)
+    if deal is None or deal.finished:
+        return None
+    return table_view(live.id, live.deal_number, deal.controls(), seq=len(deal.operations),
+                      away=away)
 
 
 def answer_buttons(table_id: int, deal: int, seq: int,

@@ -18,7 +18,7 @@ from ..engine import AnyDeal, describe, hand_label
 from ..engine.game import verify_record
 from ..service import Archived, LiveTable
 from ..storage import DealRow, PastGame
-from . import render
+from . import names, render
 from .components import HistoryButton, HistorySelect, HistoryState, view_of
 
 #: games per page of the list
@@ -38,8 +38,11 @@ def when(stamp: str | None) -> str:
 
 
 def player(game: PastGame, seat: int) -> str:
-    """A seat of a past game by name (an AI seat marked as at the table)."""
-    return ("🤖 " if game.members[seat] is None else "") + game.players[seat]
+    """A seat of a past game by name, as the table showed it (``names.seat_labels``:
+    an AI seat marked, look-alikes numbered), made inert for markdown."""
+    seats = [render.SeatName(name, member) for name, member in zip(game.players, game.members,
+                                                                    strict=True)]
+    return names.markdown_safe(names.seat_labels(seats)[seat])
 
 
 def winners_text(game: PastGame) -> str:

@@ -17,7 +17,7 @@ import discord
 from ..engine import Observation
 from ..service import LiveTable
 from . import payments, pictures
-from .render import seat_name
+from .render import seat_labels
 
 TABLE_FILE = "table.png"
 SHOWDOWN_FILE = "showdown.png"
@@ -42,7 +42,7 @@ def warm_up() -> threading.Thread:
 
 def plain_names(live: LiveTable) -> list[str]:
     """Every seat's name as pictures show it (never a mention)."""
-    return [seat_name(live, s, mention=False) for s in range(len(live.seats))]
+    return list(seat_labels(live))
 
 
 def table_title(live: LiveTable) -> str:

@@ -24,7 +24,7 @@ import discord
 
 from ..engine import AnyDeal, Decision, Observation, card_label, choices
 from ..service import LiveTable
-from . import payments, render
+from . import names, payments, render
 from .components import CardSelect, PickButton, dynamic_view
 from .media import hand_file, hand_png
 
@@ -86,7 +86,7 @@ def neighbour_name(live: LiveTable, deal: AnyDeal, seat: int) -> str | None:
     neighbour = getattr(deal, "neighbour", None)
     if neighbour is None:
         return None
-    return render.seat_name(live, neighbour(seat), mention=False)
+    return render.seat_label(live, neighbour(seat))
 
 
 def hand_order(decisions: Sequence[Decision]) -> list[Decision]:
@@ -108,15 +108,15 @@ def picker_options(live: LiveTable, seat: int, action: str) -> list[tuple[str, s
     """The ``(label, value)`` options of ``action``'s menu for ``seat``, in hand order."""
     deal = live.deal
     assert deal is not None
-    pairs = choices.options(deal, seat, action, names(live))
+    pairs = choices.options(deal, seat, action, seat_labeller(live))
     order = {choices.value(d): i for i, d in enumerate(hand_order(
         [choices.decide(action, v) for _, v in pairs]))}
     return sorted(pairs, key=lambda p: order.get(p[1], len(order)))
 
 
-def names(live: LiveTable) -> Callable[[int], str]:
-    """A seat as controls name it (never a mention)."""
-    return lambda seat: render.seat_name(live, seat, mention=False)
+def seat_labeller(live: LiveTable) -> Callable[[int], str]:
+    """A seat as controls name it (a plain label: buttons and menus show no markdown)."""
+    return lambda seat: render.seat_label(live, seat)
 
 
 def groups(deal: AnyDeal, seat: int) -> list[tuple[str, list[Decision]]]:
@@ -148,8 +148,8 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     if name == "accept":
         return f"Give {card}"
     if name == "offer" and decision.target is not None:
-        return f"Offer {card} to {render.seat_name(live, decision.target, mention=False)}"
-    text = choices.label(decision, obs, names(live))
+        return f"Offer {card} to {render.seat_label(live, decision.target)}"
+    text = choices.label(decision, obs, seat_labeller(live))
     return text[:1].upper() + text[1:]
 
 
@@ -244,8 +244,9 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
         lines[-1] += " See the showdown in the channel."
         lines.append(f"**Your result:** {payments.tallies(deal)[seat].text()}")
     if focus is not None:
-        lines.append(PROMPTS[focus].format(neighbour=neighbour_name(live, deal, seat)
-                                           or "your neighbour"))
+        neighbour = neighbour_name(live, deal, seat)
+        lines.append(PROMPTS[focus].format(
+            neighbour=names.markdown_safe(neighbour) if neighbour else "your neighbour"))
     view = controls_view(live, seat, focus) if controls else None
     picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
     file = hand_file(obs, picture) if picture is not None else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import discord
 
 from ..service import LiveTable
+from . import names
 
 #: hex digits of a commitment the table message shows (the full value is on the
 #: lobby or the showdown before the deal, and in the export)
@@ -24,7 +25,8 @@ def cutter(live: LiveTable, index: int) -> str:
     if member is None:
         return "the bot (16 random bytes: no check against the bot itself)"
     seat = live.seat_of(member)
-    who = live.seats[seat].name if seat is not None else f"<@{member}>"
+    who = (names.markdown_safe(names.seat_labels(live.seats)[seat]) if seat is not None
+           else f"<@{member}>")
     return f"{who} (the id of their press)"
 
 

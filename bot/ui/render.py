@@ -8,12 +8,14 @@ sent ephemerally to that hand's owner.
 from __future__ import annotations
 
 import datetime
+import functools
+from typing import NamedTuple
 
 import discord
 
 from ..engine import AnyDeal, Observation, PublicEvent, Showdown, describe, hand_label
 from ..service import LiveTable
-from . import payments, proofs
+from . import names, payments, proofs
 from .words import names_list as names_list  # the commands and timers use them through render
 from .words import plural as plural
 
@@ -28,15 +30,74 @@ def when(moment: datetime.datetime) -> str:
     return discord.utils.format_dt(moment, "R")
 
 
+@functools.lru_cache(maxsize=1024)
+def _labels(seats: tuple[tuple[str, int | None, str | None], ...]) -> tuple[str, ...]:
+    rows = [SeatName(name, member) for name, member, _ in seats]
+    return tuple(names.seat_labels(rows, [level for _, _, level in seats]))
+
+
+class SeatName(NamedTuple):
+    """A seat as ``names.seat_labels`` reads it."""
+
+    name: str
+    member_id: int | None
+
+
+def seat_labels(live: LiveTable) -> tuple[str, ...]:
+    """Every seat's name as plain text (``names.seat_labels``: readable, never
+    blank, an AI seat marked, look-alikes numbered; an AI seat's level named when
+    it is not the default, docs/AI.md), for pictures and button or menu labels."""
+    return _labels(tuple((s.name, s.member_id, s.ai_level) for s in live.seats))
+
+
+def seat_label(live: LiveTable, seat: int) -> str:
+    """One seat's name as plain text (``seat_labels``): for pictures, button and
+    menu labels, embed footers; never in markdown text (``seat_name``)."""
+    return seat_labels(live)[seat]
+
+
 def seat_name(live: LiveTable, seat: int, *, mention: bool = False) -> str:
-    """A seat as shown publicly: the member's name (their mention with
-    ``mention``: only where they are to be pinged, outside embeds), or the AI's
-    name."""
+    """A seat as message text shows it (contents, embed descriptions, fields and
+    titles): its ``seat_label`` made inert for markdown (``names.markdown_safe``),
+    or, with ``mention``, the member's mention (only where they are to be pinged,
+    outside embeds; an AI seat is never mentioned)."""
     s = live.seats[seat]
-    if s.member_id is None:
-        # the level is named when it is not the default (docs/AI.md)
-        return f"🤖 {s.name}" + (f" ({s.ai_level})" if s.ai_level not in (None, "easy") else "")
-    return f"<@{s.member_id}>" if mention else s.name
+    if mention and s.member_id is not None:
+        return f"<@{s.member_id}>"
+    return names.markdown_safe(seat_label(live, seat))
+
+
+def ping_target(live: LiveTable) -> int | None:
+    """The member the table message pings now: the one to move (never an AI
+    seat, nobody once the deal is over)."""
+    deal = live.deal
+    if deal is None or deal.finished or deal.to_act is None or live.is_ai(deal.to_act):
+        return None
+    return live.member_of(deal.to_act)
+
+
+def ping_text(live: LiveTable) -> str:
+    """The line above the table message: who is to move (``ping_target``)."""
+    deal = live.deal
+    if ping_target(live) is None or deal is None or deal.to_act is None:
+        return ""
+    return f"{seat_name(live, deal.to_act, mention=True)}, your move."
+
+
+def offer_ping(live: LiveTable) -> str:
+    """The message that pings the target of the deal's pending offer (a barter,
+    or a direct trade), saying how to answer it."""
+    deal = live.deal
+    assert deal is not None and deal.pending is not None and deal.to_act is not None
+    answers = deal.controls().answers
+    if "decline" in answers:  # a direct trade: the card is shown to the target
+        how = "Press My hand to see the card; Accept (then pick the card you give back) or Decline."
+    elif "refuse" in answers:  # a barter, refused by knocking
+        how = "Choose the card you give back before you see theirs, or refuse by knocking."
+    else:
+        how = "Choose the card you give back before you see theirs (you must accept)."
+    return (f"{seat_name(live, deal.to_act, mention=True)}, "
+            f"{seat_name(live, deal.pending.seat)} offers you a card face down. {how}")
 
 
 #: what the AI did, in words that name no card (a move made for a member whose
@@ -430,7 +491,9 @@ def standing_lines(live: LiveTable) -> list[str]:
 
 
 def final_embed(live: LiveTable) -> discord.Embed:
-    """Final standings; a shared victory on ties."""
+    """Final standings; a shared victory on ties. A game closed before its end
+    (``/commerce end``, an admin, a deleted channel) shows the standings as they
+    were when it closed, and no winner."""
     game = live.game
     assert game is not None
     ledger = game.ledger
@@ -439,10 +502,15 @@ def final_embed(live: LiveTable) -> discord.Embed:
     by_seat = dict(enumerate(standing_lines(live)))
     lines = [f"{i + 1}. {by_seat[s]}" + (" 🏆" if s in winners else "")
              for i, s in enumerate(order)]
-    names = ", ".join(seat_name(live, s) for s in winners)
-    title = "Victory shared" if len(winners) > 1 else "Winner"
+    if game.complete:
+        names = ", ".join(seat_name(live, s) for s in winners)
+        title = "Victory shared" if len(winners) > 1 else "Winner"
+        head = f"**{title}:** {names}"
+    else:
+        head = ("**Closed before its end**: no winner. The standings when it closed "
+                "(an unfinished deal was refunded):")
     embed = discord.Embed(title=f"Game over · table {live.row.number}", colour=GOLD,
-                          description=f"**{title}:** {names}\n\n" + "\n".join(lines))
+                          description=head + "\n\n" + "\n".join(lines))
     closing = {"channel": "This channel is now read-only. ",
                "thread": "This thread is now locked. "}.get(live.row.place or "", "")
     embed.set_footer(text=f"{closing}Start another game with /commerce new.")

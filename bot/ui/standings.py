@@ -17,6 +17,7 @@ from ..engine import PRESETS
 from ..service.queries import PERIODS, period_start
 from ..storage import MemberStats, PresetStats
 from ..storage.models import BestHand
+from . import names
 from .help import clip
 from .render import GOLD, GREEN
 from .words import plural
@@ -42,12 +43,20 @@ def empty_board(preset: str | None, period: str) -> str:
 
 def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int, per_page: int, *,
                       preset: str | None = None, period: str = "all",
-                      now: datetime.datetime | None = None) -> discord.Embed:
+                      now: datetime.datetime | None = None,
+                      known: dict[int, str] | None = None) -> discord.Embed:
     """Page ``page`` (0-based) of the guild's ledger: ``rows`` are that page's
     ``(member_id, balance)`` pairs (points), ``total`` the number of members
     ranked. A board of one ``preset`` or ``period`` says so in its title, and
-    its footer gives the period's start (UTC; ``now`` defaults to the present)."""
-    lines = [f"{page * per_page + i + 1}. <@{member}>: {balance:+d}"
+    its footer gives the period's start (UTC; ``now`` defaults to the present).
+    ``known``: members' names at their latest seat, shown (made readable and
+    inert) beside their mention, which no name can imitate."""
+    known = known or {}
+
+    def who(member: int) -> str:
+        name = names.member_label(known.get(member, ""))
+        return f"{names.markdown_safe(name)} (<@{member}>)" if name else f"<@{member}>"
+    lines = [f"{page * per_page + i + 1}. {who(member)}: {balance:+d}"
              for i, (member, balance) in enumerate(rows)]
     scope = board_scope(preset, period)
     title = "Commerce leaderboard" + (f" · {scope}" if scope else "")
@@ -115,7 +124,8 @@ def stats_embed(name: str, stats: MemberStats) -> discord.Embed:
     winning hand; and per preset played, deals won, best hand, trades and
     barters, and the knocks that ended a deal."""
     s = stats
-    embed = discord.Embed(title=f"{name} at Commerce", colour=GREEN)
+    embed = discord.Embed(title=f"{names.markdown_safe(names.member_label(name) or 'A member')}"
+                                f" at Commerce", colour=GREEN)
     embed.add_field(name="Balance", value=f"{s.balance:+d}")
     embed.add_field(name="Games", value=f"{s.games} played, {s.games_won} won")
     embed.add_field(name="Deals", value=f"{s.deals} played, {s.deals_won} won")

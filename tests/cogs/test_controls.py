@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 import discord
@@ -251,9 +252,9 @@ def lines(embed) -> list[tuple[int, int, int]]:
     """(rank, member id, balance) of each leaderboard line."""
     out = []
     for line in embed.description.splitlines():
-        rank, rest = line.split(". ", 1)
-        mention, balance = rest.rsplit(": ", 1)
-        out.append((int(rank), int(mention.strip("<@>")), int(balance)))
+        found = re.fullmatch(r"(\d+)\. (?:.* \()?<@(\d+)>\)?: ([+-]\d+)", line)
+        assert found, line
+        out.append((int(found[1]), int(found[2]), int(found[3])))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from bot.engine import replay
 from tests.cogs.helpers import CARD_LABEL, custom_ids, message_text, open_table
@@ -82,9 +83,8 @@ async def test_full_game_three_players(simcord_env, bots):
     # leaderboard: the three humans' balances sum to zero and match a replay
     res = await ann.slash(table.channel, "commerce leaderboard")
     board = res.response.embeds[0].description
-    balances = {int(m): int(v) for m, v in
-                (line.split(">: ") for line in
-                 (ln.split("<@")[1] for ln in board.splitlines()))}
+    balances = {int(m): int(v) for m, v in re.findall(r"<@(\d+)>\)?: ([+-]\d+)", board)}
+    assert len(balances) == 3
     assert sum(balances.values()) == 0
     deals = await table.bot.storage.deals(_finished(table).id)
     seats = await table.bot.storage.seats(_finished(table).id)

@@ -429,10 +429,24 @@ async def test_an_idle_lobby_closes(simcord_env, bots):
     assert table_id in table.bot.service.tables
     await env.advance_time(120)
     assert table_id not in table.bot.service.tables
-    assert (await table.bot.storage.get_table(table_id)).status == "closed"
-    assert "this lobby is closed" in table.channel.history()[0].content
+    row = await table.bot.storage.get_table(table_id)
+    assert row.status == "closed" and row.end_shown and row.channel_removed
+    assert "commerce-1" not in guild.channels  # a lobby that never started leaves no channel
     res = await ann.slash(guild.channels["general"], "commerce new")
     assert "ready" in answer_text(res)  # ann is free again
+
+
+async def test_an_idle_lobby_in_an_existing_channel_says_it_closed(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await env.bot.service.update_settings(guild.id, ann.id, table_mode="here")
+    await ann.slash(general, "commerce new")
+    await env.advance_time(LOBBY_IDLE + 60)
+    lobby = general.history()[0]
+    assert "this lobby is closed" in lobby.content and not lobby.components
+    assert "general" in guild.channels  # the bot never removes a channel it did not make
 
 
 async def test_a_lobby_whose_host_left_passes_on(simcord_env, bots):

@@ -5,6 +5,7 @@ filtered by preset and period, through its pager."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime, timedelta
 
 from bot.engine import PRESETS, describe
@@ -128,9 +129,9 @@ def board_lines(embed) -> list[tuple[int, int, int]]:
     """(rank, member id, balance) of each leaderboard line."""
     out = []
     for line in embed.description.splitlines():
-        rank, rest = line.split(". ", 1)
-        mention, balance = rest.rsplit(": ", 1)
-        out.append((int(rank), int(mention.strip("<@>")), int(balance)))
+        found = re.fullmatch(r"(\d+)\. (?:.* \()?<@(\d+)>\)?: ([+-]\d+)", line)
+        assert found, line
+        out.append((int(found[1]), int(found[2]), int(found[3])))
     return out
 
 

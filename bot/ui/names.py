@@ -1,0 +1,144 @@
+"""Members' names as the bot shows them: readable, unmistakable and inert.
+
+Names and nicknames are text chosen by members (docs/RELIABILITY.md "Hostile
+names"). Storage and game records keep them exactly as they were; everything
+the bot shows goes through this module:
+
+- ``readable``: what a name looks like once the characters that hide, reorder or
+  blank text are gone (bidirectional overrides and isolates, zero-width and other
+  invisible characters, controls, stacks of combining marks), cut to Discord's 32
+  characters; it may be empty.
+- ``seat_labels``: the name of every seat of a table as plain text (pictures,
+  button and menu labels): never blank (``Player 3``), an AI seat marked with
+  ``AI_MARK``, which no member's name can carry, and two names that look alike
+  told apart by a number (``Ada`` and ``Ada (2)``).
+- ``markdown_safe``: a plain label made inert for Discord's markdown (message
+  contents, embed descriptions and fields): no bold, spoiler, code, heading,
+  quote, masked or bare link, custom emoji, timestamp or mention survives.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Protocol
+
+from anyascii import anyascii
+
+#: the mark of an AI seat; taken out of every member's name
+AI_MARK = "🤖"
+#: Discord's longest display name or nickname
+MAX_NAME = 32
+#: combining marks kept on one base character (more is "zalgo" text)
+MAX_MARKS = 2
+#: characters that are not letters but show nothing, or look like a space, that
+#: members use for blank or look-alike names (beyond the Unicode ``Cf`` category)
+_INVISIBLE = frozenset(
+    "\u115f\u1160\u3164\uffa0"  # Hangul fillers
+    "\u2800"  # braille blank
+    "\u034f"  # combining grapheme joiner
+    "\u17b4\u17b5"  # Khmer inherent vowels
+    "\u180e"  # Mongolian vowel separator
+)
+#: joiners that emoji sequences and some scripts need between two visible characters
+_JOINERS = frozenset("\u200c\u200d")
+#: the ASCII punctuation Discord's markdown gives a meaning to (emphasis, spoilers,
+#: code, headings, quotes, lists, links, emoji, timestamps, mentions); a backslash
+#: before one shows it as it is
+_MARKDOWN = frozenset("\\*_~|`>#-+.[]<:@")
+_SCHEME = re.compile(r"(?i)([a-z][a-z0-9+.-]*):(?=//)")
+
+
+class Seated(Protocol):
+    """What ``seat_labels`` reads of a seat (``bot.storage.SeatRow`` has it)."""
+
+    @property
+    def name(self) -> str:
+        """The name stored for the seat (a member's display name, or the AI's)."""
+
+    @property
+    def member_id(self) -> int | None:
+        """The member in the seat, ``None`` for an AI seat."""
+
+
+def readable(raw: str) -> str:
+    """``raw`` without what hides, reorders or blanks text: format characters
+    (bidirectional controls, zero-width spaces, word joiners...), controls,
+    invisible fillers, more than ``MAX_MARKS`` combining marks on one character;
+    zero-width joiners stay only between two visible characters (emoji
+    sequences). Runs of spaces become one; the result is stripped and cut to
+    ``MAX_NAME`` characters (whole characters, never half a pair), and may be
+    empty."""
+    text = unicodedata.normalize("NFC", raw)
+    out: list[str] = []
+    marks = 0
+    for index, ch in enumerate(text):
+        category = unicodedata.category(ch)
+        if ch in _JOINERS:
+            after = text[index + 1] if index + 1 < len(text) else ""
+            if out and not out[-1].isspace() and after and not after.isspace():
+                out.append(ch)
+            continue
+        if category in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp") or ch in _INVISIBLE:
+            if category == "Cc" and ch in "\t\n\r":
+                out.append(" ")
+            continue
+        if category.startswith("M"):
+            if not out or marks >= MAX_MARKS:
+                continue
+            marks += 1
+        else:
+            marks = 0
+        out.append(" " if category == "Zs" else ch)
+    cleaned = re.sub(r" {2,}", " ", "".join(out)).strip()
+    return cleaned[:MAX_NAME].rstrip()
+
+
+def _skeleton(label: str) -> str:
+    """What a name looks like, for telling look-alikes apart: compatibility
+    forms folded (full-width letters), case folded, letters of other scripts
+    that look Latin read as Latin (``anyascii``), spaces dropped."""
+    folded = unicodedata.normalize("NFKC", label).casefold()
+    return re.sub(r"\s+", "", anyascii(folded).casefold())
+
+
+def member_label(raw: str) -> str:
+    """A member's name as a plain label: ``readable``, without the AI mark."""
+    return readable(raw.replace(AI_MARK, " "))
+
+
+def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -> list[str]:
+    """Every seat's name as plain text, in seat order: a member's ``member_label``
+    (``Player <n>`` when nothing readable is left), an AI seat's name after
+    ``AI_MARK`` (with its level when given and not the default ``easy``), and a
+    name that looks like an earlier seat's (same ``_skeleton``) followed by
+    `` (2)``, `` (3)``... so that no two seats look alike."""
+    labels: list[str] = []
+    taken: set[str] = set()
+    for index, seat in enumerate(seats):
+        if seat.member_id is None:
+            level = ai_levels[index] if index < len(ai_levels) else None
+            base = f"{AI_MARK} {readable(seat.name) or 'AI'}"
+            if level not in (None, "easy"):
+                base += f" ({level})"
+        else:
+            base = member_label(seat.name) or f"Player {index + 1}"
+        label, count = base, 1
+        while _skeleton(label) in taken:
+            count += 1
+            label = f"{base} ({count})"
+        taken.add(_skeleton(label))
+        labels.append(label)
+    return labels
+
+
+def markdown_safe(text: str) -> str:
+    """``text`` (a plain label) made inert where Discord renders markdown: each
+    character markdown gives a meaning to escaped with a backslash (no bold, italics,
+    spoilers, code, headings, quotes, lists, masked links, custom emoji,
+    timestamps or mentions), ``@everyone`` / ``@here`` broken, and a link's
+    ``scheme://`` broken so that it is not clickable."""
+    text = _SCHEME.sub(lambda m: m.group(1) + ":\u200b", text)
+    escaped = "".join("\\" + ch if ch in _MARKDOWN else ch for ch in text)
+    return escaped.replace("@", "@\u200b")
