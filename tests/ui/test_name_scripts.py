@@ -246,3 +246,11 @@ def test_a_plate_with_a_name_in_a_fallback_font_changes_only_where_the_name_is()
     top = pictures._seat_box(seat, 100, 100)[1]
     diff = ImageChops.difference(latin, other).getbbox()
     assert diff is not None and diff[3] <= 100 + 36 - top  # above the figure's line (y + 47)
+
+
+def test_the_docker_image_installs_the_package_with_its_fonts_and_fribidi():
+    """The image installs the package (so its package data, the fonts) and FriBiDi,
+    which Pillow's text layout loads to join Arabic letters and set Hebrew right to left."""
+    dockerfile = (Path(fonts.__file__).parents[2] / "Dockerfile").read_text(encoding="utf-8")
+    assert "COPY bot ./bot" in dockerfile and "pip install --no-cache-dir ." in dockerfile
+    assert "libfribidi0" in dockerfile
