@@ -85,9 +85,10 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return fonts.face(size, bold)
 
 
+@lru_cache(maxsize=4096)
 def _drawable(ch: str) -> bool:
     """Some font of the pictures has ``ch`` (``fonts.drawable``); of the white
-    space, only the plain space."""
+    space, only the plain space. Cached."""
     if ch.isspace():
         return ch == " "
     return unicodedata.category(ch) not in ("Cc", "Cs", "Co", "Cn") and fonts.drawable(ch)
@@ -1340,4 +1341,5 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _advance.cache_clear()
         _run_length.cache_clear()
         _length.cache_clear()
+        _drawable.cache_clear()
         _palette.cache_clear()
