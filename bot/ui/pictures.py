@@ -22,26 +22,31 @@ Cards are drawn by this module: rank in two corners, suits as vector shapes
 spades and clubs, a white face with a dark border (clear on Discord's dark and
 light themes), and a patterned back for face-down cards. Text uses DejaVu Sans,
 shipped in ``assets/`` with its licence (Pillow's built-in font has no accented
-letters, which players' names need). No Discord import: the cogs attach the bytes.
+letters, which players' names need), and for the characters it lacks the Noto
+fonts of ``fonts`` (Arabic, Hebrew, Devanagari, Thai, emoji, Chinese, Japanese,
+Korean), so that a name in any common script is drawn as written: a text is
+drawn in runs, each in its font, and measured and cut to fit with those fonts.
+No Discord import: the cogs attach the bytes.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
+from . import fonts
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
 
-ASSETS = Path(__file__).with_name("assets")
+ASSETS = fonts.ASSETS
 
 # --------------------------------------------------------------------- colours
 FELT = (22, 78, 48)
@@ -74,32 +79,43 @@ PNG_LEVEL = 3  # zlib level: 6 (Pillow's default) takes twice as long for a tent
 
 
 # ----------------------------------------------------------------------- fonts
-@lru_cache(maxsize=64)
 def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans (Bold) at ``size`` pixels."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(ASSETS / name), size)
-
-
-def _glyph_print(ch: str) -> bytes:
-    img = Image.new("L", (40, 40))
-    ImageDraw.Draw(img).text((6, 4), ch, font=_font(24, True), fill=255)
-    return img.tobytes()
+    """DejaVu Sans (Bold) at ``size`` pixels: the font every text is drawn in,
+    with the fallback fonts of ``fonts`` for the characters it lacks."""
+    return fonts.face(size, bold)
 
 
 @lru_cache(maxsize=4096)
 def _drawable(ch: str) -> bool:
-    """``ch`` has a glyph in DejaVu Sans Bold (not the empty-box ``.notdef``)."""
+    """Some font of the pictures has ``ch`` (``fonts.drawable``); of the white
+    space, only the plain space. Cached."""
     if ch.isspace():
         return ch == " "
-    return _glyph_print(ch) != _glyph_print("\U0010fffd")
+    return unicodedata.category(ch) not in ("Cc", "Cs", "Co", "Cn") and fonts.drawable(ch)
+
+
+def _invisible(ch: str) -> bool:
+    """``ch`` is drawn as nothing (a format character such as a joiner or a
+    direction mark, a variation selector): left out without a space."""
+    code = ord(ch)
+    return unicodedata.category(ch) == "Cf" or 0xFE00 <= code <= 0xFE0F \
+        or 0xE0100 <= code <= 0xE01EF
 
 
 def _clean(text: str) -> str:
-    """``text`` without the characters the font cannot draw (emoji, CJK...): a
-    name such as ``"🤖 Ada"`` is drawn as ``"Ada"``; nothing left gives ``"?"``."""
-    kept = "".join(ch if _drawable(ch) else " " for ch in text)
-    return " ".join(kept.split()) or "?"
+    """``text`` without the characters no font of the pictures can draw (an
+    unassigned or private code point, a control character, a script none of
+    them covers): each becomes a space (nothing, if it is drawn as nothing), and
+    the spaces are collapsed; nothing visible left gives ``"?"``. Every common
+    script is kept (``fonts``): ``"🤖 Ada"``, ``"王小明"`` and ``"محمد"`` are unchanged."""
+    kept = "".join(ch if _drawable(ch) else "" if _invisible(ch) else " " for ch in text)
+    kept = " ".join(kept.split())
+    return kept if any(not _invisible(ch) for ch in kept) else "?"
+
+
+def _single(text: str, font: ImageFont.FreeTypeFont) -> bool:
+    """``font`` (DejaVu) draws all of ``text``: the one run of ``fonts.runs``."""
+    return len(parts := fonts.runs(text, font)) == 1 and parts[0][1] is font
 
 
 @lru_cache(maxsize=8192)
@@ -108,15 +124,32 @@ def _advance(font: ImageFont.FreeTypeFont, ch: str) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _length(font: ImageFont.FreeTypeFont, text: str) -> float:
+def _run_length(font: ImageFont.FreeTypeFont, text: str) -> float:
     """``font.getlength(text)``, cached (figures and labels come back often)."""
     return font.getlength(text)
 
 
 @lru_cache(maxsize=4096)
+def _length(font: ImageFont.FreeTypeFont, text: str) -> float:
+    """The advance of ``text`` in pixels as ``_text`` draws it with ``font``:
+    ``font.getlength(text)`` when DejaVu has all of it, else the sum of its
+    runs in their own fonts (``fonts.runs``). Cached."""
+    return sum(_run_length(f, part) for part, f in fonts.runs(text, font))
+
+
+@lru_cache(maxsize=4096)
 def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
     """``text``, cut with an ellipsis so that it is at most ``width`` pixels wide
-    (cached: the same names and labels come back at every move)."""
+    as drawn with ``font`` and its fallbacks (cached: the same names and labels
+    come back at every move). A text in several fonts is cut between clusters
+    (``fonts.clusters``), never inside an emoji sequence or a letter's marks."""
+    if not _single(text, font):
+        if _length(font, text) <= width:
+            return text
+        parts = list(fonts.clusters(text))
+        while parts and _length(font, "".join(parts) + "…") > width:
+            parts.pop()
+        return "".join(parts).rstrip() + "…"
     if sum(_advance(font, ch) for ch in text) <= width - 4:  # kerning only narrows it
         return text
     if _length(font, text) <= width:
@@ -144,12 +177,61 @@ def _text_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
     return mask, ox, oy
 
 
+@lru_cache(maxsize=256)
+def _baseline(font: ImageFont.FreeTypeFont, anchor: str) -> float:
+    """How many pixels below the anchor point Pillow puts the baseline of a
+    text in ``font`` for the vertical anchor ``anchor``: ``a`` (ascender), ``m``
+    (middle), ``s`` (baseline) or ``d`` (descender); the same for every text."""
+    return font.getbbox("x", anchor="l" + anchor)[1] - font.getbbox("x", anchor="ls")[1]
+
+
+def _half_up(value: float) -> int:
+    """``value`` rounded to the nearest pixel, halves up (as Pillow places anchors)."""
+    return math.floor(value + 0.5)
+
+
+@lru_cache(maxsize=1024)
+def _runs_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
+               fy: float) -> tuple[Image.Image, int, int]:
+    """``_text_mask`` for a text in several fonts (``fonts.runs``): its runs
+    drawn one after another on one baseline, placed by ``font`` (DejaVu) for
+    the vertical anchor, as a text DejaVu draws alone would be, and by the
+    runs' advances for the horizontal one (``l``, ``m``, ``r``): for a text of
+    one run, the pixels of ``_text_mask`` (with the ascender anchor ``a`` at a
+    fractional height, but for one row's anti-aliasing; our texts use ``m``).
+
+    Raises:
+        KeyError: ``anchor`` is not one of those (``t`` and ``b`` depend on the
+            glyphs; no text in several fonts is drawn with them).
+    """
+    parts = fonts.runs(text, font)
+    starts, x = [], 0.0
+    for part, f in parts:
+        starts.append(x)
+        x += _run_length(f, part)
+    shift = {"l": 0, "m": -_half_up(x / 2), "r": -_half_up(x)}[anchor[0]]
+    down = _baseline(font, anchor[1])
+    boxes = [f.getbbox(part, anchor="ls") for part, f in parts]
+    left = shift + min(s + b[0] for s, b in zip(starts, boxes, strict=True))
+    right = shift + max(s + b[2] for s, b in zip(starts, boxes, strict=True))
+    top, bottom = down + min(b[1] for b in boxes), down + max(b[3] for b in boxes)
+    ox, oy = TEXT_PAD - math.floor(left), TEXT_PAD - math.floor(top)
+    mask = Image.new("L", (math.ceil(right) + ox + TEXT_PAD, math.ceil(bottom) + oy + TEXT_PAD))
+    draw = ImageDraw.Draw(mask)
+    for (part, f), start in zip(parts, starts, strict=True):
+        draw.text((ox + fx + shift + start, oy + fy + down), part, font=f, fill=255, anchor="ls")
+    return mask, ox, oy
+
+
 def _text(img: Image.Image, xy: tuple[float, float], text: str,
           font: ImageFont.FreeTypeFont, fill: tuple[int, int, int], anchor: str = "la") -> None:
     """Draw ``text`` on ``img`` as ``ImageDraw.text(xy, text, fill, font, anchor)``
-    does, pixel for pixel, from a cached mask (``_text_mask``)."""
+    does, pixel for pixel, from a cached mask (``_text_mask``); the characters
+    DejaVu (``font``) lacks in their fallback fonts (``_runs_mask``)."""
     x, y = xy
-    mask, ox, oy = _text_mask(text, font, anchor, x - math.floor(x), y - math.floor(y))
+    fx, fy = x - math.floor(x), y - math.floor(y)
+    mask, ox, oy = _text_mask(text, font, anchor, fx, fy) if _single(text, font) \
+        else _runs_mask(text, font, anchor, fx, fy)
     img.paste(fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
 
 
@@ -1221,7 +1303,9 @@ def warm() -> None:
     """Draw every card sprite the pictures use — the 52 faces and the back, at
     the hand, table and showdown sizes — and the palette, so that no player's
     move pays for the first drawing of a card (a hand-sized card takes several
-    milliseconds; all of them together take about a second, once per process)."""
+    milliseconds; all of them together take about a second, once per process),
+    and read DejaVu's character maps (``fonts.warm``)."""
+    fonts.warm()
     _palette()
     for width in (HAND_CARD, MID_CARD, SHOWN_CARD):
         for card in (None, *DECK):
@@ -1231,7 +1315,8 @@ def warm() -> None:
 def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     """Forget the cached pictures and, with ``parts`` (the default), the parts
     of table pictures (plates, header, centre); with ``sprites`` also the card
-    sprites, text masks, table grounds and fonts: for benchmarks and tests."""
+    sprites, text masks, table grounds and fonts (their character maps too):
+    for benchmarks and tests."""
     draw_hand.cache_clear()
     draw_table.cache_clear()
     draw_showdown.cache_clear()
@@ -1250,8 +1335,11 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _card_on_felt.cache_clear()
         _index.cache_clear()
         _pip.cache_clear()
-        _font.cache_clear()
+        _runs_mask.cache_clear()
+        _baseline.cache_clear()
+        fonts.clear_cache()
         _advance.cache_clear()
+        _run_length.cache_clear()
         _length.cache_clear()
         _drawable.cache_clear()
         _palette.cache_clear()

@@ -30,7 +30,7 @@ from bot.engine import (
     parse_card,
     shuffled_deck,
 )
-from bot.ui import pictures
+from bot.ui import fonts, pictures
 
 PRESET_NAMES = sorted(PRESETS)
 NAMES = ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli", "Fay", "Gus", "Hal", "Ivy", "Jo",
@@ -256,9 +256,13 @@ def test_text_from_a_cached_mask_is_drawn_as_pillow_draws_it(xy, anchor):
         assert ours.tobytes() != Image.new("RGB", (200, 50), pictures.PLATE).tobytes()
 
 
-def test_names_lose_only_what_the_font_cannot_draw():
-    scene = pictures.table_scene(play("foster", 5, 0, 0)[1].observation(None), NAMES[:5])
-    assert [s.name for s in scene.seats] == ["Ann", "Ben", "Cat", "Dora Østergård", "Eli"]
+def test_names_lose_only_what_no_font_can_draw():
+    """Emoji, CJK and the rest are drawn (tests/ui/test_name_scripts.py); a private-use
+    or unassigned code point and a control character are not, nor a lone joiner's gap."""
+    names = NAMES[:4] + ["\ue000🤖\x07 Eli\U000e0fff", "\u200d\U000f0000"]
+    scene = pictures.table_scene(play("foster", 6, 0, 0)[1].observation(None), names)
+    assert [s.name for s in scene.seats] == ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli",
+                                             "?"]
 
 
 # --------------------------------------------------------------------- leaks
@@ -325,12 +329,15 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
-    tree = ast.parse(Path(pictures.__file__).read_text(encoding="utf-8"))
-    roots = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            roots |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            roots.add(("." * node.level) + (node.module or ""))
-    assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
-    assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards"}
+    """The pictures and their fonts (bot/ui/fonts.py) import the engine and each other only."""
+    for module in (pictures, fonts):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        roots = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                roots |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                names = {alias.name for alias in node.names} if not node.module else set()
+                roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
+        assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
+        assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts"}
