@@ -6,6 +6,10 @@ Reads ``.env`` (python-dotenv): ``DISCORD_TOKEN``, ``DATABASE_URL`` (a
 ``COMMERCE_DEV_GUILD`` (sync commands to one guild at once), ``LOG_LEVEL``
 (default ``INFO``), ``SHARD_COUNT`` and ``SHARD_IDS`` (the shards this process
 runs, ``bot/shards.py``; a bad value stops it with exit code 2).
+
+SIGTERM (``docker stop``) and SIGINT (Ctrl+C) stop either one cleanly
+(``bot/stopping.py``): no new interaction, the work in flight finished, the
+storage closed, exit code 0.
 """
 
 from __future__ import annotations
@@ -118,7 +122,9 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
     then connect to Discord with ``DISCORD_TOKEN``; returns the exit code. A
     corrupt, unwritable, unreachable or already served database (another bot
     process holds it, or one of the same shards) stops the bot with one clear line
-    before Discord is contacted, and is never overwritten."""
+    before Discord is contacted, and is never overwritten. SIGTERM or SIGINT stops
+    it cleanly (``bot.stopping.serve``): 0, or 1 if work in flight had to be cut
+    short."""
     try:
         asyncio.run(_check_database(db_path, shards))
     except DatabaseUnavailable as exc:
@@ -137,8 +143,12 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
     bot = build_bot(db_path, shards, int(dev) if dev.isdigit() else None)
     import discord
 
+    from .stopping import serve
+
     try:
-        bot.run(token, log_handler=None)
+        return asyncio.run(serve(bot, token))
+    except KeyboardInterrupt:  # where the loop takes no signals: discord.py's old way
+        return 0
     except DatabaseUnavailable as exc:  # e.g. another process took the file meanwhile
         return _refuse(exc)
     except discord.LoginFailure:
@@ -149,7 +159,6 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
         print(f"Cannot reach Discord ({type(exc).__name__}): check the network, or try "
               "`python -m bot sandbox` offline.", file=sys.stderr)
         return 1
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ from discord.ext import commands
 from .commands import CommerceGroup
 from .handlers import Handlers
 from .interactions import NO_PINGS
+from .locks import InFlight
 from .messages import Publisher
 from .service import TableService
 from .shards import Shards
@@ -72,6 +73,10 @@ class CommerceBot(commands.Bot):
         handlers: what every control does (``bot.handlers.Handlers``); the controls
             reach it as ``interaction.client.handlers``.
         commerce: the ``/commerce`` group the command cogs add their commands to.
+
+    Attributes (from the start):
+        in_flight: the interactions running now (``bot.interactions.guarded``);
+            closed when the bot begins to stop (``bot.stopping.stop_cleanly``).
     """
 
     storage: AnyStorage
@@ -123,6 +128,7 @@ class CommerceBot(commands.Bot):
         #: the cyclic collector's way (``gc.freeze``): the bot process sets it
         #: (``python -m bot``); tests, which build many bots in one process, do not
         self.freeze_loaded = False
+        self.in_flight = InFlight()
 
     async def setup_hook(self) -> None:
         """Open the storage, make what the bot owns (service, publisher, timers,

@@ -1,8 +1,9 @@
 """Answering interactions: the helpers every command and control handler uses.
 
-``guarded`` is the one frame of every handler: the member's cooldown, the
-acknowledgement before any wait (``defer_hook``), ``UserError`` as a short
-ephemeral answer and anything else as a logged apology, never a traceback.
+``guarded`` is the one frame of every handler: the refusal while the bot stops
+(``RESTARTING``), the member's cooldown, the acknowledgement before any wait
+(``defer_hook``), ``UserError`` as a short ephemeral answer and anything else as
+a logged apology, never a traceback.
 ``reply`` / ``say`` / ``edit`` answer whether or not the interaction was
 acknowledged already; ``retrying`` retries a Discord call on 429 and 5xx.
 """
@@ -18,6 +19,7 @@ from typing import Any
 import discord
 
 from . import waiting
+from .locks import InFlight
 from .service import UserError
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,8 @@ def ping(member_id: int | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(member_id)])
 RETRY_DELAYS = (1.0, 2.0, 4.0)
+#: the answer to an interaction arriving once the bot has begun to stop (``bot.stopping``)
+RESTARTING = "The bot is restarting: try again in a moment."
 
 
 async def retrying(call: Callable[[], Awaitable[Any]]) -> Any:
@@ -99,7 +103,26 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
     error into a logged apology. A member clicking or commanding faster than
     the bot's cooldown allows gets a short answer and nothing runs. Before any
     wait (a busy table or database) the interaction is acknowledged first
-    (``defer_hook``; ``public``: a command whose answer everyone sees)."""
+    (``defer_hook``; ``public``: a command whose answer everyone sees).
+
+    The client's ``in_flight`` (an ``InFlight``, ``CommerceBot.in_flight``) counts
+    the interaction while it runs; once it is closed (the bot is stopping:
+    ``bot.stopping``) an interaction is answered ``RESTARTING`` and nothing runs."""
+    in_flight = getattr(interaction.client, "in_flight", None)
+    if not isinstance(in_flight, InFlight):
+        await _guarded(interaction, table_id, work, public)
+        return
+    with in_flight.track():  # the refusal too: it is sent before the connection closes
+        if in_flight.closed:
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, RESTARTING)
+            return
+        await _guarded(interaction, table_id, work, public)
+
+
+async def _guarded(interaction: discord.Interaction, table_id: int | None,
+                   work: Callable[[], Awaitable[None]], public: bool) -> None:
+    """``guarded`` once the interaction may run."""
     client = interaction.client
     cooldown = getattr(client, "cooldown", None)
     if cooldown is not None:

@@ -1,10 +1,12 @@
-"""A keyed asyncio lock: one lock per table id (python-discord's keyed lock)."""
+"""A keyed asyncio lock: one lock per table id (python-discord's keyed lock); and
+``InFlight``, the count of some work running now, which a clean stop waits for
+(``bot.stopping``)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Hashable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Hashable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 from .waiting import acknowledge
 
@@ -41,3 +43,53 @@ class KeyedLock:
             if not self._users[key]:
                 del self._users[key]
                 del self._locks[key]
+
+
+class InFlight:
+    """How many pieces of some work (interactions, units of work, timer moves) are
+    running now, and whether new ones may start: a clean stop (``bot.stopping``)
+    closes it, then waits until ``count`` is 0.
+
+    Attributes:
+        count: pieces running now (``enter`` adds one, ``exit`` takes it away).
+        closed: set by ``close``; the owner refuses new pieces from then on (the
+            counter itself refuses nothing: a piece already under way may still
+            ``enter`` a nested one).
+    """
+
+    def __init__(self) -> None:
+        """Open, with nothing running."""
+        self.count = 0
+        self.closed = False
+        self._idle: asyncio.Event | None = None
+
+    def close(self) -> None:
+        """No new piece should start from now on (``closed``; idempotent)."""
+        self.closed = True
+
+    def enter(self) -> None:
+        """One more piece is running."""
+        self.count += 1
+
+    def exit(self) -> None:
+        """One piece has ended (whether it succeeded or not)."""
+        self.count -= 1
+        if self.count <= 0 and self._idle is not None:
+            self._idle.set()
+
+    @contextmanager
+    def track(self) -> Iterator[None]:
+        """Count the ``with`` block as one piece running, however it ends."""
+        self.enter()
+        try:
+            yield
+        finally:
+            self.exit()
+
+    async def idle(self) -> None:
+        """Return once no piece is running (at once when none is)."""
+        while self.count > 0:
+            if self._idle is None:
+                self._idle = asyncio.Event()  # made on first use: on the running loop
+            self._idle.clear()
+            await self._idle.wait()

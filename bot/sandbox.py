@@ -5,24 +5,38 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from .stopping import StopSignals, stop_cleanly
 
 if TYPE_CHECKING:
     import simcord
 
+    from .app import CommerceBot
+
 
 async def run_sandbox(port: int = 8765, db_path: str | None = None,
                       seconds: float | None = None) -> int:
-    """Serve the sandbox until interrupted (or for ``seconds`` of real time).
+    """Serve the sandbox until SIGTERM or SIGINT (or for ``seconds`` of real time).
 
-    Returns the exit code. Virtual time advances one second per real second so
-    the automatic next deal fires, and the page is refreshed whenever the bot
-    posted or changed something on its own. The member "ann" (you) owns the server,
-    so ``/commerce-admin`` can be tried too. SIGTERM stops it like Ctrl+C.
+    Virtual time advances one second per real second so the automatic next deal
+    fires, and the page is refreshed whenever the bot posted or changed something
+    on its own. The member "ann" (you) owns the server, so ``/commerce-admin`` can
+    be tried too. Once the page serves, its address is printed (flushed at once):
+    the line after "Open this address in a browser:". SIGTERM and SIGINT (Ctrl+C)
+    stop the bot as in ``python -m bot`` (``bot.stopping.stop_cleanly``).
+
+    Args:
+        port: the page's loopback port; 0 picks a free one.
+        db_path: the SQLite file; ``None``, a temporary one (deleted at the end).
+        seconds: stop by itself after this many seconds (tests).
+
+    Returns:
+        The exit code: 0 (stopped, cleanly if by a signal), 1 when the page could
+        not start or a second signal cut the stop short.
     """
     try:
         import simcord
@@ -35,11 +49,18 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     if db_path is None:
         tmp = tempfile.TemporaryDirectory(prefix="commerce-sandbox-")
         db_path = str(Path(tmp.name) / "sandbox.db")
-    task = asyncio.current_task()
-    if task is not None:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-    bot = create_bot(db_path)
+    with StopSignals() as signals:
+        try:
+            return await _serve(simcord, create_bot(db_path), port, seconds, signals)
+        finally:
+            if tmp is not None:
+                tmp.cleanup()
+
+
+async def _serve(simcord: Any, bot: CommerceBot, port: int, seconds: float | None,
+                 signals: StopSignals) -> int:
+    """``run_sandbox`` once its database is chosen and the signals are installed."""
+    code = 0
     try:
         async with simcord.run(bot) as env:
             # the pause between two AI moves shown is declared to SimCord, so that a
@@ -63,11 +84,16 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
             try:
                 print("Commerce sandbox is running. Open this address in a browser:")
                 print(f"  {preview.url}")
-                print("Type /commerce new, press Add AI twice, then Start. Ctrl+C stops.")
+                print("Type /commerce new, press Add AI twice, then Start. Ctrl+C stops.",
+                      flush=True)
                 elapsed = 0.0
                 seen = _fingerprint(channel)
                 while seconds is None or elapsed < seconds:
-                    await asyncio.sleep(1)
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(1):
+                            await signals.requested.wait()
+                    if signals.requested.is_set():
+                        break
                     elapsed += 1
                     with contextlib.suppress(Exception):
                         await env.advance_time(1)
@@ -78,15 +104,16 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
                         seen = now
                         with contextlib.suppress(Exception):
                             await preview.refresh()
+                if signals.requested.is_set() and not await stop_cleanly(
+                        bot, hurry=signals.hurry, reason=signals.reason):
+                    code = 1
             finally:
                 await preview_cm.__aexit__(None, None, None)
-    except asyncio.CancelledError:
+    except asyncio.CancelledError:  # Ctrl+C where the loop takes no signals
         pass
     finally:
         await bot.close_storage()
-        if tmp is not None:
-            tmp.cleanup()
-    return 0
+    return code
 
 
 def _fingerprint(channel: simcord.ChannelHandle) -> tuple[tuple[int, datetime | None], ...]:

@@ -3,7 +3,9 @@ turn timer (a reminder halfway, then the AI plays) and the watch that keeps
 every open table moving whatever failed before.
 
 One ``Timers`` per bot (``CommerceBot.timers``); the ``Play`` cog starts it
-when it loads and stops it (the watch and every timer) when it unloads.
+when it loads and stops it (the watch and every timer) when it unloads. A clean
+stop (``bot.stopping``) winds it down first (``wind_down``): no timer starts or
+acts any more, and what the watch or a timer was already doing runs to its end.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import discord
 from discord.ext import tasks
 
 from .interactions import NO_PINGS, ping
+from .locks import InFlight
 from .messages import Publisher
 from .service import LiveTable, StorageFailure, TableService, UserError
 from .ui import render
@@ -64,16 +67,39 @@ class Timers:
         self.reminders: dict[int, discord.Message] = {}
         #: what timers that ran out are doing (an automatic deal, the AI's move)
         self.acting: set[asyncio.Task[None]] = set()
+        #: a round of the watch and what timers that ran out are doing, counted;
+        #: closed by ``wind_down`` (then no timer starts or acts any more)
+        self.working = InFlight()
+        self._ticking = False
 
     def start(self) -> None:
         """Start the watch (its first round runs once the bot is ready)."""
         self.watch.start()
 
     def stop(self) -> None:
-        """Stop the watch and every timer."""
+        """Stop the watch and every timer, at once (what they are doing included)."""
         self.watch.cancel()
         for task in [*self.next_deal_timers.values(), *self.turn_timers.values(), *self.acting]:
             task.cancel()
+        self._forget_waiting()
+
+    def wind_down(self) -> None:
+        """The first step of a clean stop (``bot.stopping``): nothing new starts
+        from now on, and nothing under way is cut short. The watch ends after the
+        round it is in (if any), timers still waiting are dropped (the next start's
+        watch arms them again), no timer is armed or acts any more, and what timers
+        that ran out are doing (``acting``) runs to its end. ``working`` counts
+        what is still running; idempotent."""
+        self.working.close()
+        if self._ticking:
+            self.watch.stop()  # after this round (a unit is never cut half-way)
+        else:
+            self.watch.cancel()  # it was only sleeping, or waiting for the bot to be ready
+        for task in [*self.next_deal_timers.values(), *self.turn_timers.values()]:
+            task.cancel()  # a timer still waiting sleeps, or posts its reminder
+        self._forget_waiting()
+
+    def _forget_waiting(self) -> None:
         self.next_deal_timers.clear()
         self.turn_timers.clear()
         self.next_deals.clear()
@@ -82,8 +108,13 @@ class Timers:
     # ------------------------------------------------------------ the watch
     @tasks.loop(seconds=WATCH_EVERY)
     async def watch(self) -> None:
-        """Every few seconds (and at start-up): ``tick``."""
-        await self.tick()
+        """Every few seconds (and at start-up): ``tick``, counted in ``working``."""
+        self._ticking = True
+        try:
+            with self.working.track():
+                await self.tick()
+        finally:
+            self._ticking = False
 
     @watch.before_loop
     async def _before_watch(self) -> None:
@@ -172,7 +203,7 @@ class Timers:
         """Deal the next hand automatically after the table's delay (at ``at``,
         the moment already announced, when given)."""
         delay: float = live.row.next_deal_delay
-        if delay <= 0:
+        if delay <= 0 or self.working.closed:
             return
         now = discord.utils.utcnow()
         if at is None:
@@ -267,7 +298,8 @@ class Timers:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         await self.drop_reminder(live.id)  # that moment has passed
-        if deal is None or deal.finished or live.id not in self.service.tables:
+        if (deal is None or deal.finished or live.id not in self.service.tables
+                or self.working.closed):
             return
         seat = deal.to_act
         assert seat is not None and moment is not None
@@ -306,10 +338,19 @@ class Timers:
 
     def _act(self, step: Coroutine[Any, Any, None]) -> None:
         """Run what a timer does once it has run out as a task of its own, which
-        re-arming or cancelling the timer cannot stop half-way (``stop`` does)."""
+        re-arming or cancelling the timer cannot stop half-way (``stop`` does;
+        ``wind_down`` waits for it). Once wound down, nothing new is started."""
+        if self.working.closed:
+            step.close()
+            return
         task = asyncio.get_running_loop().create_task(step)
         self.acting.add(task)
-        task.add_done_callback(self.acting.discard)
+        self.working.enter()
+        task.add_done_callback(self._acted)
+
+    def _acted(self, task: asyncio.Task[None]) -> None:
+        self.acting.discard(task)
+        self.working.exit()
 
     async def _expire(self, table_id: int, deal_number: int, seq: int, seat: int,
                       member_id: int | None) -> None:

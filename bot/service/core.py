@@ -33,7 +33,7 @@ from ..engine import (
     parse_card,
 )
 from ..engine.fairness import SEED_BYTES, DealProof, commitment
-from ..locks import KeyedLock
+from ..locks import InFlight, KeyedLock
 from ..storage import (
     OPEN_STATUSES,
     AnyStorage,
@@ -118,6 +118,8 @@ class ServiceBase:
         #: lobby table id -> event-loop time of its last join/leave/AI seat
         self.activity: dict[int, float] = {}
         self.lock = KeyedLock()
+        #: units of work running now (``_unit``): a clean stop waits for them
+        self.units = InFlight()
         #: who decides for AI seats, and the coach (strong search off the event loop)
         self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
@@ -167,30 +169,33 @@ class ServiceBase:
 
         The table must still be open in storage when the unit commits. On any
         failure the table is rebuilt from storage, so memory never runs ahead of
-        the database; a storage error becomes ``StorageFailure``.
+        the database; a storage error becomes ``StorageFailure``. A unit counts in
+        ``units`` from its start to its end (its rebuild included), so a clean
+        stop (``bot.stopping``) lets it finish rather than cancel it half-way.
 
         Raises:
             UserError: the table was closed in storage (it leaves memory too).
             StorageFailure: the transaction could not begin or commit.
         """
-        try:
-            async with self.storage.atomic():
+        with self.units.track():
+            try:
+                async with self.storage.atomic():
+                    if table_id is not None:
+                        await self.storage.require_open(table_id)
+                    yield
+            except UserError:  # raised before anything changed (a refused request)
+                raise
+            except TableClosed:
+                self.tables.pop(table_id or 0, None)
+                raise UserError("This table is closed.") from None
+            except BaseException as exc:  # also a cancellation: memory must never run ahead
                 if table_id is not None:
-                    await self.storage.require_open(table_id)
-                yield
-        except UserError:  # raised before anything changed (a refused request)
-            raise
-        except TableClosed:
-            self.tables.pop(table_id or 0, None)
-            raise UserError("This table is closed.") from None
-        except BaseException as exc:  # also a cancellation: memory must never run ahead
-            if table_id is not None:
-                await asyncio.shield(self._resync(table_id))
-            if isinstance(exc, STORAGE_ERRORS):
-                log.error("table %s: a write failed (%s); nothing of it was kept",
-                          table_id, type(exc).__name__)
-                raise StorageFailure() from exc
-            raise
+                    await asyncio.shield(self._resync(table_id))
+                if isinstance(exc, STORAGE_ERRORS):
+                    log.error("table %s: a write failed (%s); nothing of it was kept",
+                              table_id, type(exc).__name__)
+                    raise StorageFailure() from exc
+                raise
 
     async def _resync(self, table_id: int) -> None:
         """Rebuild the table from storage; if even that fails, keep it aside

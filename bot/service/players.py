@@ -15,6 +15,7 @@ import asyncio
 import logging
 import multiprocessing
 import random
+import signal
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -40,6 +41,15 @@ def _strong(view: SeatView, budget: Budget) -> Decision:
 def _advise(view: SeatView, budget: Budget) -> coach.Advice:
     """In the worker: the coach's advice."""
     return coach.advise(view, budget=budget)
+
+
+def _ignore_interrupts() -> None:
+    """In the worker, first: Ctrl+C in a terminal reaches the whole process group,
+    the worker included. Interrupted, a search would send back a
+    ``KeyboardInterrupt``, which no ``except Exception`` stops and which ends the
+    bot's event loop; so the worker ignores SIGINT, and the bot stops it itself
+    (``AiPlayers.close``) once the searches in flight are done."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class AiPlayers:
@@ -107,7 +117,8 @@ class AiPlayers:
         if self._pool is None:
             # spawn: a clean process (the bot's threads and sockets are not copied)
             self._pool = ProcessPoolExecutor(max_workers=1,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_ignore_interrupts)
         return self._pool
 
     def close(self) -> None:

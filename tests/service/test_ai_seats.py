@@ -149,3 +149,31 @@ async def test_a_dead_worker_is_replaced_by_a_fresh_one():
         assert again not in (first, os.getpid())
     finally:
         players.close()
+
+
+async def test_the_worker_lives_through_ctrl_c():
+    """Ctrl+C in a terminal reaches the whole process group: the worker ignores it,
+    and the search it is running ends as usual (interrupted, it would send back a
+    KeyboardInterrupt, which no ``except Exception`` of the bot's stops); the bot
+    stops the worker itself once it is done (a clean stop: bot/stopping.py)."""
+    import signal
+    import time
+
+    players = AiPlayers(budget=Budget(playouts=100, seconds=None))
+    try:
+        pid = await players._off_loop(os.getpid)
+
+        async def search() -> str:
+            try:
+                await players._off_loop(time.sleep, 1.0)
+            except KeyboardInterrupt:  # caught in the task: it would end the test run
+                return "interrupted"
+            return "ended"
+
+        searching = asyncio.ensure_future(search())
+        await asyncio.sleep(0.3)  # the worker is busy
+        os.kill(pid, signal.SIGINT)
+        assert await searching == "ended"
+        assert await players._off_loop(os.getpid) == pid  # the same worker, still there
+    finally:
+        players.close()
