@@ -25,6 +25,7 @@ from .models import (
     HandResult,
     HintRow,
     LedgerEntry,
+    LedgerRow,
     MemberStats,
     OpenTable,
     PastGame,
@@ -63,6 +64,6 @@ async def open_storage(address: str | Path) -> AnyStorage:
 __all__ = [
     "MIN_FREE_BYTES", "POSTGRES_SCHEMES", "ActionRow", "AnyStorage", "PgStorage", "is_postgres_url",
     "open_storage", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
-    "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
+    "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry", "LedgerRow",
     "MemberStats", "OpenTable", "PastGame", "PresetStats", "SeatRow", "Storage", "TableClosed", "TableRow",
 ]
