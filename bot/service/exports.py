@@ -285,9 +285,12 @@ class ServerExports(ServiceBase):
         del settings["guild_id"]
         up_to = await self.storage.ledger_last_id(guild_id)
         rows: list[LedgerRow] = []
-        while page := await self.storage.ledger_rows(guild_id, rows[-1].id if rows else 0,
-                                                     up_to, LEDGER_PAGE):
+        while True:
+            page = await self.storage.ledger_rows(guild_id, rows[-1].id if rows else 0,
+                                                  up_to, LEDGER_PAGE)
             rows += page
+            if len(page) < LEDGER_PAGE:
+                break
         balances: dict[int, int] = {}
         for row in rows:
             if row.member_id is not None:

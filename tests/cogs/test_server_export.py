@@ -20,7 +20,7 @@ import pytest
 
 from bot.engine.game import verify_record
 from bot.service import EXPORT_INTERVAL
-from tests.cogs.helpers import Table, answer_text, private, rows
+from tests.cogs.helpers import Table, answer_text, emit_slash, private, rows
 from tests.cogs.test_fair_deals import export, open_with_ai, play_out
 
 
@@ -285,3 +285,50 @@ async def test_an_export_that_fails_does_not_count_against_the_ten_minutes(
     monkeypatch.undo()
     res = await mod.slash(general, "commerce-admin export")
     assert len(attachment(res)[1]) == 1, answer_text(res)
+
+
+async def test_two_admins_pressing_at_the_same_moment_get_one_export(simcord_env):
+    """Discord runs two presses at once: the server's export is claimed before any wait,
+    so the second press is refused even while the first is still being read."""
+    env = simcord_env
+    guild, general, ann, *_ = await open_with_ai(env, "foster", {"deals_per_player": 1})
+    await finished_game(env, guild, general, ann, 1, 7)
+    mods = [manager(env, guild, "mod"), manager(env, guild, "mod2")]
+    results = [emit_slash(env, m, general, "commerce-admin export") for m in mods]
+    await env.settle()
+    files = [len(attachment(r)[1]) for r in results]
+    assert sorted(files) == [0, 1], [answer_text(r) for r in results]
+    refused = results[files.index(0)]
+    assert private(refused) and "the next export is possible <t:" in answer_text(refused)
+    audit = [a for _, a, _ in await env.bot.storage.audit_entries(guild.id)]
+    assert audit.count("export") == 1
+
+
+async def test_the_export_reads_in_short_pages_and_lets_other_work_in_between(
+        simcord_env, monkeypatch: pytest.MonkeyPatch):
+    """Each page is one short storage call; between them the bot's one connection is
+    free, so the moves of every other table go in between (a whole-database copy held it
+    for its whole run)."""
+    env = simcord_env
+    guild, general, ann, *_ = await open_with_ai(env, "foster", {"deals_per_player": 1})
+    await finished_game(env, guild, general, ann, 1, 8)
+    await finished_game(env, guild, general, ann, 2, 9)
+    monkeypatch.setattr(sys.modules["bot.service.exports"], "LEDGER_PAGE", 10)
+    monkeypatch.setattr(sys.modules["bot.service.exports"], "GAMES_PAGE", 1)
+    storage = env.bot.storage
+    calls: list[tuple[str, bool]] = []
+    for name in ("ledger_rows", "past_games", "get_table", "deals", "seats", "hints"):
+        real = getattr(storage, name)
+
+        async def watched(*args, _real=real, _name=name, **kwargs):
+            calls.append((_name, storage._lock.locked()))  # the connection is free here
+            return await _real(*args, **kwargs)
+        monkeypatch.setattr(storage, name, watched)
+    rows_in_ledger = (await rows(env.bot, "SELECT COUNT(*) FROM ledger WHERE guild_id = ?",
+                                 (guild.id,)))[0][0]
+    res = await manager(env, guild, "mod").slash(general, "commerce-admin export")
+    assert len(attachment(res)[1]) == 1, answer_text(res)
+    pages = [c for c in calls if c[0] == "ledger_rows"]
+    assert len(pages) == rows_in_ledger // 10 + 1  # the last page is short or empty
+    assert [c for c in calls if c[0] == "past_games"] == [("past_games", False)] * 3
+    assert all(not held for _, held in calls)
