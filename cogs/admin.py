@@ -17,7 +17,14 @@ from discord.ext import commands
 
 from bot.app import CommerceBot
 from bot.interactions import guarded, reply, require_manager
-from bot.service import EXPORT_MAX_BYTES, ExportTooSoon, ServerExport, UserError, size_text
+from bot.service import (
+    EXPORT_MAX_BYTES,
+    UPLOAD_MARGIN,
+    ExportTooSoon,
+    ServerExport,
+    UserError,
+    size_text,
+)
 from bot.ui import help as help_text
 from bot.ui.components import reset_ledger_view
 
@@ -129,7 +136,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
-            limit = min(EXPORT_MAX_BYTES, interaction.filesize_limit)
+            limit = min(EXPORT_MAX_BYTES, interaction.filesize_limit - UPLOAD_MARGIN)
             try:
                 made = await self.service.export_server(
                     interaction.guild.id, member.id, now=discord.utils.utcnow(), max_bytes=limit)

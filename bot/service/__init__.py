@@ -29,6 +29,7 @@ from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .exports import (
     EXPORT_INTERVAL,
     EXPORT_MAX_BYTES,
+    UPLOAD_MARGIN,
     ExportTooSoon,
     ServerExport,
     ServerExports,
@@ -41,7 +42,7 @@ from .queries import Queries
 
 __all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL", "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "ServerExport", "StorageFailure",
-           "TableService", "UserError", "record_of", "size_text"]
+           "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
 class TableService(LifeCycle, Actions, Progress, Queries, Archive, ServerExports):

@@ -52,9 +52,13 @@ log = logging.getLogger(__name__)
 #: one export per server within this time, whoever asks (kept in memory: a
 #: restart of the bot forgets it)
 EXPORT_INTERVAL = timedelta(minutes=10)
-#: the largest file made (bytes): 8 MiB, the upload limit of a server without boosts
-#: (docs: an interaction's ``attachment_size_limit`` says the limit where it is lower)
-EXPORT_MAX_BYTES = 8 * 1024 * 1024
+#: room left in an upload for the rest of the request (the message, the form's parts):
+#: an upload limit may count the whole request, not the file alone
+UPLOAD_MARGIN = 64 * 1024
+#: the largest file made (bytes): under 8 MiB, the upload limit of a server without
+#: boosts, by ``UPLOAD_MARGIN``; where an interaction's ``attachment_size_limit`` is
+#: lower, the command takes that less the margin
+EXPORT_MAX_BYTES = 8 * 1024 * 1024 - UPLOAD_MARGIN
 #: ledger rows per storage read
 LEDGER_PAGE = 2000
 #: games per page of the history read
