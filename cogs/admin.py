@@ -1,4 +1,5 @@
-"""``/commerce-admin``: server settings, stuck tables, backups and the ledger reset.
+"""``/commerce-admin``: server settings, stuck tables, the server's export and the ledger
+reset.
 
 A top-level group of its own so that Discord hides it from members without
 **Manage Server** (default member permissions apply to top-level commands
@@ -7,20 +8,47 @@ only); every command still checks the permission when it runs.
 
 from __future__ import annotations
 
+import io
 import logging
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import waiting
 from bot.app import CommerceBot
 from bot.interactions import guarded, reply, require_manager
-from bot.service import UserError
+from bot.service import (
+    EXPORT_MAX_BYTES,
+    UPLOAD_MARGIN,
+    ExportTooSoon,
+    ServerExport,
+    UserError,
+    size_text,
+)
 from bot.ui import help as help_text
 from bot.ui.components import reset_ledger_view
 
 log = logging.getLogger(__name__)
+
+
+def export_text(made: ServerExport, limit: int) -> str:
+    """What the admin is told with the export file (``limit``: its largest size,
+    bytes)."""
+    games = f"{made.games} finished game{'' if made.games == 1 else 's'}"
+    text = (f"This server's Commerce data: its settings, {made.ledger_rows} ledger "
+            f"entr{'y' if made.ledger_rows == 1 else 'ies'}, the balances of {made.members} "
+            f"member{'' if made.members == 1 else 's'} and {games} (each as "
+            "`/commerce export` gives it: check one with `python -m bot.engine verify "
+            "games/commerce-table-<n>.json`).")
+    if made.games_left_out:
+        text += (f" All of it would be more than the {size_text(limit)} the bot may upload "
+                 "here: the "
+                 f"file holds the most recent {games}, and "
+                 + (f"{made.games_left_out} older ones were" if made.games_left_out > 1
+                    else "1 older one was") + " left out.")
+    if made.open_tables:
+        text += " Open tables are listed by number and status only."
+    return text + f" Next export possible {discord.utils.format_dt(made.next_at, 'R')}."
 
 
 @app_commands.guild_only()
@@ -95,16 +123,29 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             await self.bot.publisher.refresh(live)
         await guarded(interaction, None, work)
 
-    @app_commands.command(name="backup", description="Write a consistent copy of the database")
-    async def backup(self, interaction: discord.Interaction) -> None:
-        """Write a consistent copy of the database on the bot's host and name the file."""
+    @app_commands.command(name="export",
+                          description="This server's settings, ledger and finished games as a "
+                                      "file, only to you")
+    async def export(self, interaction: discord.Interaction) -> None:
+        """Send the server's own data (``TableService.export_server``: a zip of JSON
+        files) to the admin who asked, ephemerally; once per ``EXPORT_INTERVAL``
+        per server, whoever asks (a press within it is told when the next is
+        possible, and nothing is read)."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
-            if not interaction.response.is_done():
-                await waiting.acknowledge()  # defers, unless a wait did already
-            path = await self.service.backup(interaction.guild.id, member.id)
-            await reply(interaction, f"Backup written on the bot's host: `{path.name}`.")
+            limit = min(EXPORT_MAX_BYTES, interaction.filesize_limit - UPLOAD_MARGIN)
+            try:
+                made = await self.service.export_server(
+                    interaction.guild.id, member.id, now=discord.utils.utcnow(), max_bytes=limit)
+            except ExportTooSoon as soon:
+                await reply(interaction, "This server's data was exported "
+                                         f"{discord.utils.format_dt(soon.last, 'R')}: the next "
+                                         "export is possible "
+                                         f"{discord.utils.format_dt(soon.next_at, 'R')}.")
+                return
+            await reply(interaction, export_text(made, limit),
+                        file=discord.File(io.BytesIO(made.data), filename=made.filename))
         await guarded(interaction, None, work)
 
     @app_commands.command(name="reset-ledger", description="Set every balance on this server back to zero")

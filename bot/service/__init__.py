@@ -15,9 +15,10 @@ Errors a user can cause are raised as ``UserError`` with a short message.
 - ``progress``: what a table owes without anyone clicking (``due``, ``resume``);
 - ``players``: who decides for AI seats at their level, and the coach's hints
   (strong search in a worker process, off the event loop);
-- ``queries``: settings, ledger pages, stats, backups, ledger reset;
+- ``queries``: settings, ledger pages, stats, ledger reset;
 - ``archive``: games that are over: records (with each deal's proof), the
-  history, a finished deal rebuilt at any step.
+  history, a finished deal rebuilt at any step;
+- ``exports``: a server's own data as one file for its admins (rate-limited).
 """
 
 from __future__ import annotations
@@ -25,16 +26,26 @@ from __future__ import annotations
 from .actions import Actions
 from .archive import Archive, Archived, record_of
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .exports import (
+    EXPORT_INTERVAL,
+    EXPORT_MAX_BYTES,
+    UPLOAD_MARGIN,
+    ExportTooSoon,
+    ServerExport,
+    ServerExports,
+    size_text,
+)
 from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
 from .progress import Progress
 from .queries import Queries
 
-__all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "STORAGE_ERRORS", "Archived", "LiveTable", "StorageFailure",
-           "TableService", "UserError", "record_of"]
+__all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL", "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
+           "Archived", "ExportTooSoon", "LiveTable", "ServerExport", "StorageFailure",
+           "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
-class TableService(LifeCycle, Actions, Progress, Queries, Archive):
+class TableService(LifeCycle, Actions, Progress, Queries, Archive, ServerExports):
     """Owns every open table; see the module docstring.
 
     Args:

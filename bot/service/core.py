@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
 import gc
 import logging
 import random
@@ -54,6 +55,9 @@ log = logging.getLogger(__name__)
 
 #: bytes of a cut the bot makes itself (docs/FAIRNESS.md "In the bot")
 BOT_CUT_BYTES = 16
+#: servers' exports (``/commerce-admin export``) made at the same time in this process;
+#: more wait their turn
+EXPORTS_AT_ONCE = 2
 
 
 def press_cut(interaction_id: int) -> bytes:
@@ -123,6 +127,9 @@ class ServiceBase:
         #: who decides for AI seats, and the coach (strong search off the event loop)
         self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
+        #: guild id -> when its last export began (``ServerExports``; aware UTC)
+        self.last_exports: dict[int, datetime.datetime] = {}
+        self.export_slots = asyncio.Semaphore(EXPORTS_AT_ONCE)
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
         #: has no commitment, seed or cuts, so ``verify`` calls it unverifiable)
         self.arranged_decks: list[list[Card]] = []

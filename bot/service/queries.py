@@ -1,5 +1,5 @@
 """Guild-wide settings and queries: settings, the ledger's pages (by preset and
-period) and a member's figures, backups and the ledger reset.
+period) and a member's figures, and the ledger reset.
 """
 
 from __future__ import annotations
@@ -7,13 +7,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from ..engine import PRESETS
 from ..storage import GuildSettings, MemberStats
 from .core import ServiceBase
-from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .errors import STORAGE_ERRORS, UserError
 
 log = logging.getLogger(__name__)
 
@@ -66,26 +65,6 @@ class Queries(ServiceBase):
             raise UserError(str(exc).capitalize() + ".") from None
         self._settings[guild_id] = settings
         return settings
-
-    async def backup(self, guild_id: int, member_id: int) -> Path:
-        """Write a consistent copy of the database beside it, in ``backups/``;
-        audited. Returns the file written."""
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        folder = self.storage.path.parent / "backups"
-        dest = folder / f"commerce-{stamp}.db"
-        n = 1
-        while dest.exists():
-            n += 1
-            dest = folder / f"commerce-{stamp}-{n}.db"
-        try:
-            await self.storage.backup(dest)
-            async with self._unit(None):
-                await self.storage.audit(guild_id, member_id, "backup", dest.name)
-        except STORAGE_ERRORS as exc:
-            log.error("guild %s: backup failed (%s)", guild_id, exc)
-            raise StorageFailure("The backup could not be written (a storage problem on "
-                                 "the bot's side); nothing changed.") from exc
-        return dest
 
     async def reset_ledger(self, guild_id: int, member_id: int) -> int:
         """Zero every balance in the guild, AI seats' too (offsetting entries;

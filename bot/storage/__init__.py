@@ -25,6 +25,7 @@ from .models import (
     HandResult,
     HintRow,
     LedgerEntry,
+    LedgerRow,
     MemberStats,
     OpenTable,
     PastGame,
@@ -65,6 +66,6 @@ __all__ = [
     "MIN_FREE_BYTES", "POSTGRES_SCHEMES", "ActionRow", "AnyStorage", "PgStorage", "is_postgres_url",
     "open_storage", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
-    "MemberStats", "OPEN_STATUSES", "OpenTable", "PastGame", "PresetStats", "SeatRow", "Storage",
-    "TableClosed", "TableRow", "utc_now",
+    "LedgerRow", "MemberStats", "OPEN_STATUSES", "OpenTable", "PastGame", "PresetStats", "SeatRow",
+    "Storage", "TableClosed", "TableRow", "utc_now",
 ]

@@ -591,16 +591,6 @@ class Storage(TableUpdates, Reports):
         file). Raises ValueError for bad shards (``check_shards``)."""
         check_shards(shard_ids, shard_count)
 
-    async def backup(self, dest: str | Path) -> None:
-        """Write a consistent copy of the database to ``dest`` (``VACUUM INTO``),
-        creating its parent dirs. Raises FileExistsError if ``dest`` exists."""
-        dest = Path(dest)
-        if dest.exists():
-            raise FileExistsError(f"backup target {dest} already exists")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        async with self._read() as db:
-            await db.execute("VACUUM INTO ?", (str(dest),))
-
     # ------------------------------------------------------------------ transactions
     #
     # A unit of work (``atomic()``) does not talk to the database while it runs:

@@ -298,3 +298,31 @@ class PresetStats:
     barters_accepted: int = 0
     won_by_category: dict[str, int] = field(default_factory=dict)
     best: BestHand | None = None
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One stored row of a guild's ledger, as a server's export lists it.
+
+    Attributes:
+        id: the row's id (``ledger.id``: increasing, shared by every guild; a
+            page boundary, never written into an export).
+        table_number: the n of ``commerce-<n>`` of the row's table (``None``: a
+            row of no table, e.g. a ledger reset's offset).
+        deal_number: the deal's number at its table, from 1 (``None``: no deal).
+        seat: the seat whose account moved (``None``: a guild-wide row).
+        member_id: the member (``None``: an AI seat, or a guild-wide row).
+        amount: signed points.
+        reason: why (the game's payment reasons, ``share`` of a carried pot,
+            ``reset`` / ``reset-pot`` of a ledger reset).
+        created_at: when it was written (ISO 8601 UTC).
+    """
+
+    id: int
+    table_number: int | None
+    deal_number: int | None
+    seat: int | None
+    member_id: int | None
+    amount: int
+    reason: str
+    created_at: str

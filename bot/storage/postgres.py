@@ -30,8 +30,6 @@ import dataclasses
 import json
 import logging
 import os
-import re
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -52,13 +50,11 @@ from .database import (
     DatabaseInUse,
     DatabaseNotWritable,
     DatabaseUnavailable,
-    Storage,
     TableClosed,
     _deal_rows,
     _now,
     _seat_row,
     check_shards,
-    lock_path,
     open_state_sql,
 )
 from .models import (
@@ -101,9 +97,6 @@ MIGRATION_WAIT = 60.0
 #: the first key of the shards' advisory locks (the second is the shard id); the bytes
 #: of "cmrc", a number nothing else on the server uses
 SHARD_LOCK_CLASS = int.from_bytes(b"cmrc", "big")
-#: the tables a backup copies, parents first (any table not named here follows, by name)
-_BACKUP_ORDER = ("guild_settings", "tables", "seats", "games", "deals", "actions", "ledger",
-                 "deal_hands", "audit")
 
 
 @lru_cache(maxsize=512)
@@ -224,8 +217,8 @@ class _PgUnits:
         """Use ``PgStorage.open``; this only wraps an already prepared connection."""
         self._db: asyncpg.Connection | None = db
         self.url = url
-        #: where ``TableService.backup`` writes (``path.parent / "backups"``): ``data/``,
-        #: as for the default SQLite file; no database file lives here
+        #: the path the SQLite storage has (no database file lives here; a copy of the
+        #: whole database is made on the host: ``python -m bot.storage backup``)
         self.path = Path("data") / "postgresql"
         self._lock = asyncio.Lock()
         self._units: dict[asyncio.Task[Any], _Unit] = {}
@@ -911,33 +904,6 @@ class PgStorage(_PgTables, TableUpdates, Reports):
             if self._claims is None:
                 raise asyncpg.InterfaceError("the shards' claims could not be taken back yet")
 
-    async def backup(self, dest: str | Path) -> None:
-        """Write a consistent copy of the database to ``dest`` as an SQLite file of
-        the same schema (``Storage.open`` reads it; so does the bot with
-        ``DATABASE_URL`` unset and ``COMMERCE_DB`` naming it), creating its parent
-        dirs. Every row is read in one repeatable-read snapshot. For the server's
-        own format use ``pg_dump``. Raises FileExistsError if ``dest`` exists."""
-        dest = Path(dest)
-        if dest.exists():
-            raise FileExistsError(f"backup target {dest} already exists")
-        async with self._read() as db:
-            async with db.transaction(isolation="repeatable_read", readonly=True):
-                names = [r[0] for r in await db.fetch(
-                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-                    " AND tablename <> 'schema_version' ORDER BY tablename")]
-                order = [n for n in _BACKUP_ORDER if n in names]
-                order += [n for n in names if n not in order]
-                rows = {name: await db.fetch(f'SELECT * FROM "{name}" ORDER BY 1') for name in order}
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        part = dest.with_name(dest.name + ".part")
-        copy = await Storage.open(part)
-        try:
-            await copy._write_now(lambda conn: _fill_sqlite(conn, rows))
-        finally:
-            await copy.close()
-            lock_path(part).unlink(missing_ok=True)
-        part.rename(dest)
-
     # ------------------------------------------------------------------ games, deals, actions
 
     async def start_game(self, table_id: int, first_dealer: int) -> None:
@@ -1113,25 +1079,3 @@ class PgStorage(_PgTables, TableUpdates, Reports):
                                " created_at) VALUES ($1, $2, $3, $4, $5)", *params)
         await self._write_later(insert)
 
-
-def _fill_sqlite(conn: sqlite3.Connection, rows: dict[str, list[asyncpg.Record]]) -> None:
-    """Copy ``rows`` (per table, parents first) into a migrated, empty SQLite
-    database, inside its open transaction. A closed deal is written open, then
-    its actions and everything else, then closed: the triggers accept only that
-    order."""
-    for name, records in rows.items():
-        if not records:
-            continue
-        columns = list(records[0].keys())
-        values = [tuple(r.values()) for r in records]
-        if name == "deals":
-            status = columns.index("status")
-            values = [(*v[:status], "open", *v[status + 1:]) for v in values]
-        if not re.fullmatch(r"\w+", name) or not all(re.fullmatch(r"\w+", c) for c in columns):
-            raise ValueError(f"unexpected name in table {name!r}")
-        conn.executemany(
-            f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-            values)
-    conn.executemany("UPDATE deals SET status = ? WHERE id = ?",
-                     [(r["status"], r["id"]) for r in rows.get("deals", [])
-                      if r["status"] != "open"])

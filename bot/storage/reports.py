@@ -1,5 +1,6 @@
 """Read-only reports of a guild's books: the leaderboard (by preset and since a
-moment), a member's figures, and the games that are over.
+moment), a member's figures, the games that are over, and the pages of a
+server's export (its ledger rows, its open tables).
 
 ``Reports`` is a mixin of both storages (``Storage`` on SQLite, ``PgStorage`` on
 PostgreSQL): it only reads, through the storage's ``_read()`` connection and its
@@ -18,7 +19,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .models import BestHand, MemberStats, PastGame, PresetStats
+from .models import BestHand, LedgerRow, MemberStats, PastGame, PresetStats
 
 #: the ledger rows a leaderboard reads: humans' rows, never a reset's offsets
 _BOARD_FROM = (
@@ -319,3 +320,44 @@ class Reports:
                 started_at=row["started_at"], finished_at=row["finished_at"],
                 deals=int(row["deals"])))
         return games
+
+    # ------------------------------------------------------------------ a server's export
+
+    async def ledger_last_id(self, guild_id: int) -> int:
+        """The id of the guild's newest ledger row (0 when it has none): where a
+        reading of the ledger in pages (``ledger_rows``) stops, so that rows
+        written meanwhile do not join it half-way."""
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT COALESCE(MAX(id), 0) FROM ledger WHERE guild_id = ?", (guild_id,))
+        return int(row[0])
+
+    async def ledger_rows(self, guild_id: int, after_id: int, up_to: int,
+                          limit: int) -> list[LedgerRow]:
+        """One page of the guild's ledger, oldest first: at most ``limit`` rows
+        whose id is above ``after_id`` and at most ``up_to`` (the next page starts
+        after the last row's ``id``), each with its table's and deal's numbers.
+        One short read: the rows of one guild only, by the primary key."""
+        async with self._read() as db:
+            rows = await self._all(
+                db,
+                "SELECT l.id, t.number AS table_number, d.number AS deal_number, l.seat,"
+                " l.member_id, l.amount, l.reason, l.created_at FROM ledger l"
+                " LEFT JOIN tables t ON t.id = l.table_id LEFT JOIN deals d ON d.id = l.deal_id"
+                " WHERE l.guild_id = ? AND l.id > ? AND l.id <= ? ORDER BY l.id LIMIT ?",
+                (guild_id, after_id, up_to, limit),
+            )
+        return [LedgerRow(id=int(r["id"]), table_number=r["table_number"],
+                          deal_number=r["deal_number"],
+                          seat=r["seat"], member_id=r["member_id"], amount=int(r["amount"]),
+                          reason=r["reason"], created_at=r["created_at"]) for r in rows]
+
+    async def open_table_numbers(self, guild_id: int) -> list[tuple[int, str]]:
+        """The guild's open tables as ``(number, status)`` (``lobby`` or
+        ``playing``), by number: nothing else of them (their decks and seeds are
+        secret while they play)."""
+        async with self._read() as db:
+            rows = await self._all(
+                db, "SELECT number, status FROM tables WHERE guild_id = ?"
+                    " AND status IN ('lobby', 'playing') ORDER BY number", (guild_id,))
+        return [(int(r["number"]), r["status"]) for r in rows]

@@ -4,7 +4,7 @@
 tests/conftest.py) runs the suite on PostgreSQL: ``db_path`` is then
 the ``DATABASE_URL`` of a fresh database of the session's server (tests/postgres.py)
 instead of an SQLite file, so every bot built from it, restarts included, uses it,
-and the working folder is ``tmp_path`` (backups go to ``data/backups`` under it).
+and the working folder is ``tmp_path`` (whatever a test writes to it stays there).
 Tests look at the database behind the bot's back through ``rows`` / ``execute`` /
 ``database`` of tests/cogs/helpers.py (either backend); a test of an SQLite-only
 mechanism (its file lock, ``PRAGMA max_page_count``) is skipped there, with its
@@ -30,7 +30,7 @@ def bots():
 @pytest.fixture
 def db_path(tmp_path, request):
     if os.environ.get("COMMERCE_TEST_BACKEND", "sqlite").strip().lower() == "postgres":
-        # backups go to data/backups under the working folder: keep them in tmp_path
+        # whatever is written to the working folder stays in tmp_path
         request.getfixturevalue("monkeypatch").chdir(tmp_path)
         return request.getfixturevalue("pg_migrated_url")
     return tmp_path / "commerce.db"

@@ -8,7 +8,7 @@ import discord
 
 from tests.cogs.helpers import answer_text
 
-SUBCOMMANDS = {"settings", "cancel", "backup", "reset-ledger"}
+SUBCOMMANDS = {"settings", "cancel", "export", "reset-ledger"}
 
 
 def command(env, guild, name):
@@ -57,14 +57,15 @@ async def test_a_plain_member_let_in_by_an_override_is_still_refused(simcord_env
     settings = await env.bot.service.settings(guild.id)
     for path, options in (("commerce-admin settings", {"turn_timer": 5}),
                           ("commerce-admin cancel", {"table": table.row.number}),
-                          ("commerce-admin backup", {}),
+                          ("commerce-admin export", {}),
                           ("commerce-admin reset-ledger", {})):
         res = await ann.slash(general, path, **options)
         assert res.ephemeral, path
         assert answer_text(res) == "You need the **Manage Server** permission for that.", path
         assert res.response.components == [], path  # no Confirm for the reset
+        assert res.response.attachments == [], path  # no export file
     assert await env.bot.service.settings(guild.id) == settings
     assert table.id in env.bot.service.tables
-    assert not (env.bot.storage.path.parent / "backups").exists()  # where a backup would go
+    assert env.bot.service.last_exports == {}  # the server's export was not used up
     actions = [a for _, a, _ in await env.bot.storage.audit_entries(guild.id)]
-    assert not {"backup", "end_table", "reset_ledger", "settings"} & set(actions)
+    assert not {"export", "end_table", "reset_ledger", "settings"} & set(actions)

@@ -15,6 +15,10 @@ SUBCOMMANDS = {
     "rules": "Help",
 }
 
+#: /commerce-admin's subcommands, in the order Discord lists them (no ``backup``: a copy of
+#: the whole database is the operator's, ``python -m bot.storage backup`` on the host)
+ADMIN_SUBCOMMANDS = ["settings", "cancel", "export", "reset-ledger"]
+
 
 def synced(env) -> list[dict]:
     return list(env.backend.commands.get(None, {}).values())
@@ -33,6 +37,18 @@ async def test_commerce_is_one_guild_only_group_made_of_four_cogs(simcord_env):
     owners = {c.name: type(c.binding).__name__ for c in group.commands}
     assert owners == SUBCOMMANDS
     assert {c.qualified_name for c in env.bot.tree.get_commands()} == {"commerce", "commerce-admin"}
+
+
+async def test_commerce_admin_syncs_its_four_subcommands_and_no_backup(simcord_env):
+    env = simcord_env
+    admin = synced(env)[1]
+    assert admin["name"] == "commerce-admin"
+    assert [o["name"] for o in admin["options"]] == ADMIN_SUBCOMMANDS
+    assert all(o["type"] == 1 for o in admin["options"])
+    export = next(o for o in admin["options"] if o["name"] == "export")
+    assert export.get("options", []) == []  # the server's own data: nothing to choose
+    assert "backup" not in {c.name for c in env.bot.tree.get_command("commerce-admin").commands}
+    assert not any("backup" in str(c) for c in synced(env))
 
 
 async def test_a_cog_that_unloads_takes_its_subcommands_and_gives_them_back(simcord_env):

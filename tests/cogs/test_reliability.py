@@ -222,7 +222,7 @@ async def test_spamming_member_gets_a_cooldown_and_others_are_served(simcord_env
     assert "Your hand" in answer_text(await ben.click(table.table_message(), label="My hand"))
 
 
-async def test_admin_cancel_backup_and_reset_ledger(simcord_env, bots):
+async def test_admin_cancel_export_and_reset_ledger(simcord_env, bots):
     env = simcord_env
     guild, table, (ann, ben, cat) = await start(env, bots)
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
@@ -234,13 +234,15 @@ async def test_admin_cancel_backup_and_reset_ledger(simcord_env, bots):
     # is still refused when the command runs
     admin = env.backend.find_command("commerce-admin", guild.id)
     guild.set_command_permissions(int(admin["id"]), {ann: True})
-    res = await ann.slash(table.channel, "commerce-admin backup")
+    res = await ann.slash(table.channel, "commerce-admin export")
     assert "Manage Server" in answer_text(res)
-    res = await mod.slash(table.channel, "commerce-admin backup")
-    assert "Backup written" in answer_text(res)
-    # beside the SQLite file, or in data/ of the working folder on PostgreSQL
-    backups = list((table.bot.storage.path.parent / "backups").glob("commerce-*.db"))
-    assert len(backups) == 1 and backups[0].stat().st_size > 0
+    res = await mod.slash(table.channel, "commerce-admin export")
+    assert "This server's Commerce data" in answer_text(res)
+    [file] = (res.followups[-1] if res.followups else res.response).attachments
+    assert file.filename.endswith(".zip")
+    # nothing is written on the bot's host (the whole-database backup is the operator's:
+    # python -m bot.storage backup)
+    assert not (table.bot.storage.path.parent / "backups").exists()
     await env.advance_time(31)  # deal 2 starts
     number = table.live.row.number
     res = await mod.slash(table.channel, "commerce-admin cancel", table=number)
@@ -254,7 +256,7 @@ async def test_admin_cancel_backup_and_reset_ledger(simcord_env, bots):
     board = await table.bot.storage.leaderboard(guild.id, 0, 10)
     assert all(balance == 0 for _, balance in board[0])
     actions = [a for _, a, _ in await table.bot.storage.audit_entries(guild.id)]
-    assert {"backup", "end_table", "reset_ledger"} <= set(actions)
+    assert {"export", "end_table", "reset_ledger"} <= set(actions)
 
 
 

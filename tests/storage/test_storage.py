@@ -39,6 +39,7 @@ from bot.storage import (
     pg_migrate,
 )
 from bot.storage import database as database_module
+from bot.storage.backups import BackupError, backup_sqlite, postgres_to_sqlite
 from bot.storage.pgserver import PgServer
 from bot.storage.postgres import pg_sql
 from tests.storage.backends import Backend
@@ -224,7 +225,7 @@ async def test_a_second_storage_on_the_same_file_is_refused_until_close(
     try:
         assert await again.get_table(table.id) == table
         # a backup is another file: copying and opening it do not need this lock
-        await again.backup(tmp_path / "backups" / "copy.db")
+        backup_sqlite(db_path, tmp_path / "backups" / "copy.db")
         copy = await Storage.open(tmp_path / "backups" / "copy.db")
         try:
             assert await copy.get_table(table.id) == table
@@ -702,15 +703,25 @@ async def test_member_stats_figures(store: AnyStorage) -> None:
 # ---------------------------------------------------------------- backup
 
 
-async def test_backup_is_a_readable_copy(store: AnyStorage, tmp_path: Path) -> None:
+async def test_backup_is_a_readable_copy(store: AnyStorage, backend: Backend,
+                                         tmp_path: Path) -> None:
+    """The operator's copy (bot/storage/backups.py; its command line in
+    tests/storage/test_backups.py), made beside a storage that stays open."""
     table, deal_id = await playing_table(store, [ANN, BEN])
     await store.append_action(deal_id, 0, {"seat": 1, "action": "knock"}, BEN,
                               finish=("finished", [LedgerEntry(1, BEN, 1, "pool"),
                                                    LedgerEntry(0, ANN, -1, "pool")], []))
     dest = tmp_path / "backups" / "copy.db"
-    await store.backup(dest)
-    with pytest.raises(FileExistsError):
-        await store.backup(dest)
+
+    async def copy_to(target: Path) -> int:
+        if backend.postgres:
+            return await postgres_to_sqlite(backend.address, target)
+        return backup_sqlite(backend.address, target)
+    assert await copy_to(dest) == LATEST
+    before = dest.read_bytes()
+    with pytest.raises(BackupError, match="already exists"):
+        await copy_to(dest)
+    assert dest.read_bytes() == before
 
     copy = await Storage.open(dest)
     try:
