@@ -252,26 +252,6 @@ class ServiceBase:
                                        ended_at=live.row.ended_at or utc_now())
         self._keep(live)
 
-    async def channel_removed(self, table_id: int) -> None:
-        """The channel or thread the bot made for the table has been removed:
-        remember it (a failed write is logged; removing it again is harmless)."""
-        live = self.current(table_id)
-        if live is not None:
-            live.row = dataclasses.replace(live.row, channel_removed=True)
-        await self._remember(table_id, "channel",
-                             lambda: self.storage.set_channel_removed(table_id))
-
-    async def kept_channels(self, shards: tuple[tuple[int, ...], int] | None = None,
-                            ) -> list[tuple[TableRow, int]]:
-        """The ended tables whose channel the bot made and keeps, with their
-        guild's ``keep_days`` (``Storage.kept_channels``); ``[]`` when storage
-        cannot be read now (the next sweep tries again)."""
-        try:
-            return await self.storage.kept_channels(shards)
-        except STORAGE_ERRORS:
-            log.warning("could not read the kept channels; will try again")
-            return []
-
     def current(self, table_id: int) -> LiveTable | None:
         """The table in memory: open, or ended with its end still to be shown."""
         return self.tables.get(table_id) or self.ending.get(table_id)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..engine import Game, implied_options
 from ..engine.levels import LEVELS
-from ..storage import LedgerEntry
+from ..storage import LedgerEntry, TableRow
 from .core import ServiceBase, press_cut
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
@@ -218,6 +218,26 @@ class LifeCycle(ServiceBase):
                 await self.storage.set_next_deal_delay(table_id, seconds)
                 live.row = dataclasses.replace(live.row, next_deal_delay=seconds)
             return live
+
+    async def channel_removed(self, table_id: int) -> None:
+        """The channel or thread the bot made for the table has been removed:
+        remember it (a failed write is logged; removing it again is harmless)."""
+        live = self.current(table_id)
+        if live is not None:
+            live.row = dataclasses.replace(live.row, channel_removed=True)
+        await self._remember(table_id, "channel",
+                             lambda: self.storage.set_channel_removed(table_id))
+
+    async def kept_channels(self, shards: tuple[tuple[int, ...], int] | None = None,
+                            ) -> list[tuple[TableRow, int]]:
+        """The ended tables whose channel the bot made and keeps, with their
+        guild's ``keep_days`` (``Storage.kept_channels``); ``[]`` when storage
+        cannot be read now (the next sweep tries again)."""
+        try:
+            return await self.storage.kept_channels(shards)
+        except STORAGE_ERRORS:
+            log.warning("could not read the kept channels; will try again")
+            return []
 
     # ------------------------------------------------------- departures
     async def member_gone(self, guild_id: int, member_id: int) -> list[LiveTable]:
