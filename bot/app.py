@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from .commands import CommerceGroup
 from .handlers import Handlers
-from .interactions import NO_PINGS
+from .interactions import NO_PINGS, discord_error_text
 from .locks import InFlight
 from .messages import Publisher
 from .service import TableService
@@ -48,6 +48,9 @@ class CommerceTree(app_commands.CommandTree["CommerceBot"]):
             text = "Commerce is played in servers, not in direct messages."
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             text = "You do not have permission to do that."
+        elif isinstance(error, app_commands.CommandInvokeError) and isinstance(
+                error.original, discord.HTTPException):
+            text = discord_error_text(error.original)
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)

@@ -142,14 +142,51 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
             await reply(interaction, str(exc))
     except discord.NotFound as exc:
         if exc.code not in (10062, 10015):  # not an expired interaction: a real fault
-            log.exception("table %s: interaction failed", table_id)
+            log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, discord_error_text(exc))
         else:
             log.warning("table %s: the interaction expired before it was answered", table_id)
+    except discord.HTTPException as exc:  # Discord refused something: say what, plainly
+        log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, discord_error_text(exc))
     except Exception:
         log.exception("table %s: interaction failed", table_id)
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, "Something went wrong on our side. Nothing was lost: "
                                      "press My hand to see where things stand.")
+
+
+#: what the bot needs where a table plays (README "Inviting the bot")
+PERMISSIONS = ("**View Channels**, **Send Messages**, **Embed Links**, **Attach Files** and "
+               "**Read Message History** here, and **Manage Channels** and **Manage Roles** "
+               "(or **Create Public Threads** and **Send Messages in Threads**) to open tables")
+
+
+def discord_error_text(exc: discord.HTTPException) -> str:
+    """A short answer naming what stood in the way when Discord refused a request
+    of the bot's (a missing permission or access, a channel limit, a channel
+    gone, a rate limit, Discord's own trouble), never a traceback. A move that
+    was already saved stays saved; the words say nothing was lost."""
+    code, status = exc.code, exc.status
+    if code == 50013 or (status == 403 and code != 50001):
+        return f"I am missing a permission for that here. I need {PERMISSIONS}."
+    if code == 50001:
+        return "I cannot see this channel: give me **View Channels** and **Read Message History**."
+    if code in (10003, 10008):
+        return "That channel or message no longer exists: nothing else changed."
+    if code == 30013:
+        return "This server has Discord's maximum of 500 channels: remove some, then try again."
+    if code == 50035 and "category" in (exc.text or "").lower():
+        return ("The **Commerce** category has Discord's maximum of 50 channels: remove old "
+                "table channels, then try again.")
+    if status == 429:
+        return "Discord is asking me to slow down: try again in a few seconds. Nothing was lost."
+    if status >= 500:
+        return "Discord is having trouble right now: try again in a moment. Nothing was lost."
+    return (f"Discord refused that (error {code or status}). Nothing was lost: press My hand "
+            "to see where things stand.")
 
 
 def require_manager(interaction: discord.Interaction) -> discord.Member:

@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 WATCH_EVERY = 5.0
 #: seconds without a join, leave or new AI seat after which a lobby closes
 LOBBY_IDLE = 30 * 60
+#: seconds between two sweeps of the channels finished games keep (``Places.sweep``)
+SWEEP_EVERY = 10 * 60
 #: tables the watch looks at before it lets other work run (a table it finds
 #: in order costs a few microseconds; 10,000 at once would hold every click
 #: back for tens of milliseconds)
@@ -57,6 +59,8 @@ class Timers:
         self.client = client
         self.service = service
         self.publisher = publisher
+        #: event-loop time of the next sweep of finished tables' channels
+        self.next_sweep = 0.0
         self.next_deal_timers: dict[int, asyncio.Task[None]] = {}
         self.turn_timers: dict[int, asyncio.Task[None]] = {}
         #: table id -> when its waiting next deal comes
@@ -127,8 +131,9 @@ class Timers:
         table whose messages Discord refused to update for a while (``behind``)
         is brought up to date; an ended table's end still to be shown is shown; a
         next deal or turn timer that is not running is started; a lobby idle for
-        ``LOBBY_IDLE`` seconds is closed. Failures are logged and tried again at
-        the next tick."""
+        ``LOBBY_IDLE`` seconds is closed; every ``SWEEP_EVERY`` seconds, the
+        channels finished games kept their guild's ``keep_days`` are removed.
+        Failures are logged and tried again at the next tick."""
         tables = {*self.service.tables, *self.service.stale, *self.service.ending}
         for index, table_id in enumerate(sorted(tables)):
             if index % TEND_BATCH == TEND_BATCH - 1:
@@ -151,6 +156,13 @@ class Timers:
                     live, f"Nobody joined or left for {LOBBY_IDLE // 60} minutes: "
                           "this lobby is closed.")
                 await self.publisher.refresh(live)
+        now = asyncio.get_running_loop().time()
+        if now >= self.next_sweep:
+            self.next_sweep = now + SWEEP_EVERY
+            shards = getattr(self.client, "served_shards", None)
+            removed = await self.publisher.places.sweep(shards() if shards else None)
+            if removed:
+                log.info("removed the channels of %s finished tables kept long enough", removed)
 
     async def _tend(self, table_id: int) -> None:
         # the watch never waits: what it publishes shows the latest state at once

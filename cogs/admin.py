@@ -26,6 +26,7 @@ from bot.service import (
     size_text,
 )
 from bot.ui import help as help_text
+from bot.ui import render
 from bot.ui.components import reset_ledger_view
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,9 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
         tables_open_in="Where /commerce new opens a table",
         next_deal_delay="Default seconds before the next deal starts by itself (0 = off)",
         turn_timer="Seconds a player has for a move before the AI plays it (0 = off)",
-        default_preset="The rules /commerce new uses when none is given")
+        default_preset="The rules /commerce new uses when none is given",
+        keep_days="Days a finished game's channel is kept before it is removed (0 = for ever)",
+        max_tables="Open tables (lobbies and games) the server may have at once")
     @app_commands.choices(tables_open_in=[
         app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
         app_commands.Choice(name="a thread in the current channel", value="thread"),
@@ -79,7 +82,9 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                        tables_open_in: app_commands.Choice[str] | None = None,
                        next_deal_delay: app_commands.Range[int, 0, 600] | None = None,
                        turn_timer: app_commands.Range[int, 0, 3600] | None = None,
-                       default_preset: str | None = None) -> None:
+                       default_preset: str | None = None,
+                       keep_days: app_commands.Range[int, 0, 365] | None = None,
+                       max_tables: app_commands.Range[int, 1, 50] | None = None) -> None:
         """Guild settings, checked at run time for Manage Server."""
         async def work() -> None:
             assert interaction.guild is not None
@@ -95,6 +100,10 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                 changes["table_mode"] = tables_open_in.value
             if next_deal_delay is not None:
                 changes["next_deal_delay"] = next_deal_delay
+            if keep_days is not None:
+                changes["keep_days"] = keep_days
+            if max_tables is not None:
+                changes["max_tables"] = max_tables
             if changes:
                 s = await self.service.update_settings(interaction.guild.id, member.id, **changes)
             else:
@@ -102,9 +111,13 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             where = {"channel": "a new channel", "thread": "a thread",
                      "here": "the current channel"}[s.table_mode]
             timer = f"**{s.turn_timer} s** per move" if s.turn_timer else "**off**"
+            kept = (f"**{render.plural(s.keep_days, 'day')}**" if s.keep_days
+                    else "**for ever**")
             await reply(interaction, f"Tables open in **{where}**; the next deal starts "
                                      f"**{s.next_deal_delay} s** after a showdown (0 = button only); "
-                                     f"turn timer {timer}; default rules **{s.default_preset}**.")
+                                     f"turn timer {timer}; default rules **{s.default_preset}**; "
+                                     f"finished games' channels kept {kept}; at most "
+                                     f"**{s.max_tables}** open tables.")
         await guarded(interaction, None, work)
 
     @app_commands.command(name="cancel", description="Close a stuck table; its unfinished deal is refunded")

@@ -101,7 +101,7 @@ class Tables(Subcommands):
                 live = await self.service.create(
                     interaction.guild.id, interaction.channel_id or 0, interaction.user.id,
                     interaction.user.display_name, preset, options, settings.next_deal_delay,
-                    open_place=open_here, coach=coach)
+                    open_place=open_here, coach=coach, max_tables=settings.max_tables)
             except UserError:
                 for place in opened:
                     if place.id != interaction.channel_id:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,10 @@ log = logging.getLogger(__name__)
 
 #: the level of an AI seat added without one (docs/AI.md)
 DEFAULT_AI_LEVEL = "easy"
+#: tables one member may open in ``OPEN_WINDOW`` seconds (whether they were played or
+#: not): opening and leaving lobbies cannot flood a server with channels
+OPEN_BURST = 3
+OPEN_WINDOW = 10 * 60
 AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss",
             "Hypatia", "Jacobi", "Kepler", "Leibniz")
 
@@ -36,7 +41,7 @@ class LifeCycle(ServiceBase):
         preset: str = "foster", options: dict[str, Any] | None = None,
         next_deal_delay: int = 30,
         open_place: Callable[[int], Awaitable[tuple[int, str]]] | None = None,
-        coach: bool = True,
+        coach: bool = True, max_tables: int = 10,
     ) -> LiveTable:
         """Open a lobby with the host seated (``coach``: members may ask for hints,
         docs/AI.md "Coach"), in ``channel_id`` or, with
@@ -44,11 +49,13 @@ class LifeCycle(ServiceBase):
         (the n of ``commerce-<n>``) and returns ``(channel_id, place)``, place
         being ``channel``, ``thread`` or ``here`` (``TableRow.place``). Number,
         place and row are made under the guild's lock, so tables created at the
-        same moment never share a number or a channel name.
+        same moment never share a number or a channel name. The guild may have
+        ``max_tables`` open tables at once, and a member may open ``OPEN_BURST``
+        tables in ``OPEN_WINDOW`` seconds (docs/RELIABILITY.md "A table's channel").
 
         Raises:
             UserError: bad preset/options, host already seated, channel taken,
-                or whatever ``open_place`` raises.
+                a limit reached, or whatever ``open_place`` raises.
             StorageFailure: nothing was stored (a place already opened is the
                 caller's to remove).
         """
@@ -57,6 +64,7 @@ class LifeCycle(ServiceBase):
             self.check_free(guild_id, host_id)
             if self.in_channel(channel_id):
                 raise UserError("A table is already open in this channel.")
+            await self._check_limits(guild_id, host_id, max_tables)
             place: str | None = None
             number = None
             if open_place is not None:
@@ -77,6 +85,25 @@ class LifeCycle(ServiceBase):
                             number)
             self.touch(row.id)
             return await self._reload(row.id)
+
+    async def _check_limits(self, guild_id: int, member_id: int, max_tables: int) -> None:
+        """Raise ``UserError`` when the guild has ``max_tables`` open tables, or
+        the member opened ``OPEN_BURST`` tables in the last ``OPEN_WINDOW``
+        seconds (``StorageFailure`` when that cannot be read)."""
+        open_now = sum(1 for t in self.tables.values() if t.row.guild_id == guild_id)
+        if open_now >= max_tables:
+            raise UserError(f"This server already has {open_now} open tables, its limit: finish "
+                            "or end one first (admins set the limit with /commerce-admin "
+                            "settings max_tables).")
+        since = (datetime.datetime.now(datetime.UTC)
+                 - datetime.timedelta(seconds=OPEN_WINDOW)).isoformat(timespec="seconds")
+        try:
+            recent = await self.storage.tables_opened_since(guild_id, member_id, since)
+        except STORAGE_ERRORS as exc:
+            raise StorageFailure() from exc
+        if recent >= OPEN_BURST:
+            raise UserError(f"You opened {recent} tables in the last {OPEN_WINDOW // 60} minutes: "
+                            "play one, or wait a few minutes before opening another.")
 
     def check_free(self, guild_id: int, member_id: int, here: int | None = None) -> None:
         """Raise ``UserError`` naming the way out if the member sits at another
