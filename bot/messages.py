@@ -267,7 +267,8 @@ class Publisher:
                         break  # its end was shown meanwhile
                     live = current  # closed or rebuilt meanwhile: show it as it is
                 await self._refresh_once(live, interaction)
-                self.showing.mark(live)
+                if self.service.current(live.id) is live:  # not when its end was just shown
+                    self.showing.mark(live)
                 if live.id not in self.dirty:
                     break
         finally:
@@ -347,12 +348,6 @@ class Publisher:
         await (call() if frame else retrying(call))
         self.shown[live.id] = (message_id, state)
 
-    @staticmethod
-    def showdown_embed(live: LiveTable, next_deal: datetime.datetime | None = None,
-                       ) -> discord.Embed:
-        """The showdown's embed, with its picture and when the next deal comes."""
-        return media.attach(render.showdown_embed(live, next_deal=next_deal), media.SHOWDOWN_FILE)
-
     async def after_deal_change(self, live: LiveTable) -> None:
         """Post a barter offer to a human target, or the showdown (and final standings)."""
         deal = live.deal
@@ -374,7 +369,8 @@ class Publisher:
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)
                   if delay > 0 and not complete else None)
             msg = await retrying(lambda: channel.send(
-                embed=self.showdown_embed(live, next_deal=at), file=media.showdown_file(live),
+                embed=media.attach(render.showdown_embed(live, next_deal=at), media.SHOWDOWN_FILE),
+                file=media.showdown_file(live),
                 view=view))
             await self.service.mark_announced(live, msg.id)
             if not complete:
@@ -448,11 +444,13 @@ class Publisher:
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("showdown", lambda: self._end_showdown(live)),
             ("table", lambda: self.edit_table_message(live)),
+            ("controls", lambda: self._end_controls(live)),
             ("final", lambda: self._end_final(live)),
             ("lobby", lambda: self.refresh_lobby(live, strict=True)),
             ("panels", lambda: self.panels.refresh(live) if live.row.status == "finished"
              else self.panels.close(live, "This table is closed.")),
-            ("channel", lambda: self._end_channel(live)),
+            ("channel", lambda: self.places.end(live.row, played=bool(live.game and
+                                                                      live.game.deals))),
         ]
         for name, step in steps:
             if name in done:
@@ -486,12 +484,16 @@ class Publisher:
                 and live.deal_number not in live.announced):
             await self.after_deal_change(live)
 
+    async def _end_controls(self, live: LiveTable) -> None:
+        """No control left on the table's other messages: the last showdown's
+        Next deal, a pending offer's answers."""
+        shown = live.showdown_messages.get(live.deal_number)
+        if shown is not None and live.row.status == "closed":
+            await settle_old(self.channel(live), shown)
+        for (table_id, deal, seq), _ in list(self.offers.items()):
+            if table_id == live.id:
+                await self.close_offer(live, deal, seq, "This table is closed.")
+
     async def _end_final(self, live: LiveTable) -> None:
         if live.game is not None and live.game.deals:
             await retrying(lambda: self.channel(live).send(embed=render.final_embed(live)))
-
-    async def _end_channel(self, live: LiveTable) -> None:
-        if live.game is None or not live.game.deals:
-            await self.places.remove(live.row)
-        else:
-            await self.places.close(live.row)

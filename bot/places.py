@@ -149,6 +149,16 @@ class Places:
             return None
         return channel
 
+    async def end(self, row: TableRow, *, played: bool) -> None:
+        """The table ended: its own channel is made read-only when a game was
+        ``played`` there (``close``), removed when it never got past its lobby
+        (``remove``).
+
+        Raises:
+            discord.HTTPException: Discord refused (429 and 5xx were retried).
+        """
+        await (self.close(row) if played else self.remove(row))
+
     async def close(self, row: TableRow) -> None:
         """After the last deal: make the table's own channel read-only (a thread
         is archived and locked); a channel it did not make is left as it was.

@@ -176,11 +176,13 @@ class TableUpdates:
                 + f" WHERE {where} ORDER BY t.ended_at, t.id")
         return [(table_row(row), int(row["keep"])) for row in rows]
 
-    async def tables_opened_since(self, guild_id: int, member_id: int, since: str) -> int:
+    async def unplayed_tables_since(self, guild_id: int, member_id: int, since: str) -> int:
         """How many tables ``member_id`` opened in the guild at or after ``since``
-        (ISO 8601 UTC, as ``utc_now``)."""
+        (ISO 8601 UTC, as ``utc_now``) whose game never started: lobbies still
+        open, and lobbies that closed empty or idle."""
         async with self._read() as db:
             row = await self._one(
-                db, "SELECT COUNT(*) FROM tables WHERE guild_id = ? AND opened_by = ?"
-                " AND created_at >= ?", (guild_id, member_id, since))
+                db, "SELECT COUNT(*) FROM tables t WHERE t.guild_id = ? AND t.opened_by = ?"
+                " AND t.created_at >= ? AND NOT EXISTS (SELECT 1 FROM games g"
+                " WHERE g.table_id = t.id)", (guild_id, member_id, since))
         return int(row[0])

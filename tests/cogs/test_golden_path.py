@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 import types
 
+import discord
 import pytest
 import pytest_asyncio
 from discord.ext.commands import cooldowns
@@ -22,8 +23,8 @@ from discord.ext.commands import cooldowns
 from bot.__main__ import build_bot
 from bot.engine import PRESETS
 from bot.showing import AI_PACE
-from tests.cogs.golden import play_to_the_end, title
-from tests.cogs.helpers import rows
+from tests.cogs.golden import offers_a_move, play_to_the_end, title
+from tests.cogs.helpers import message_text, rows
 
 #: below the AI's pace: a click's settle leaves the pace's waits to virtual time
 SETTLE = AI_PACE * 2 / 3
@@ -91,4 +92,73 @@ async def test_a_game_of_fixed_rounds_ends(simcord_env):
     guild, channel, ann = await open_game(env, "jaques", fixed_rounds=2)
     seen = await play_to_the_end(env, channel, [ann], seed=3)
     await check_the_end(env, guild, channel, seen)
+    assert not env.errors
+
+
+async def move_with_ai_to_show(env, channel, ann, bot) -> None:
+    """Ann makes moves until AI moves after hers are still being shown."""
+    for _ in range(400):
+        live = bot.service.in_channel(channel.id)
+        deal = live.deal
+        if not deal.finished and deal.to_act == live.seat_of(ann.id):
+            message = next(m for m in channel.history() if m.id == live.row.table_message_id)
+            panel = await ann.click(message, label="My hand")
+            trade = next((c for row in panel.response.components for c in row["components"]
+                          if c.get("type") == 2 and ":trade:" in c.get("custom_id", "")), None)
+            if trade is not None:
+                await ann.click(panel.response, custom_id=trade["custom_id"])
+                if live.id in bot.publisher.showing._running:
+                    return
+        await env.advance_time(1)
+    raise AssertionError("no AI move was ever being shown")
+
+
+@pytest.mark.simcord(settle_timeout=SETTLE)
+@pytest.mark.parametrize("how", ["end", "cancel"])
+async def test_a_game_closed_while_ai_moves_are_shown_ends_cleanly(simcord_env, how):
+    env = simcord_env
+    guild, channel, ann = await open_game(env, "foster")
+    await move_with_ai_to_show(env, channel, ann, env.bot)
+    if how == "end":
+        await ann.slash(channel, "commerce end")
+    else:
+        mod_role = guild.create_role("mod", permissions=discord.Permissions(manage_guild=True))
+        mod = guild.add_member(env.create_user("mod"), roles=[mod_role])
+        await mod.slash(guild.channels["general"], "commerce-admin cancel", table=1)
+    await env.advance_time(10)
+    titles = [title(m) for m in channel.history()]
+    assert sum(t.startswith("Game over") for t in titles) == 1
+    final = next(m for m in channel.history() if title(m).startswith("Game over"))
+    assert "Closed before its end" in final.embeds[0].description
+    assert not [message_text(m) for m in channel.history() if offers_a_move(m)]
+    [(total,)] = await rows(env.bot, "SELECT COALESCE(SUM(amount), 0) FROM ledger")
+    assert total == 0
+    [(status, shown)] = await rows(env.bot, "SELECT status, end_shown FROM tables")
+    assert (status, shown) == ("closed", 1)
+    me = env.bot.get_guild(guild.id)
+    assert me.get_channel(channel.id).overwrites_for(me.default_role).send_messages is False
+    await env.advance_time(30)  # the moves that were still to show never come back
+    assert not [message_text(m) for m in channel.history() if offers_a_move(m)]
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=SETTLE)
+async def test_a_game_closed_between_two_deals_leaves_no_next_deal_button(simcord_env):
+    env = simcord_env
+    guild, channel, ann = await open_game(env, "foster")
+    for _ in range(400):  # ann knocks when she can, until a showdown waits for the next deal
+        live = env.bot.service.in_channel(channel.id)
+        if live.deal.finished and any(title(m).startswith("Showdown") for m in channel.history()):
+            break
+        if live.deal.to_act == live.seat_of(ann.id):
+            message = next(m for m in channel.history() if m.id == live.row.table_message_id)
+            if "Knock" in {label for _, label in ((c.custom_id, c.label) for row in
+                                                  message.components for c in row.children)}:
+                await ann.click(message, label="Knock")
+        await env.advance_time(1)
+    showdown = next(m for m in channel.history() if title(m).startswith("Showdown"))
+    assert offers_a_move(showdown)  # Next deal, before the end
+    await ann.slash(channel, "commerce end")
+    await env.advance_time(5)
+    assert not [message_text(m) for m in channel.history() if offers_a_move(m)]
     assert not env.errors
