@@ -200,7 +200,7 @@ class Places:
         ``keep_days`` (0: kept for ever); ``shards``: only the guilds this process
         serves. Returns how many were removed; a refusal is logged and tried again
         at the next sweep."""
-        moment = now or discord.utils.utcnow()
+        moment = now or datetime.datetime.now(datetime.UTC)  # the storage's own clock
         removed = 0
         for row, keep in await self.service.kept_channels(shards):
             ended = datetime.datetime.fromisoformat(row.ended_at or "")
