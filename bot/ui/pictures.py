@@ -31,7 +31,6 @@ No Discord import: the cogs attach the bytes.
 
 from __future__ import annotations
 
-import io
 import math
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -43,6 +42,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from . import fonts
+from . import png as png_file
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
 
@@ -75,7 +75,8 @@ SUIT_INK = (BLACK, RED, RED, BLACK)
 POT_NAMES = ("tricon", "sequence/flush", "pair/high")
 
 SCALE = 4  # card sprites are drawn this many times larger, then reduced (anti-aliasing)
-PNG_LEVEL = 3  # zlib level: 6 (Pillow's default) takes twice as long for a tenth less
+#: entries of the palette every picture uses (``_palette``; ``png.encode``)
+PALETTE_COLOURS = 256
 
 
 # ----------------------------------------------------------------------- fonts
@@ -412,7 +413,7 @@ def _palette() -> Image.Image:
                 shade = (red, green, blue)
                 if shade not in colours:
                     colours.append(shade)
-    assert len(colours) <= 256, len(colours)
+    assert len(colours) <= PALETTE_COLOURS, len(colours)
     pal = Image.new("P", (1, 1))
     pal.putpalette([v for c in colours for v in c] + [0] * (768 - 3 * len(colours)))
     return pal
@@ -434,10 +435,10 @@ def _part_of(img: Image.Image) -> Image.Image:
 
 
 def _encode(img: Image.Image) -> bytes:
-    """``img`` (palette mode) as PNG bytes."""
-    out = io.BytesIO()
-    img.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    """``img`` (palette mode, with the palette) as PNG bytes (``png.encode``)."""
+    if img.palette is None:
+        img.putpalette(_palette().getpalette() or [])
+    return png_file.encode(img, PALETTE_COLOURS)
 
 
 def _png(img: Image.Image) -> bytes:

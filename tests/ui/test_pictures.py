@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from bot.engine import (
@@ -30,7 +32,7 @@ from bot.engine import (
     parse_card,
     shuffled_deck,
 )
-from bot.ui import fonts, pictures
+from bot.ui import fonts, pictures, png
 
 PRESET_NAMES = sorted(PRESETS)
 NAMES = ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli", "Fay", "Gus", "Hal", "Ivy", "Jo",
@@ -114,10 +116,10 @@ def test_every_picture_is_a_png_of_sensible_size(preset):
         finish(deal)
         showdown = decode(pictures.showdown_png(deal.observation(None), NAMES[:n]))
         assert 550 <= showdown.width <= 1200 and 300 <= showdown.height <= 900
-        for png in (pictures.hand_png(deal.observation(seat)),
-                    pictures.table_png(deal.observation(None), NAMES[:n]),
-                    pictures.showdown_png(deal.observation(None), NAMES[:n])):
-            assert len(png) <= 150 * 1024
+        for encoded in (pictures.hand_png(deal.observation(seat)),
+                        pictures.table_png(deal.observation(None), NAMES[:n]),
+                        pictures.showdown_png(deal.observation(None), NAMES[:n])):
+            assert len(encoded) <= 150 * 1024
 
 
 def test_different_hands_give_different_pictures():
@@ -329,8 +331,9 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
-    """The pictures and their fonts (bot/ui/fonts.py) import the engine and each other only."""
-    for module in (pictures, fonts):
+    """The pictures, their fonts (bot/ui/fonts.py) and their PNG writer (bot/ui/png.py)
+    import the engine and each other only."""
+    for module in (pictures, fonts, png):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
         for node in ast.walk(tree):
@@ -340,4 +343,25 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                 names = {alias.name for alias in node.names} if not node.module else set()
                 roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
-        assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts"}
+        assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts",
+                                                         ".png"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 30), st.integers(1, 256), st.randoms(use_true_random=False))
+def test_the_png_writer_gives_back_every_pixel_and_colour(width, height, colours, rnd):
+    """bot/ui/png.py: what any reader (here Pillow's) decodes is the picture, index for
+    index, with its palette."""
+    img = Image.new("P", (width, height))
+    img.putdata([rnd.randrange(colours) for _ in range(width * height)])
+    palette = [rnd.randrange(256) for _ in range(3 * colours)]
+    img.putpalette(palette)
+    back = Image.open(io.BytesIO(png.encode(img, colours)))
+    assert back.mode == "P" and back.size == (width, height)
+    assert back.tobytes() == img.tobytes()
+    assert back.getpalette()[:3 * colours] == palette
+
+
+def test_the_png_writer_refuses_what_is_not_a_palette_picture():
+    with pytest.raises(ValueError, match="palette"):
+        png.encode(Image.new("RGB", (2, 2)))
