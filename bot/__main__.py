@@ -114,6 +114,7 @@ def build_bot(db_path: str | Path, shards: Shards | None = None,
 
     bot = create_bot(db_path, dev_guild=dev_guild, shards=shards)
     bot.freeze_loaded = True  # one bot for the life of this process
+    bot.warm_ai = True
     return bot
 
 

@@ -131,6 +131,9 @@ class CommerceBot(commands.Bot):
         #: the cyclic collector's way (``gc.freeze``): the bot process sets it
         #: (``python -m bot``); tests, which build many bots in one process, do not
         self.freeze_loaded = False
+        #: start the AI worker process with the bot (``AiPlayers.warm``): the bot
+        #: process and the sandbox do; tests, which build many bots, do not
+        self.warm_ai = False
         self.in_flight = InFlight()
 
     async def setup_hook(self) -> None:
@@ -151,6 +154,8 @@ class CommerceBot(commands.Bot):
             await self.storage.close()
             raise
         self.service = TableService(self.storage, self.rng)
+        if self.warm_ai:
+            self.service.players.warm()  # its start takes seconds: not at the first hint
         await self.service.load(shards)
         if self.freeze_loaded:
             # The tables just loaded live long and hold no reference cycles (their

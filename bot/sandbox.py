@@ -51,7 +51,9 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
         db_path = str(Path(tmp.name) / "sandbox.db")
     with StopSignals() as signals:
         try:
-            return await _serve(simcord, create_bot(db_path), port, seconds, signals)
+            bot = create_bot(db_path)
+            bot.warm_ai = True  # the first hint answers at once
+            return await _serve(simcord, bot, port, seconds, signals)
         finally:
             if tmp is not None:
                 tmp.cleanup()

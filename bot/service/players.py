@@ -29,8 +29,19 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: seconds a strong decision or a hint may take, worker start-up included
+#: seconds a strong decision may take, worker start-up included
 DEADLINE = 5.0
+#: seconds a hint may take in the worker before the coach answers here instead
+HINT_DEADLINE = 0.8
+#: the coach's budget when it answers here (no worker ready in time): a short search,
+#: so the event loop is held for a few tens of milliseconds at most
+QUICK = Budget(playouts=150, seconds=0.04)
+
+
+def _ready() -> bool:
+    """In the worker: nothing; its start-up (a fresh interpreter importing the
+    engine) is what ``AiPlayers.warm`` pays in advance."""
+    return True
 
 
 def _strong(view: SeatView, budget: Budget) -> Decision:
@@ -67,6 +78,21 @@ class AiPlayers:
         self.rng = rng
         self.budget = budget if rng is None else Budget(playouts=200, seconds=None)
         self._pool: Executor | None = None
+        self._warm: asyncio.Future[bool] | None = None
+
+    def warm(self) -> None:
+        """Start the worker now, in the background (the bot's start): the first
+        strong decision or hint then does not wait for a fresh process (which
+        takes seconds). Tests with a seeded ``rng`` start none."""
+        if self.rng is None and self._warm is None:
+            loop = asyncio.get_running_loop()
+            self._warm = asyncio.ensure_future(loop.run_in_executor(self._worker(), _ready))
+
+    def ready(self) -> bool:
+        """Whether the worker has started and answered."""
+        warm = self._warm
+        return warm is not None and warm.done() and not warm.cancelled() \
+            and warm.exception() is None
 
     def decide_now(self, deal: AnyDeal, seat: int) -> Decision:
         """The ``easy`` decision for a member's seat the AI plays (away, gone, or
@@ -90,27 +116,41 @@ class AiPlayers:
 
     async def advise(self, deal: AnyDeal, seat: int) -> coach.Advice:
         """The coach's advice for the member at ``seat`` (the seat to act), from
-        that seat's view only.
+        that seat's view only, within about ``HINT_DEADLINE`` seconds: from the
+        worker when it is ready and answers in time, else from a short search
+        here (``QUICK``), so that a hint never keeps the member waiting.
 
         Raises:
-            TimeoutError: no answer within ``DEADLINE`` seconds.
-            Exception: the worker failed (logged by the caller).
+            Exception: the coach failed here too (logged by the caller).
         """
         view = seat_view(deal, seat)
         if self.rng is not None:
             return coach.advise(view, self.rng, self.budget, worlds=50)
-        return await self._off_loop(_advise, view, self.budget)
+        if self.ready():
+            try:
+                return await self._off_loop(_advise, view, self.budget, deadline=HINT_DEADLINE)
+            except Exception:
+                log.warning("the coach's worker did not answer in time; a short search instead",
+                            exc_info=True)
+        else:
+            self.warm()  # for the next one
+        return coach.advise(view, budget=QUICK, worlds=60)
 
-    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the worker, within ``DEADLINE`` seconds. A worker that
+    async def _off_loop(self, fn: Callable[..., T], *args: Any,
+                        deadline: float = DEADLINE) -> T:
+        """``fn(*args)`` in the worker, within ``deadline`` seconds. A worker that
         died (killed, out of memory) or overran is dropped, and the next call
         starts a fresh one."""
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(loop.run_in_executor(self._worker(), fn, *args),
-                                          DEADLINE)
-        except (BrokenExecutor, TimeoutError):
+                                          deadline)
+        except BrokenExecutor:
             self.close()
+            raise
+        except TimeoutError:
+            if deadline >= DEADLINE:  # stuck, not just busy: a fresh worker next time
+                self.close()
             raise
 
     def _worker(self) -> Executor:
@@ -123,6 +163,9 @@ class AiPlayers:
 
     def close(self) -> None:
         """Stop the worker, if one was started (pending searches are dropped)."""
+        if self._warm is not None:
+            self._warm.cancel()
+            self._warm = None
         if self._pool is not None:
             pool, self._pool = self._pool, None
             pool.shutdown(wait=False, cancel_futures=True)

@@ -177,3 +177,49 @@ async def test_the_worker_lives_through_ctrl_c():
         assert await players._off_loop(os.getpid) == pid  # the same worker, still there
     finally:
         players.close()
+
+
+def legal(deal, seat) -> list:
+    return [d for a in deal.legal_actions(seat) for d in deal.choices(seat, a)]
+
+
+async def test_a_hint_before_the_worker_is_up_is_a_short_search_here_and_warms_it():
+    """The first hint after a start does not wait seconds for a fresh worker
+    process: the coach answers from a short search in this process, and the
+    worker starts for the next one (issue 22: a hint within a second)."""
+    from bot.engine import Game, get_preset, shuffled_deck
+
+    players = AiPlayers()
+    try:
+        rng = random.Random(3)
+        deal = Game(get_preset("foster"), 3, 0).start_deal(shuffled_deck(rng), rng=rng)
+        assert not players.ready() and players._pool is None
+        advice = await players.advise(deal, deal.to_act)
+        assert advice.decision in legal(deal, deal.to_act)
+        assert players._pool is not None  # started for the next hint
+        await asyncio.wait_for(players._warm, 30)
+        assert players.ready()
+        advice = await players.advise(deal, deal.to_act)  # now from the worker
+        assert advice.decision in legal(deal, deal.to_act)
+    finally:
+        players.close()
+
+
+async def test_a_slow_worker_does_not_keep_a_hint_waiting(monkeypatch):
+    """A busy worker past the hint's deadline: the coach answers here, and the
+    worker is kept (it is busy, not broken)."""
+    from bot.engine import Game, get_preset, shuffled_deck
+    from bot.service import players as module
+
+    players = AiPlayers()
+    try:
+        players.warm()
+        await asyncio.wait_for(players._warm, 30)
+        rng = random.Random(4)
+        deal = Game(get_preset("foster"), 3, 0).start_deal(shuffled_deck(rng), rng=rng)
+        monkeypatch.setattr(module, "HINT_DEADLINE", 0.0)
+        advice = await players.advise(deal, deal.to_act)
+        assert advice.decision in legal(deal, deal.to_act)
+        assert players.ready()  # the same worker, still there
+    finally:
+        players.close()
