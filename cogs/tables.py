@@ -197,7 +197,8 @@ class Tables(Subcommands):
             text = "The table is closed." + (
                 " The unfinished deal was voided: its stakes and fees were refunded."
                 + proofs.void_reveal(live) if voided else "") + (
-                f" The {render.plural(shared, 'point')} left in the pot "
+                f" The {render.plural(shared, 'chip' if live.rules.chips else 'point')}"
+                " left in the pot "
                 f"{render.plural(shared, 'was', number=False)} shared by the players still in."
                 if shared > 0 else "")
             await say(interaction, text)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import discord
 
-from ..engine import AnyDeal, Observation, PublicEvent, Showdown, describe, hand_label
+from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe, hand_label
 from ..service import LiveTable
 from . import names, payments, proofs
 from .words import names_list as names_list  # the commands and timers use them through render
@@ -168,6 +168,20 @@ def event_text(live: LiveTable, event: PublicEvent | None) -> str:
     return simple.get(event.kind, f"{who} knocked.")
 
 
+def game_length(rules: Rules) -> str:
+    """How long a game of ``rules`` lasts, in words: deals per player, until one
+    player has lives left (oldway), or until one has chips left or the fixed
+    rounds are played (jaques)."""
+    if rules.game_end == "lives":
+        return f"{plural(rules.lives, 'life')} each, until one player is left"
+    if rules.game_end == "chips":
+        length = f"{plural(rules.chips, 'chip')} each, until one player has chips left"
+        if rules.fixed_rounds:
+            length += f" or {plural(rules.fixed_rounds, 'round')} are played"
+        return length
+    return f"{plural(rules.deals_per_player, 'deal')} per player"
+
+
 def lobby_embed(live: LiveTable) -> discord.Embed:
     """The lobby: preset, options, seats in join order."""
     rules = live.rules
@@ -182,8 +196,7 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
     embed.add_field(name=f"Seats ({len(live.seats)}/{rules.max_players})", value=seats)
     embed.add_field(
         name="Rules",
-        value=f"{rules.min_players}–{rules.max_players} players · "
-        f"{plural(rules.deals_per_player, 'deal')} per player"
+        value=f"{rules.min_players}–{rules.max_players} players · {game_length(rules)}"
         f" · play {rules.direction}"
         + ("\nOptions: " + ", ".join(f"{k} {v}" if not isinstance(v, bool) else k
                                       for k, v in sorted(live.row.options.items()))
@@ -355,8 +368,9 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
     if obs.finished:
         lines.append("This deal is over.")
     elif obs.barter is not None and obs.barter[1] == obs.seat:
-        lines.append(f"{seat_name(live, obs.barter[0], mention=False)} offers you a card: "
-                     "press **Give** and the card you give back, or **Refuse (knock)**.")
+        refuse = ", or refuse by knocking" if "refuse" in obs.legal else " (you must accept)"
+        lines.append(f"{seat_name(live, obs.barter[0], mention=False)} offers you a card face "
+                     f"down: choose the card you give back{refuse}.")
     elif "barter" in obs.legal:
         fee = "free for you as dealer" if obs.seat == obs.dealer else "costs 1 point"
         neighbour = getattr(live.deal, "neighbour", None)
