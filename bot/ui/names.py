@@ -11,7 +11,8 @@ the bot shows goes through this module:
 - ``seat_labels``: the name of every seat of a table as plain text (pictures,
   button and menu labels): never blank (``Player 3``), an AI seat marked with
   ``AI_MARK``, which no member's name can carry, and two names that look alike
-  told apart by a number (``Ada`` and ``Ada (2)``).
+  (Unicode's confusable characters: Latin, Cyrillic, Greek, Cherokee... look-alikes,
+  full-width forms, case) told apart by a number (``Ada`` and ``Ada (2)``).
 - ``markdown_safe``: a plain label made inert for Discord's markdown (message
   contents, embed descriptions and fields): no bold, spoiler, code, heading,
   quote, masked or bare link, custom emoji, timestamp or mention survives.
@@ -19,12 +20,13 @@ the bot shows goes through this module:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
 
-from anyascii import anyascii
+from confusable_homoglyphs import utils as confusable_utils  # type: ignore[import-untyped]
 
 #: the mark of an AI seat; taken out of every member's name
 AI_MARK = "🤖"
@@ -85,26 +87,61 @@ def readable(raw: str) -> str:
                 out.append(" ")
             continue
         if category.startswith("M"):
-            if not out or marks >= MAX_MARKS:
-                continue
+            if not out or out[-1] == " " or marks >= MAX_MARKS:
+                continue  # a mark on nothing (a space, a removed character) or one too many
             marks += 1
         else:
             marks = 0
         out.append(" " if category == "Zs" else ch)
     cleaned = re.sub(r" {2,}", " ", "".join(out)).strip()
-    return cleaned[:MAX_NAME].rstrip()
+    cleaned = cleaned[:MAX_NAME].rstrip()
+    return cleaned if any(_visible(ch) for ch in cleaned) else ""
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` shows something by itself (not a space, mark or format)."""
+    return unicodedata.category(ch)[0] not in "ZMC" and ch not in _JOINERS
+
+
+@functools.cache
+def _homoglyphs() -> dict[str, list[str]]:
+    """Unicode's confusable characters (``confusable_homoglyphs``' copy of the
+    Unicode data): character -> the single characters that look like it."""
+    table: dict[str, list[dict[str, str]]] = confusable_utils.load("confusables.json")
+    return {ch: [g for g in (h["c"].strip("\u200e\u200f") for h in entry) if len(g) == 1]
+            for ch, entry in table.items() if len(ch) == 1}
+
+
+@functools.lru_cache(maxsize=8192)
+def _prototype(ch: str) -> str:
+    """One character standing for every character that looks like ``ch``: the
+    smallest ASCII letter or digit of its look-alikes (taken transitively: I, l,
+    1 and | are one), else the smallest of them."""
+    table = _homoglyphs()
+    seen, queue = {ch}, [ch]
+    while queue and len(seen) < 64:
+        for other in table.get(queue.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    plain = [c for c in seen if c.isascii() and c.isalnum()]
+    return min(plain) if plain else min(seen)
 
 
 def _skeleton(label: str) -> str:
     """What a name looks like, for telling look-alikes apart: compatibility
-    forms folded (full-width letters), case folded, letters of other scripts
-    that look Latin read as Latin (``anyascii``), spaces dropped."""
-    folded = unicodedata.normalize("NFKC", label).casefold()
-    return re.sub(r"\s+", "", anyascii(folded).casefold())
+    forms folded (full-width letters), accents dropped, every character replaced
+    by the one standing for its look-alikes (Cyrillic Р and Greek Ρ read as P,
+    Cherokee Ꭺ as A, I as l), case folded, spaces dropped."""
+    folded = unicodedata.normalize("NFKD", label)
+    bare = "".join(ch for ch in folded if not unicodedata.category(ch).startswith("M"))
+    return re.sub(r"\s+", "", "".join(_prototype(ch) for ch in bare).casefold())
 
 
 def member_label(raw: str) -> str:
-    """A member's name as a plain label: ``readable``, without the AI mark."""
+    """A member's name as a plain label: ``readable``, without the AI mark (and
+    what would dress it: a variation selector or joiner then has nothing to
+    dress, and goes)."""
     return readable(raw.replace(AI_MARK, " "))
 
 
