@@ -22,6 +22,7 @@ from .handlers import Handlers
 from .interactions import NO_PINGS, discord_error_text
 from .locks import InFlight
 from .messages import Publisher
+from .metrics import Metrics
 from .service import TableService
 from .shards import Shards
 from .showing import AI_PACE
@@ -80,6 +81,8 @@ class CommerceBot(commands.Bot):
     Attributes (from the start):
         in_flight: the interactions running now (``bot.interactions.guarded``);
             closed when the bot begins to stop (``bot.stopping.stop_cleanly``).
+        metrics: what the bot counts and times (``bot.metrics.Metrics``, a
+            registry of its own).
     """
 
     storage: AnyStorage
@@ -113,6 +116,9 @@ class CommerceBot(commands.Bot):
         # nobody is pinged unless a message says whom (``bot.interactions.ping``):
         # members' names are text of their choosing (docs/RELIABILITY.md "Hostile names")
         options.setdefault("allowed_mentions", NO_PINGS)
+        self.metrics = Metrics()
+        # every answer of Discord's HTTP API passes there: its 429s are counted
+        options.setdefault("http_trace", self.metrics.http_trace)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CommerceTree, **options)
         #: the database: an SQLite file or a ``postgresql://`` URL
@@ -150,7 +156,7 @@ class CommerceBot(commands.Bot):
         except BaseException:
             await self.storage.close()
             raise
-        self.service = TableService(self.storage, self.rng)
+        self.service = TableService(self.storage, self.rng, self.metrics)
         await self.service.load(shards)
         if self.freeze_loaded:
             # The tables just loaded live long and hold no reference cycles (their
