@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from .commands import CommerceGroup
 from .handlers import Handlers
+from .health import BotReadings, Endpoint, problems
 from .interactions import NO_PINGS, discord_error_text
 from .locks import InFlight
 from .messages import Publisher
@@ -82,7 +83,9 @@ class CommerceBot(commands.Bot):
         in_flight: the interactions running now (``bot.interactions.guarded``);
             closed when the bot begins to stop (``bot.stopping.stop_cleanly``).
         metrics: what the bot counts and times (``bot.metrics.Metrics``, a
-            registry of its own).
+            registry of its own); ``setup_hook`` adds the bot's state to it.
+        endpoint: the ``/metrics`` and ``/health`` server (``bot.health``), once
+            ``setup_hook`` started it; ``None`` when none was asked for.
     """
 
     storage: AnyStorage
@@ -95,7 +98,7 @@ class CommerceBot(commands.Bot):
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
                  dev_guild: int | None = None, sync_commands: bool = True,
                  cooldown: tuple[int, float] | None = (12, 10.0), ai_pace: float = AI_PACE,
-                 **options: Any) -> None:
+                 endpoint: tuple[str, int] | None = None, **options: Any) -> None:
         """A bot with the ``guilds`` intent only; nothing is opened before ``setup_hook``.
 
         Args:
@@ -108,6 +111,8 @@ class CommerceBot(commands.Bot):
                 ``None`` turns it off.
             ai_pace: seconds between two AI moves as the table message shows them
                 (``bot.messages.Publisher``); 0 shows every change at once.
+            endpoint: ``(host, port)`` where ``setup_hook`` serves ``/metrics``
+                and ``/health`` (``bot.health``); ``None``, nowhere.
             options: more keywords of discord.py's client (``shard_count`` and
                 ``shard_ids`` of ``ShardedCommerceBot``).
         """
@@ -138,16 +143,20 @@ class CommerceBot(commands.Bot):
         #: (``python -m bot``); tests, which build many bots in one process, do not
         self.freeze_loaded = False
         self.in_flight = InFlight()
+        self.endpoint_address = endpoint
+        self.endpoint: Endpoint | None = None
 
     async def setup_hook(self) -> None:
         """Open the storage, make what the bot owns (service, publisher, timers,
         handlers, the ``/commerce`` group), register the persistent controls, load
-        the cogs and sync the commands (to ``dev_guild`` only when it is set).
+        the cogs and sync the commands (to ``dev_guild`` only when it is set);
+        then start the endpoint when one was asked for (``bot.health``).
 
         Raises:
             DatabaseUnavailable: the database is corrupt, in use by another bot (on
                 PostgreSQL: another process serves one of this one's shards),
                 unreachable or not writable (``open_storage``); it is left untouched.
+            EndpointError: the endpoint cannot listen where it was told.
         """
         self.storage = await open_storage(self.database)
         shards = self.served_shards()
@@ -180,6 +189,12 @@ class CommerceBot(commands.Bot):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+        self.metrics.registry.register(BotReadings(self))
+        if self.endpoint_address is not None:
+            endpoint = Endpoint(self.endpoint_address, self.metrics.registry,
+                                lambda: problems(self))
+            await endpoint.start()
+            self.endpoint = endpoint
 
     def served_shards(self) -> tuple[tuple[int, ...], int]:
         """``(shard_ids, shard_count)`` of this process: its shards, every shard of
@@ -189,8 +204,11 @@ class CommerceBot(commands.Bot):
         return (tuple(ids) if ids else tuple(range(count))), count
 
     async def close_storage(self) -> None:
-        """Stop the AI worker and close the database (tests call this: the simulated
-        Discord never calls close)."""
+        """Stop the endpoint and the AI worker, then close the database (tests call
+        this: the simulated Discord never calls close); idempotent."""
+        endpoint, self.endpoint = self.endpoint, None
+        if endpoint is not None:
+            await endpoint.stop()
         service = getattr(self, "service", None)
         if service is not None:
             service.players.close()
@@ -215,7 +233,8 @@ class ShardedCommerceBot(CommerceBot, commands.AutoShardedBot):
 def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random | None = None,
                dev_guild: int | None = None,
                cooldown: tuple[int, float] | None = (12, 10.0),
-               shards: Shards | None = None, ai_pace: float = AI_PACE) -> CommerceBot:
+               shards: Shards | None = None, ai_pace: float = AI_PACE,
+               endpoint: tuple[str, int] | None = None) -> CommerceBot:
     """A configured bot with every cog; needs no token and no network until run.
 
     Args:
@@ -229,9 +248,12 @@ def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random |
             ``None``, a single-process ``CommerceBot``.
         ai_pace: seconds between two AI moves as the table message shows them
             (docs/AI.md "At a table"); 0 shows every change at once (simulations).
+        endpoint: ``(host, port)`` where to serve ``/metrics`` and ``/health``
+            (``bot.health``; ``METRICS_PORT``); ``None``, nowhere (the default).
     """
     if shards is not None:
         return ShardedCommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown,
-                                  ai_pace=ai_pace, shard_count=shards.count,
+                                  ai_pace=ai_pace, endpoint=endpoint, shard_count=shards.count,
                                   shard_ids=None if shards.ids is None else list(shards.ids))
-    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown, ai_pace=ai_pace)
+    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown, ai_pace=ai_pace,
+                       endpoint=endpoint)
