@@ -1,8 +1,8 @@
 """The metrics endpoint as an operator meets it (bot/health.py): off unless
 ``METRICS_PORT`` is set, on loopback unless ``METRICS_HOST`` says otherwise, a bad
 port stops ``python -m bot`` with one line; a real ``python -m bot sandbox``
-process serves ``/metrics`` and ``/health`` and stops serving them when it
-stops; discord.py's own handling of Discord's 429s
+process serves ``/metrics`` and ``/health`` (which compose's health check reads)
+and stops serving them when it stops; discord.py's own handling of Discord's 429s
 is counted; on PostgreSQL, a lost shard claim shows in the metrics and the
 health check. What the metrics count as the bot plays: tests/cogs/test_metrics.py."""
 
@@ -23,6 +23,7 @@ from pathlib import Path
 import aiohttp
 import discord
 import pytest
+import yaml
 from aiohttp import web
 
 from bot import create_bot
@@ -157,6 +158,16 @@ def get(url: str) -> tuple[int, str, str]:
         return exc.code, exc.headers.get("Content-Type", ""), exc.read().decode()
 
 
+def compose_health_check(port: int) -> subprocess.CompletedProcess[str]:
+    """Run compose.yaml's health check of the bot services, as Docker runs it in the
+    container, with ``METRICS_PORT=port``."""
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    test = compose["services"]["bot-0"]["healthcheck"]["test"]
+    assert test[:2] == ["CMD", "python"]
+    return subprocess.run([sys.executable, *test[2:]], env=child_environ(METRICS_PORT=str(port)),
+                          capture_output=True, text=True, timeout=30)
+
+
 @pytest.mark.skipif(not Path("/proc/self/net/tcp").exists(), reason="reads /proc (Linux)")
 def test_the_sandbox_serves_metrics_and_health_on_loopback_then_stops_serving(tmp_path):
     proc, lines = start_sandbox(tmp_path, METRICS_PORT="0")
@@ -177,14 +188,14 @@ def test_the_sandbox_serves_metrics_and_health_on_loopback_then_stops_serving(tm
         status, kind, text = get(metrics_url.replace("/metrics", "/health"))
         assert (status, json.loads(text)) == (200, {"status": "ok"})
         assert kind.startswith("application/json")
+        assert compose_health_check(port).returncode == 0
     except BaseException:
         proc.kill()
         proc.communicate()
         raise
     err = stop(proc)
     assert "Traceback" not in err, err
-    with pytest.raises(urllib.error.URLError):  # nothing answers any more
-        get(metrics_url)
+    assert compose_health_check(port).returncode != 0  # nothing answers any more
 
 
 @pytest.mark.skipif(not Path("/proc/self/net/tcp").exists(), reason="reads /proc (Linux)")
