@@ -82,7 +82,8 @@ class Metrics:
             "handled, by kind and by how they ended.", ["kind", "outcome"], registry=r)
         self.interaction_seconds = Histogram(
             "commerce_interaction_seconds", "Seconds from the start of an interaction's "
-            "handling to its end (its answer and the table's update included).", ["kind"],
+            "handling to its end: its answer, its commit and the public messages brought up "
+            "to date (AI moves shown at the bot's pace included).", ["kind"],
             buckets=INTERACTION_BUCKETS, registry=r)
         self.commits = Counter(
             "commerce_commits", "Units of work (one transaction each) that reached "
