@@ -11,8 +11,9 @@ clean stop, bot/stopping.py).
 ``/metrics`` serves the bot's registry (``bot.metrics.Metrics``) with the bot's
 state added at each scrape (``BotReadings``). ``/health`` answers 200
 ``{"status": "ok"}`` when the bot is connected to Discord, its database
-answers a trivial query within ``STORAGE_WAIT`` seconds and its watch keeps
-pace (``Timers.lag``); otherwise 503 ``{"status": "unhealthy", "reason": …}``.
+answers a trivial query within ``STORAGE_WAIT`` seconds, it holds the claim of
+each of its shards and its watch keeps pace (``Timers.lag``); otherwise 503
+``{"status": "unhealthy", "reason": …}`` (``problems``).
 """
 
 from __future__ import annotations

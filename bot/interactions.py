@@ -23,7 +23,7 @@ import discord
 from . import waiting
 from .locks import InFlight
 from .metrics import Metrics, interaction_kind
-from .service import UserError
+from .service import StorageFailure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
     except UserError as exc:
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, str(exc))
-        return "refused"
+        return "failed" if isinstance(exc, StorageFailure) else "refused"  # the bot's fault, logged
     except discord.NotFound as exc:
         if exc.code not in (10062, 10015):  # not an expired interaction: a real fault
             log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)

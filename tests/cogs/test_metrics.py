@@ -25,9 +25,6 @@ from bot import create_bot, health
 from tests.cogs.helpers import CARD_LABEL
 from tests.cogs.test_confirmations import choose, start
 
-#: a click's settle leaves the bot's retry waits to virtual time
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
-
 LOOPBACK_ANY_PORT = ("127.0.0.1", 0)
 
 
@@ -89,27 +86,30 @@ async def test_interactions_and_commits_are_counted_by_kind_and_outcome(simcord_
 
 async def test_a_failed_commit_is_counted(simcord_env, bots, monkeypatch):
     env = simcord_env
-    table, (ann, ben, cat), _ = await start(env, bots, "foster", dealer=2)
-    import sqlite3
-
-    storage = table.bot.storage
-
-    def fail(*args, **kwargs):
-        raise sqlite3.OperationalError("disk I/O error")
-
+    guild = env.create_guild()
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    await ann.slash(guild.create_text_channel("general"), "commerce new")
+    lobby = guild.channels["commerce-1"].history()[0]
+    storage = bots[-1].storage
     if storage.dialect == "postgres":
         import asyncpg
 
-        async def fail_pg(*args, **kwargs):
+        async def fail(*args, **kwargs):
             raise asyncpg.exceptions.DiskFullError("disk full")
-        monkeypatch.setattr(storage, "_commit", fail_pg)
     else:
-        monkeypatch.setattr(storage, "_commit", fail)
-    await choose(table, ann, "trade")
+        import sqlite3
+
+        def fail(*args, **kwargs):
+            raise sqlite3.OperationalError("disk I/O error")
+    monkeypatch.setattr(storage, "_commit", fail)
+    await ben.click(lobby, label="Join")  # answered: nothing was saved
     monkeypatch.undo()
-    samples = await scrape(table.bot)
+    samples = await scrape(bots[-1])
     assert value(samples, "commerce_commits_total", outcome="failed") == 1
-    env.errors  # noqa: B018  (the failure is logged, and answered plainly)
+    assert value(samples, "commerce_interactions_total", kind="lobby", outcome="failed") == 1
+    await ben.click(lobby, label="Join")
+    samples = await scrape(bots[-1])
+    assert value(samples, "commerce_interactions_total", kind="lobby", outcome="ok") == 1
 
 
 async def test_429s_and_retries_are_counted_where_they_are_seen(simcord_env, bots):
