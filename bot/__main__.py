@@ -5,7 +5,10 @@ Reads ``.env`` (python-dotenv): ``DISCORD_TOKEN``, ``DATABASE_URL`` (a
 (the SQLite file when ``DATABASE_URL`` is unset; default ``data/commerce.db``),
 ``COMMERCE_DEV_GUILD`` (sync commands to one guild at once), ``LOG_LEVEL``
 (default ``INFO``), ``SHARD_COUNT`` and ``SHARD_IDS`` (the shards this process
-runs, ``bot/shards.py``; a bad value stops it with exit code 2).
+runs, ``bot/shards.py``; a bad value stops it with exit code 2), ``METRICS_PORT``
+and ``METRICS_HOST`` (the ``/metrics`` and ``/health`` endpoint, ``bot/health.py``:
+off unless ``METRICS_PORT`` is set; a bad port stops it with exit code 2; both
+``python -m bot`` and the sandbox serve it).
 
 SIGTERM (``docker stop``) and SIGINT (Ctrl+C) stop either one cleanly
 (``bot/stopping.py``): no new interaction, the work in flight finished, the
@@ -19,6 +22,7 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +36,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot")
 
+
+#: where the metrics endpoint listens unless ``METRICS_HOST`` says otherwise: this
+#: machine (or container) only
+METRICS_HOST = "127.0.0.1"
 
 #: the loggers ``LOG_LEVEL`` is for; every other one (discord.py, aiosqlite, …) stays
 #: at INFO or above
@@ -71,6 +79,30 @@ def database_from_env() -> str:
             or os.environ.get("COMMERCE_DB", "data/commerce.db"))
 
 
+class MetricsConfigError(ValueError):
+    """``METRICS_PORT`` is not a port number; the message is one line saying so."""
+
+
+def metrics_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, int] | None:
+    """Where to serve ``/metrics`` and ``/health`` (``bot/health.py``), from
+    ``METRICS_PORT`` and ``METRICS_HOST`` (default ``METRICS_HOST``, loopback) of
+    ``environ`` (default: the process's): ``(host, port)``, a port of 0 taking
+    any free one; ``None`` (no endpoint) when ``METRICS_PORT`` is unset or empty.
+
+    Raises:
+        MetricsConfigError: ``METRICS_PORT`` is not a whole number from 0 to 65535.
+    """
+    env = os.environ if environ is None else environ
+    text = env.get("METRICS_PORT", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) > 65535:
+        raise MetricsConfigError(f"METRICS_PORT={text!r} is not a port number: give one from "
+                                 "1 to 65535 (0 takes any free port), or leave it unset "
+                                 "for no metrics endpoint.")
+    return env.get("METRICS_HOST", "").strip() or METRICS_HOST, int(text)
+
+
 def _where(database: str) -> str:
     """The database for a message: a URL without its user and password."""
     if is_postgres_url(database):
@@ -105,27 +137,31 @@ def _refuse(exc: DatabaseUnavailable) -> int:
 
 
 def build_bot(db_path: str | Path, shards: Shards | None = None,
-              dev_guild: int | None = None) -> CommerceBot:
+              dev_guild: int | None = None, endpoint: tuple[str, int] | None = None,
+              ) -> CommerceBot:
     """The bot exactly as ``python -m bot`` runs it: every production default
     (the AI's pace, the per-member cooldown, timers, the OS CSPRNG), the
-    collector frozen once its tables are loaded. The golden-path tests build
-    their bot with this too (tests/cogs/test_golden_path.py)."""
+    collector frozen once its tables are loaded; ``endpoint``: where it serves
+    ``/metrics`` and ``/health`` (``metrics_from_env``). The golden-path tests
+    build their bot with this too (tests/cogs/test_golden_path.py)."""
     from .app import create_bot
 
-    bot = create_bot(db_path, dev_guild=dev_guild, shards=shards)
+    bot = create_bot(db_path, dev_guild=dev_guild, shards=shards, endpoint=endpoint)
     bot.freeze_loaded = True  # one bot for the life of this process
     bot.warm_ai = True
     return bot
 
 
-def run_bot(db_path: str, shards: Shards | None = None) -> int:
+def run_bot(db_path: str, shards: Shards | None = None,
+            endpoint: tuple[str, int] | None = None) -> int:
     """Check the database (``db_path``: an SQLite file or a ``postgresql://`` URL),
     then connect to Discord with ``DISCORD_TOKEN``; returns the exit code. A
     corrupt, unwritable, unreachable or already served database (another bot
     process holds it, or one of the same shards) stops the bot with one clear line
-    before Discord is contacted, and is never overwritten. SIGTERM or SIGINT stops
-    it cleanly (``bot.stopping.serve``): 0, or 1 if work in flight had to be cut
-    short."""
+    before Discord is contacted, and is never overwritten; so does an
+    ``endpoint`` (``/metrics`` and ``/health``) that cannot listen, once the bot
+    is set up. SIGTERM or SIGINT stops it cleanly (``bot.stopping.serve``): 0, or
+    1 if work in flight had to be cut short."""
     try:
         asyncio.run(_check_database(db_path, shards))
     except DatabaseUnavailable as exc:
@@ -141,9 +177,10 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
     dev = os.environ.get("COMMERCE_DEV_GUILD", "").strip()
     if shards is not None:
         log.info("serving %s", shards.describe())
-    bot = build_bot(db_path, shards, int(dev) if dev.isdigit() else None)
+    bot = build_bot(db_path, shards, int(dev) if dev.isdigit() else None, endpoint)
     import discord
 
+    from .health import EndpointError
     from .stopping import serve
 
     try:
@@ -152,6 +189,9 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
         return 0
     except DatabaseUnavailable as exc:  # e.g. another process took the file meanwhile
         return _refuse(exc)
+    except EndpointError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord refused DISCORD_TOKEN: copy the bot token again from the developer "
               "portal into .env.", file=sys.stderr)
@@ -173,21 +213,30 @@ def main(argv: list[str] | None = None) -> int:
     sb.add_argument("--db", default=None, help="SQLite file (default: a temporary file)")
     args = parser.parse_args(argv)
     db_path = database_from_env()
+    try:
+        endpoint = metrics_from_env()
+    except MetricsConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     if args.command == "sandbox":
+        from .health import EndpointError
         from .sandbox import run_sandbox
 
         try:
-            return asyncio.run(run_sandbox(port=args.port, db_path=args.db))
+            return asyncio.run(run_sandbox(port=args.port, db_path=args.db, endpoint=endpoint))
         except KeyboardInterrupt:
             return 0
         except DatabaseUnavailable as exc:  # --db names a file in use, unwritable, corrupt
             return _refuse(exc)
+        except EndpointError as exc:
+            print(exc, file=sys.stderr)
+            return 1
     try:
         shards = shards_from_env()
     except ShardConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    return run_bot(db_path, shards)
+    return run_bot(db_path, shards, endpoint)
 
 
 if __name__ == "__main__":

@@ -19,9 +19,11 @@ from discord.ext import commands
 
 from .commands import CommerceGroup
 from .handlers import Handlers
+from .health import BotReadings, Endpoint, problems
 from .interactions import NO_PINGS, discord_error_text
 from .locks import InFlight
 from .messages import Publisher
+from .metrics import Metrics
 from .service import TableService
 from .shards import Shards
 from .showing import AI_PACE
@@ -80,6 +82,10 @@ class CommerceBot(commands.Bot):
     Attributes (from the start):
         in_flight: the interactions running now (``bot.interactions.guarded``);
             closed when the bot begins to stop (``bot.stopping.stop_cleanly``).
+        metrics: what the bot counts and times (``bot.metrics.Metrics``, a
+            registry of its own); ``setup_hook`` adds the bot's state to it.
+        endpoint: the ``/metrics`` and ``/health`` server (``bot.health``), once
+            ``setup_hook`` started it; ``None`` when none was asked for.
     """
 
     storage: AnyStorage
@@ -92,7 +98,7 @@ class CommerceBot(commands.Bot):
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
                  dev_guild: int | None = None, sync_commands: bool = True,
                  cooldown: tuple[int, float] | None = (12, 10.0), ai_pace: float = AI_PACE,
-                 **options: Any) -> None:
+                 endpoint: tuple[str, int] | None = None, **options: Any) -> None:
         """A bot with the ``guilds`` intent only; nothing is opened before ``setup_hook``.
 
         Args:
@@ -105,6 +111,8 @@ class CommerceBot(commands.Bot):
                 ``None`` turns it off.
             ai_pace: seconds between two AI moves as the table message shows them
                 (``bot.messages.Publisher``); 0 shows every change at once.
+            endpoint: ``(host, port)`` where ``setup_hook`` serves ``/metrics``
+                and ``/health`` (``bot.health``); ``None``, nowhere.
             options: more keywords of discord.py's client (``shard_count`` and
                 ``shard_ids`` of ``ShardedCommerceBot``).
         """
@@ -113,6 +121,9 @@ class CommerceBot(commands.Bot):
         # nobody is pinged unless a message says whom (``bot.interactions.ping``):
         # members' names are text of their choosing (docs/RELIABILITY.md "Hostile names")
         options.setdefault("allowed_mentions", NO_PINGS)
+        self.metrics = Metrics()
+        # every answer of Discord's HTTP API passes there: its 429s are counted
+        options.setdefault("http_trace", self.metrics.http_trace)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CommerceTree, **options)
         #: the database: an SQLite file or a ``postgresql://`` URL
@@ -135,16 +146,20 @@ class CommerceBot(commands.Bot):
         #: process and the sandbox do; tests, which build many bots, do not
         self.warm_ai = False
         self.in_flight = InFlight()
+        self.endpoint_address = endpoint
+        self.endpoint: Endpoint | None = None
 
     async def setup_hook(self) -> None:
         """Open the storage, make what the bot owns (service, publisher, timers,
         handlers, the ``/commerce`` group), register the persistent controls, load
-        the cogs and sync the commands (to ``dev_guild`` only when it is set).
+        the cogs and sync the commands (to ``dev_guild`` only when it is set);
+        then start the endpoint when one was asked for (``bot.health``).
 
         Raises:
             DatabaseUnavailable: the database is corrupt, in use by another bot (on
                 PostgreSQL: another process serves one of this one's shards),
                 unreachable or not writable (``open_storage``); it is left untouched.
+            EndpointError: the endpoint cannot listen where it was told.
         """
         self.storage = await open_storage(self.database)
         shards = self.served_shards()
@@ -153,7 +168,7 @@ class CommerceBot(commands.Bot):
         except BaseException:
             await self.storage.close()
             raise
-        self.service = TableService(self.storage, self.rng)
+        self.service = TableService(self.storage, self.rng, self.metrics)
         if self.warm_ai:
             self.service.players.warm()  # its start takes seconds: not at the first hint
         await self.service.load(shards)
@@ -179,6 +194,12 @@ class CommerceBot(commands.Bot):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+        self.metrics.registry.register(BotReadings(self))
+        if self.endpoint_address is not None:
+            endpoint = Endpoint(self.endpoint_address, self.metrics.registry,
+                                lambda: problems(self))
+            await endpoint.start()
+            self.endpoint = endpoint
 
     def served_shards(self) -> tuple[tuple[int, ...], int]:
         """``(shard_ids, shard_count)`` of this process: its shards, every shard of
@@ -188,8 +209,11 @@ class CommerceBot(commands.Bot):
         return (tuple(ids) if ids else tuple(range(count))), count
 
     async def close_storage(self) -> None:
-        """Stop the AI worker and close the database (tests call this: the simulated
-        Discord never calls close)."""
+        """Stop the endpoint and the AI worker, then close the database (tests call
+        this: the simulated Discord never calls close); idempotent."""
+        endpoint, self.endpoint = self.endpoint, None
+        if endpoint is not None:
+            await endpoint.stop()
         service = getattr(self, "service", None)
         if service is not None:
             service.players.close()
@@ -214,7 +238,8 @@ class ShardedCommerceBot(CommerceBot, commands.AutoShardedBot):
 def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random | None = None,
                dev_guild: int | None = None,
                cooldown: tuple[int, float] | None = (12, 10.0),
-               shards: Shards | None = None, ai_pace: float = AI_PACE) -> CommerceBot:
+               shards: Shards | None = None, ai_pace: float = AI_PACE,
+               endpoint: tuple[str, int] | None = None) -> CommerceBot:
     """A configured bot with every cog; needs no token and no network until run.
 
     Args:
@@ -228,9 +253,12 @@ def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random |
             ``None``, a single-process ``CommerceBot``.
         ai_pace: seconds between two AI moves as the table message shows them
             (docs/AI.md "At a table"); 0 shows every change at once (simulations).
+        endpoint: ``(host, port)`` where to serve ``/metrics`` and ``/health``
+            (``bot.health``; ``METRICS_PORT``); ``None``, nowhere (the default).
     """
     if shards is not None:
         return ShardedCommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown,
-                                  ai_pace=ai_pace, shard_count=shards.count,
+                                  ai_pace=ai_pace, endpoint=endpoint, shard_count=shards.count,
                                   shard_ids=None if shards.ids is None else list(shards.ids))
-    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown, ai_pace=ai_pace)
+    return CommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown, ai_pace=ai_pace,
+                       endpoint=endpoint)

@@ -6,6 +6,7 @@
 a logged apology, never a traceback.
 ``reply`` / ``say`` / ``edit`` answer whether or not the interaction was
 acknowledged already; ``retrying`` retries a Discord call on 429 and 5xx.
+Both count what they see in the bot's metrics (``bot.metrics``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,7 +22,8 @@ import discord
 
 from . import waiting
 from .locks import InFlight
-from .service import UserError
+from .metrics import Metrics, interaction_kind
+from .service import StorageFailure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -35,20 +38,35 @@ def ping(member_id: int | None) -> discord.AllowedMentions:
         return NO_PINGS
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(member_id)])
+
+
+#: seconds ``retrying`` waits before each new try
 RETRY_DELAYS = (1.0, 2.0, 4.0)
 #: the answer to an interaction arriving once the bot has begun to stop (``bot.stopping``)
 RESTARTING = "The bot is restarting: try again in a moment."
 
 
-async def retrying(call: Callable[[], Awaitable[Any]]) -> Any:
-    """Run a Discord call, retrying on 429 and 5xx answers (the state it shows is
-    already committed, so waiting is safe). Other errors are raised."""
+async def retrying(call: Callable[[], Awaitable[Any]], metrics: Metrics | None = None) -> Any:
+    """Run a Discord call, retrying on 429 and 5xx answers after each of
+    ``RETRY_DELAYS`` (the state it shows is already committed, so waiting is
+    safe); returns what the call returned. ``metrics``: the bot's, which counts
+    each 429 caught and each retry.
+
+    Raises:
+        discord.HTTPException: any other answer, or a 429 / 5xx still there after
+            the last retry.
+    """
     for delay in (*RETRY_DELAYS, None):
         try:
             return await call()
         except discord.HTTPException as exc:
-            if delay is None or not (exc.status == 429 or exc.status >= 500):
+            retry = exc.status == 429 or exc.status >= 500
+            if metrics is not None and exc.status == 429:
+                metrics.rate_limited("retrying")
+            if delay is None or not retry:
                 raise
+            if metrics is not None:
+                metrics.retried(exc.status)
             log.info("Discord answered %s; retrying in %.0f s", exc.status, delay)
             await asyncio.sleep(delay)
 
@@ -107,22 +125,35 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
 
     The client's ``in_flight`` (an ``InFlight``, ``CommerceBot.in_flight``) counts
     the interaction while it runs; once it is closed (the bot is stopping:
-    ``bot.stopping``) an interaction is answered ``RESTARTING`` and nothing runs."""
-    in_flight = getattr(interaction.client, "in_flight", None)
-    if not isinstance(in_flight, InFlight):
-        await _guarded(interaction, table_id, work, public)
-        return
-    with in_flight.track():  # the refusal too: it is sent before the connection closes
-        if in_flight.closed:
-            with contextlib.suppress(discord.HTTPException):
-                await reply(interaction, RESTARTING)
+    ``bot.stopping``) an interaction is answered ``RESTARTING`` and nothing runs.
+    The client's ``metrics`` (``bot.metrics.Metrics``) count the interaction by
+    its kind (``interaction_kind``) and how it ended (``OUTCOMES``), with the
+    seconds it took."""
+    client = interaction.client
+    metrics = getattr(client, "metrics", None)
+    began = time.perf_counter()
+    outcome = "failed"  # unless it ends as one of the ways below
+    try:
+        in_flight = getattr(client, "in_flight", None)
+        if not isinstance(in_flight, InFlight):
+            outcome = await _guarded(interaction, table_id, work, public)
             return
-        await _guarded(interaction, table_id, work, public)
+        with in_flight.track():  # the refusal too: it is sent before the connection closes
+            if in_flight.closed:
+                outcome = "restarting"
+                with contextlib.suppress(discord.HTTPException):
+                    await reply(interaction, RESTARTING)
+                return
+            outcome = await _guarded(interaction, table_id, work, public)
+    finally:
+        if isinstance(metrics, Metrics):
+            metrics.interaction(interaction_kind(interaction), outcome,
+                                time.perf_counter() - began)
 
 
 async def _guarded(interaction: discord.Interaction, table_id: int | None,
-                   work: Callable[[], Awaitable[None]], public: bool) -> None:
-    """``guarded`` once the interaction may run."""
+                   work: Callable[[], Awaitable[None]], public: bool) -> str:
+    """``guarded`` once the interaction may run; returns how it ended (``OUTCOMES``)."""
     client = interaction.client
     cooldown = getattr(client, "cooldown", None)
     if cooldown is not None:
@@ -130,32 +161,40 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
         if retry:
             with contextlib.suppress(discord.HTTPException):
                 await reply(interaction, f"Slow down a little: try again in {retry:.0f} s.")
-            return
+            return "cooldown"
     try:
         with waiting.hook(defer_hook(interaction, public)):
             service = getattr(client, "service", None)
             if service is not None and table_id is not None:
                 await service.settled(table_id)  # never read a move still being committed
             await work()
+        return "ok"
     except UserError as exc:
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, str(exc))
+        return "failed" if isinstance(exc, StorageFailure) else "refused"  # the bot's fault, logged
     except discord.NotFound as exc:
         if exc.code not in (10062, 10015):  # not an expired interaction: a real fault
             log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)
             with contextlib.suppress(discord.HTTPException):
                 await reply(interaction, discord_error_text(exc))
-        else:
-            log.warning("table %s: the interaction expired before it was answered", table_id)
+            return "discord_error"
+        log.warning("table %s: the interaction expired before it was answered", table_id)
+        return "expired"
     except discord.HTTPException as exc:  # Discord refused something: say what, plainly
         log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)
+        metrics = getattr(client, "metrics", None)
+        if exc.status == 429 and isinstance(metrics, Metrics):
+            metrics.rate_limited("interaction")
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, discord_error_text(exc))
+        return "discord_error"
     except Exception:
         log.exception("table %s: interaction failed", table_id)
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, "Something went wrong on our side. Nothing was lost: "
                                      "press My hand to see where things stand.")
+        return "failed"
 
 
 #: what the bot needs where a table plays (README "Inviting the bot")

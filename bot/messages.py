@@ -227,7 +227,8 @@ class Publisher:
             msg = await retrying(lambda: self.channel(live).send(
                 content=content, embed=embed, file=media.picture_file(png),
                 view=sent_view(view), allowed_mentions=ping(None if frame else
-                                                            render.ping_target(live))))
+                                                            render.ping_target(live))),
+                self.service.metrics)
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
@@ -345,7 +346,7 @@ class Publisher:
         def call() -> Awaitable[Any]:
             return message.edit(**changes) if same_picture else message.edit(
                 **changes, attachments=[media.picture_file(png)])
-        await (call() if frame else retrying(call))
+        await (call() if frame else retrying(call, self.service.metrics))
         self.shown[live.id] = (message_id, state)
 
     async def after_deal_change(self, live: LiveTable) -> None:
@@ -371,7 +372,7 @@ class Publisher:
             msg = await retrying(lambda: channel.send(
                 embed=media.attach(render.showdown_embed(live, next_deal=at), media.SHOWDOWN_FILE),
                 file=media.showdown_file(live),
-                view=view))
+                view=view), self.service.metrics)
             await self.service.mark_announced(live, msg.id)
             if not complete:
                 self.clock.schedule_next(live, at)
@@ -417,7 +418,7 @@ class Publisher:
         message = self.channel(live).get_partial_message(live.row.lobby_message_id)
         try:
             await retrying(lambda: message.edit(content=content, embed=render.lobby_embed(live),
-                                                view=view))
+                                                view=view), self.service.metrics)
         except discord.HTTPException as exc:
             if strict:
                 raise
@@ -496,4 +497,5 @@ class Publisher:
 
     async def _end_final(self, live: LiveTable) -> None:
         if live.game is not None and live.game.deals:
-            await retrying(lambda: self.channel(live).send(embed=render.final_embed(live)))
+            await retrying(lambda: self.channel(live).send(embed=render.final_embed(live)),
+                           self.service.metrics)

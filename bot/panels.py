@@ -177,7 +177,7 @@ class Panels:
                 rendered = panel.build(live, seat, focus=opened.focus, note=opened.note)
                 changes = _changes(rendered, opened)
                 try:  # a 429 or 5xx is tried again: the panel must not stay behind
-                    await retrying(functools.partial(opened.editor, **changes))
+                    await retrying(functools.partial(opened.editor, **changes), self.service.metrics)
                 except discord.NotFound:
                     self.open.pop(key, None)
                     continue

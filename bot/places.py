@@ -168,10 +168,11 @@ class Places:
         """
         channel = self.own(row)
         if isinstance(channel, discord.Thread):
-            await retrying(lambda: channel.edit(archived=True, locked=True))
+            await retrying(lambda: channel.edit(archived=True, locked=True), self.service.metrics)
         elif isinstance(channel, discord.TextChannel):
             await retrying(lambda: channel.set_permissions(
-                channel.guild.default_role, send_messages=False, reason="Commerce game over"))
+                channel.guild.default_role, send_messages=False, reason="Commerce game over"),
+                self.service.metrics)
 
     async def remove(self, row: TableRow) -> None:
         """Remove the channel or thread the bot made for the table, and remember
@@ -189,7 +190,7 @@ class Places:
                 await self.service.channel_removed(row.id)  # someone removed it already
             return
         try:
-            await retrying(lambda: channel.delete(reason="Commerce table over"))
+            await retrying(lambda: channel.delete(reason="Commerce table over"), self.service.metrics)
         except discord.NotFound:
             pass
         await self.service.channel_removed(row.id)

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 
 async def run_sandbox(port: int = 8765, db_path: str | None = None,
-                      seconds: float | None = None) -> int:
+                      seconds: float | None = None,
+                      endpoint: tuple[str, int] | None = None) -> int:
     """Serve the sandbox until SIGTERM or SIGINT (or for ``seconds`` of real time).
 
     Virtual time advances one second per real second so the automatic next deal
@@ -27,16 +28,25 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     on its own. The member "ann" (you) owns the server, so ``/commerce-admin`` can
     be tried too. Once the page serves, its address is printed (flushed at once):
     the line after "Open this address in a browser:". SIGTERM and SIGINT (Ctrl+C)
-    stop the bot as in ``python -m bot`` (``bot.stopping.stop_cleanly``).
+    stop the bot as in ``python -m bot`` (``bot.stopping.stop_cleanly``). With an
+    ``endpoint``, the bot serves ``/metrics`` and ``/health`` as ``python -m bot``
+    does (``bot.health``), and the line "Metrics: <address>metrics" is printed
+    before the page's address.
 
     Args:
         port: the page's loopback port; 0 picks a free one.
         db_path: the SQLite file; ``None``, a temporary one (deleted at the end).
         seconds: stop by itself after this many seconds (tests).
+        endpoint: ``(host, port)`` of the ``/metrics`` and ``/health`` endpoint
+            (``METRICS_PORT``, ``METRICS_HOST``); ``None``, none.
 
     Returns:
         The exit code: 0 (stopped, cleanly if by a signal), 1 when the page could
         not start or a second signal cut the stop short.
+
+    Raises:
+        DatabaseUnavailable: ``db_path`` cannot be used (``bot.storage``).
+        EndpointError: the endpoint cannot listen where it was told.
     """
     try:
         import simcord
@@ -51,7 +61,7 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
         db_path = str(Path(tmp.name) / "sandbox.db")
     with StopSignals() as signals:
         try:
-            bot = create_bot(db_path)
+            bot = create_bot(db_path, endpoint=endpoint)
             bot.warm_ai = True  # the first hint answers at once
             return await _serve(simcord, bot, port, seconds, signals)
         finally:
@@ -84,6 +94,8 @@ async def _serve(simcord: Any, bot: CommerceBot, port: int, seconds: float | Non
                       "try another with --port.")
                 return 1
             try:
+                if bot.endpoint is not None:
+                    print(f"Metrics: {bot.endpoint.url}metrics (health: {bot.endpoint.url}health)")
                 print("Commerce sandbox is running. Open this address in a browser:")
                 print(f"  {preview.url}")
                 print("Type /commerce new, press Add AI twice, then Start. Ctrl+C stops.",

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -51,6 +52,9 @@ class Timers:
     Attributes:
         next_deal_timers: table id -> the task dealing its next hand after the delay.
         turn_timers: table id -> the turn timer of the member to act.
+        rounds: rounds of the watch run to their end so far.
+        round_ended: when the latest of them ended (``time.monotonic``; ``None``
+            before the first); ``lag`` is read from it.
     """
 
     def __init__(self, client: discord.Client, service: TableService,
@@ -75,6 +79,9 @@ class Timers:
         #: closed by ``wind_down`` (then no timer starts or acts any more)
         self.working = InFlight()
         self._ticking = False
+        self.rounds = 0
+        self.round_ended: float | None = None
+        self._made = time.monotonic()
 
     def start(self) -> None:
         """Start the watch (its first round runs once the bot is ready)."""
@@ -112,13 +119,25 @@ class Timers:
     # ------------------------------------------------------------ the watch
     @tasks.loop(seconds=WATCH_EVERY)
     async def watch(self) -> None:
-        """Every few seconds (and at start-up): ``tick``, counted in ``working``."""
+        """Every few seconds (and at start-up): ``tick``, counted in ``working``
+        and, once it ended without an error, in ``rounds``."""
         self._ticking = True
         try:
             with self.working.track():
                 await self.tick()
+            self.rounds += 1
+            self.round_ended = time.monotonic()
         finally:
             self._ticking = False
+
+    def lag(self) -> float:
+        """Seconds the watch is behind its pace: the time since its latest round
+        ended (before the first, since these timers were made), less the
+        ``WATCH_EVERY`` seconds it sleeps between two rounds; 0 while it keeps
+        pace. It grows while a round is stuck, after the watch stopped or
+        failed, and while the bot waits to be connected before the first round."""
+        last = self.round_ended if self.round_ended is not None else self._made
+        return max(0.0, time.monotonic() - last - WATCH_EVERY)
 
     @watch.before_loop
     async def _before_watch(self) -> None:

@@ -1,11 +1,18 @@
 """compose.yaml runs N bot processes on one PostgreSQL: every shard is served by
 exactly one process, every service restarts by itself, the database is checked
-healthy before the bots start and keeps its data on a volume, and no secret is
-written in the file (they come from .env, as .env.example documents)."""
+healthy before the bots start and keeps its data on a volume, each bot is checked
+healthy through its own /health endpoint, and no secret is written in the file
+(they come from .env, as .env.example documents)."""
 
 from __future__ import annotations
 
+import http.server
+import os
 import re
+import socket
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import yaml
@@ -56,3 +63,58 @@ def test_secrets_come_from_dot_env():
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
     for name in ("DISCORD_TOKEN", "POSTGRES_PASSWORD", "SHARD_COUNT", "SHARD_IDS"):
         assert re.search(rf"^{name}=$", example, re.MULTILINE), name
+
+
+def _serve_health(status: int) -> tuple[http.server.HTTPServer, threading.Thread]:
+    """A loopback server answering ``/health`` with ``status`` (anything else: 404)."""
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(status if self.path == "/health" else 404)
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Health)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server, thread
+
+
+def _run_check(test: list[str], port: int) -> int:
+    assert test[:2] == ["CMD", "python"]  # the image has Python, not curl
+    env = {**os.environ, "METRICS_PORT": str(port)}
+    return subprocess.run([sys.executable, *test[2:]], env=env, capture_output=True,
+                          timeout=30).returncode
+
+
+def test_every_bot_is_checked_healthy_through_its_own_health_endpoint():
+    """Each bot sets METRICS_PORT (the endpoint is off without it) and no METRICS_HOST
+    (loopback: the check runs inside the container); its health check asks
+    ``/health`` on that port and passes on 200 only. The command is run here against
+    a stand-in answering 200, then 503, then against nothing at all."""
+    for name, service in BOTS.items():
+        env = service["environment"]
+        assert 0 < int(env["METRICS_PORT"]) < 65536, name
+        assert "METRICS_HOST" not in env, name
+        check = service["healthcheck"]
+        assert "/health" in check["test"][-1] and "METRICS_PORT" in check["test"][-1]
+        for key in ("interval", "timeout", "start_period"):
+            assert re.fullmatch(r"\d+s", check[key]), (name, key)
+        assert check["retries"] >= 2
+        # the check gives up before compose does (the endpoint's own wait is 2 s)
+        assert int(check["timeout"][:-1]) > float(re.search(
+            r"timeout=(\d+)", check["test"][-1])[1]) > 2
+    test = next(iter(BOTS.values()))["healthcheck"]["test"]
+    for status, passes in ((200, True), (503, False)):
+        server, thread = _serve_health(status)
+        try:
+            assert (_run_check(test, server.server_address[1]) == 0) == passes, status
+        finally:
+            server.shutdown()
+            thread.join()
+            server.server_close()
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    assert _run_check(test, port) != 0

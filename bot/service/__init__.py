@@ -51,4 +51,5 @@ class TableService(LifeCycle, Actions, Progress, Queries, Archive, ServerExports
     Args:
         storage: the opened storage.
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
+        metrics: the bot's metrics (``bot.metrics``); ``None``, the service's own.
     """

@@ -13,6 +13,7 @@ import gc
 import logging
 import random
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -35,6 +36,7 @@ from ..engine import (
 )
 from ..engine.fairness import SEED_BYTES, DealProof, commitment
 from ..locks import InFlight, KeyedLock
+from ..metrics import Metrics
 from ..storage import (
     OPEN_STATUSES,
     AnyStorage,
@@ -107,12 +109,15 @@ class ServiceBase:
     Args:
         storage: the opened storage.
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
+        metrics: the bot's metrics (``bot.metrics``); ``None``, the service's own.
     """
 
-    def __init__(self, storage: AnyStorage, rng: random.Random | None = None) -> None:
+    def __init__(self, storage: AnyStorage, rng: random.Random | None = None,
+                 metrics: Metrics | None = None) -> None:
         """A service with no table in memory yet; ``load`` rebuilds the open ones."""
         self.storage = storage
         self.rng = rng
+        self.metrics = metrics if metrics is not None else Metrics()
         self.tables: dict[int, LiveTable] = {}
         #: open tables whose rebuild from storage failed; ``resume`` retries them
         self.stale: set[int] = set()
@@ -179,6 +184,7 @@ class ServiceBase:
         the database; a storage error becomes ``StorageFailure``. A unit counts in
         ``units`` from its start to its end (its rebuild included), so a clean
         stop (``bot.stopping``) lets it finish rather than cancel it half-way.
+        ``metrics`` count its commit (and the seconds it took), or its failure.
 
         Raises:
             UserError: the table was closed in storage (it leaves memory too).
@@ -190,6 +196,8 @@ class ServiceBase:
                     if table_id is not None:
                         await self.storage.require_open(table_id)
                     yield
+                    done = time.perf_counter()
+                self.metrics.committed(time.perf_counter() - done)
             except UserError:  # raised before anything changed (a refused request)
                 raise
             except TableClosed:
@@ -199,6 +207,7 @@ class ServiceBase:
                 if table_id is not None:
                     await asyncio.shield(self._resync(table_id))
                 if isinstance(exc, STORAGE_ERRORS):
+                    self.metrics.commit_failed()
                     log.error("table %s: a write failed (%s); nothing of it was kept",
                               table_id, type(exc).__name__)
                     raise StorageFailure() from exc

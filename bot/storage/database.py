@@ -392,6 +392,10 @@ class Storage(TableUpdates, Reports):
         self._units: dict[asyncio.Task[Any], _Unit] = {}
         #: calls made on the database thread so far (benchmarks and tests count them)
         self.round_trips = 0
+        #: the shards claimed (``claim_shards``), and how many claims were made or
+        #: lost (with SQLite, never: the file's lock holds them; ``bot.health``)
+        self._claimed: tuple[int, ...] = ()
+        self.claims_made = self.claims_lost = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -589,7 +593,21 @@ class Storage(TableUpdates, Reports):
         """Serve the guilds of these shards: with SQLite nothing more than the
         file's lock, which already keeps every other process out (one writer per
         file). Raises ValueError for bad shards (``check_shards``)."""
-        check_shards(shard_ids, shard_count)
+        self._claimed = check_shards(shard_ids, shard_count)
+        self.claims_made += 1
+
+    def held_shards(self) -> tuple[int, ...]:
+        """The shards this storage holds now, sorted (``()`` once closed)."""
+        return self._claimed if self._db is not None else ()
+
+    async def ping(self) -> None:
+        """Ask the database a trivial question (``SELECT 1``) and return once it
+        answered (``bot.health``); it waits its turn on the connection.
+
+        Raises:
+            sqlite3.Error: the database did not answer. RuntimeError: closed.
+        """
+        await self._read_now(lambda conn: conn.execute("SELECT 1").fetchone())
 
     # ------------------------------------------------------------------ transactions
     #

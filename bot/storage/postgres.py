@@ -235,6 +235,9 @@ class _PgUnits:
         self.round_trips = 0
         #: times the connection was found closed and opened again
         self.reconnects = 0
+        #: shard claims made (``claim_shards``; each one taken back counts), and
+        #: claims' connections lost (``bot.health`` shows both)
+        self.claims_made = self.claims_lost = 0
 
     @staticmethod
     async def _connect_raw(url: str, application: str = "commerce-bot") -> asyncpg.Connection:
@@ -856,7 +859,27 @@ class PgStorage(_PgTables, TableUpdates, Reports):
             await self._claims.close(timeout=5)
         self._claims = claims
         self._claimed = (tuple(ids), shard_count)
+        self.claims_made += 1
         claims.add_termination_listener(self._claims_lost)
+
+    def held_shards(self) -> tuple[int, ...]:
+        """The shards whose claim this storage holds now, sorted: ``()`` while its
+        claims' connection is lost (until they are taken back), once another
+        process took one of them (``shards_lost``), and once closed."""
+        claims = self._claims
+        if self._claimed is None or claims is None or claims.is_closed() or self.shards_lost:
+            return ()
+        return self._claimed[0]
+
+    async def ping(self) -> None:
+        """Ask the database a trivial question (``SELECT 1``) and return once it
+        answered (``bot.health``); it waits its turn on the connection.
+
+        Raises:
+            asyncpg.PostgresError, asyncpg.InterfaceError, OSError: the database did
+                not answer. RuntimeError: closed.
+        """
+        await self._read_now(lambda conn: conn.fetchval("SELECT 1"))
 
     def _claims_lost(self, conn: Any) -> None:
         """The claims' connection closed: when it was not ``close`` (a server
@@ -866,6 +889,7 @@ class PgStorage(_PgTables, TableUpdates, Reports):
         if conn is not self._claims or self._claimed is None:
             return
         self._claims = None
+        self.claims_lost += 1
         log.warning("the connection holding the shards' claims was lost; taking them back")
         ids, count = self._claimed
         self._reclaiming = asyncio.get_running_loop().create_task(self._reclaim(ids, count))
@@ -897,6 +921,8 @@ class PgStorage(_PgTables, TableUpdates, Reports):
         if self.shards_lost is not None:
             raise ShardsLost(self.shards_lost)
         if self._claims is None or self._claims.is_closed():
+            if self._claims is not None:  # lost without a word (else ``_claims_lost`` counted it)
+                self.claims_lost += 1
             self._claims = None
             await self._reclaim(*self._claimed)
             if self.shards_lost is not None:

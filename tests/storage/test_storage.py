@@ -886,6 +886,8 @@ async def test_postgres_a_lost_claims_connection_takes_the_shards_back(
             if first._claims is not None and not first._claims.is_closed():
                 break
         await first.open_tables()
+        assert first.held_shards() == (0,)
+        assert (first.claims_made, first.claims_lost) == (2, 1)  # lost once, taken back
         with pytest.raises(DatabaseInUse, match="shard 0 of 2"):
             await second.claim_shards([0], 2)
         await first.update_settings(GUILD, turn_timer=5)  # still the owner: writes go on
@@ -895,8 +897,10 @@ async def test_postgres_a_lost_claims_connection_takes_the_shards_back(
         claims.remove_termination_listener(first._claims_lost)  # no quick retake this time
         await claims.close()
         await second.claim_shards([0], 2)
+        assert first.held_shards() == ()
         with pytest.raises(ShardsLost, match="shard 0 of 2"):
             await first.update_settings(GUILD, turn_timer=7)
+        assert first.held_shards() == () and first.claims_lost == 2
         assert (await second.get_settings(GUILD)).turn_timer == 5  # nothing was written
     finally:
         await first.close()
@@ -942,6 +946,24 @@ async def test_open_state_loads_only_the_guilds_of_the_shards(store: AnyStorage)
             await store.open_state(bad)
         with pytest.raises(ValueError, match="shard"):
             await store.claim_shards(*bad)
+
+
+async def test_ping_answers_and_the_shards_claimed_are_held_until_close(
+        backend: Backend) -> None:
+    """What the health check asks of either storage (bot/health.py): a trivial
+    query, and the shards whose claim it holds now."""
+    store = await backend.open()
+    try:
+        await store.ping()
+        assert store.held_shards() == () and store.claims_made == 0
+        await store.claim_shards([3, 1], 4)
+        assert store.held_shards() == (1, 3)
+        assert (store.claims_made, store.claims_lost) == (1, 0)
+    finally:
+        await store.close()
+    assert store.held_shards() == ()
+    with pytest.raises(RuntimeError, match="closed"):
+        await store.ping()
 
 
 def _public(cls: type) -> dict[str, inspect.Signature]:
