@@ -200,7 +200,8 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
 #: what the bot needs where a table plays (README "Inviting the bot")
 PERMISSIONS = ("**View Channels**, **Send Messages**, **Embed Links**, **Attach Files** and "
                "**Read Message History** here, and **Manage Channels** and **Manage Roles** "
-               "(or **Create Public Threads** and **Send Messages in Threads**) to open tables")
+               "(or **Create Public Threads**, **Send Messages in Threads** and **Manage "
+               "Threads**) to open tables")
 
 
 def discord_error_text(exc: discord.HTTPException) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import functools
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -53,22 +54,33 @@ def shows(content: str, embed: discord.Embed, png: bytes,
             hashlib.blake2b(png, digest_size=16).digest())
 
 
+class StillOwed(Exception):
+    """Edits of a table's older messages that Discord refused for a while are
+    still owed (``Publisher.owed``): the step that needed them is not done."""
+
+
+def retryable(exc: discord.HTTPException) -> bool:
+    """Whether Discord's refusal is for a while (429, 5xx): try again later."""
+    return exc.status == 429 or exc.status >= 500
+
+
 async def settle_old(channel: discord.PartialMessageable, message_id: int) -> None:
-    """A message of the deal before, once the next deal has started: its buttons
-    go, and so does its line counting down to the next deal (failures are
-    ignored: it is cosmetic)."""
-    try:
-        message = await channel.fetch_message(message_id)
-        embeds = []
-        for embed in message.embeds:
-            if embed.description and "⏭" in embed.description:
-                embed.description = "\n".join(
-                    line for line in embed.description.split("\n")
-                    if not line.startswith("⏭")).rstrip()
-            embeds.append(embed)
-        await message.edit(embeds=embeds, view=None)
-    except discord.HTTPException:
-        pass
+    """A message of the deal before, once the next deal has started (or the
+    table ended): its buttons go, and so does its line counting down to the next
+    deal.
+
+    Raises:
+        discord.HTTPException: Discord refused (``Publisher.settle`` keeps it owed).
+    """
+    message = await channel.fetch_message(message_id)
+    embeds = []
+    for embed in message.embeds:
+        if embed.description and "⏭" in embed.description:
+            embed.description = "\n".join(
+                line for line in embed.description.split("\n")
+                if not line.startswith("⏭")).rstrip()
+        embeds.append(embed)
+    await message.edit(embeds=embeds, view=None)
 
 
 class Clock(Protocol):
@@ -144,6 +156,9 @@ class Publisher:
         self.behind: set[int] = set()
         #: per ended table, the steps of its end already shown (``show_end``)
         self.ends: dict[int, set[str]] = {}
+        #: per table, edits of its older messages Discord refused for a while
+        #: (controls to take off): message id -> the edit, made again by ``settle``
+        self.owed: dict[int, dict[int, Callable[[], Awaitable[Any]]]] = {}
         media.warm_up()  # the card sprites, drawn in the background once per process
 
     def restore(self) -> None:
@@ -166,6 +181,7 @@ class Publisher:
         self.shown.pop(table_id, None)
         self.behind.discard(table_id)
         self.ends.pop(table_id, None)
+        self.owed.pop(table_id, None)
         self.dirty.discard(table_id)
         self.showing.forget(table_id)
         self.panels.forget(table_id)
@@ -199,7 +215,8 @@ class Publisher:
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
             if message_id is not None:  # no button or countdown left on the deal before
-                await settle_old(self.channel(live), message_id)
+                await self.settle(live, message_id,
+                                  functools.partial(settle_old, self.channel(live), message_id))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
@@ -277,7 +294,35 @@ class Publisher:
         if live.id in self.service.tables:
             await self.clock.arm_turn_timer(live)
 
+    async def settle(self, live: LiveTable, message_id: int | None = None,
+                     edit: Callable[[], Awaitable[Any]] | None = None) -> bool:
+        """Make ``edit`` of the table's older message ``message_id`` (its controls
+        taken off) and every edit still owed to the table. An edit Discord
+        refuses for a while (429, 5xx, after the retries) stays owed and the
+        table ``behind``, so the watch makes it later; one Discord can never make
+        (the message is gone, a permission is missing) is given up. Returns
+        whether nothing is owed any more."""
+        owed = self.owed.setdefault(live.id, {})
+        if message_id is not None and edit is not None:
+            owed[message_id] = edit
+        for mid, make in list(owed.items()):
+            try:
+                await retrying(make, self.service.metrics)
+            except discord.HTTPException as exc:
+                if retryable(exc):
+                    self.behind.add(live.id)
+                    continue
+                log.info("table %s: gave up an edit of message %s (%s)", live.id, mid,
+                         exc.status)
+            owed.pop(mid, None)
+        if not owed:
+            self.owed.pop(live.id, None)
+            return True
+        return False
+
     async def _refresh_once(self, live: LiveTable, interaction: discord.Interaction | None) -> None:
+        if live.id in self.owed:
+            await self.settle(live)
         if live.row.status not in OPEN_STATUSES:
             await self.show_end(live)
             return
@@ -295,7 +340,8 @@ class Publisher:
                 else:
                     await self.post_table_message(live)
                 await self.after_deal_change(live)
-            self.behind.discard(live.id)
+            if live.id not in self.owed:
+                self.behind.discard(live.id)
         except discord.Forbidden:
             log.warning("table %s: missing permission to post in channel %s",
                         live.id, live.row.channel_id)
@@ -386,10 +432,15 @@ class Publisher:
             if not live.is_ai(target) and key not in self.offers:
                 member = live.member_of(target)
                 self.offers[key] = None  # posted at most once, even if the send fails
-                msg = await channel.send(render.offer_ping(live), allowed_mentions=ping(member),
-                                         view=view_of(*answer_buttons(
-                                             live.id, live.deal_number, seq,
-                                             deal.controls().answers)))
+                try:
+                    msg = await channel.send(
+                        render.offer_ping(live), allowed_mentions=ping(member),
+                        view=view_of(*answer_buttons(live.id, live.deal_number, seq,
+                                                     deal.controls().answers)))
+                except discord.HTTPException as exc:
+                    if retryable(exc):  # not posted: the watch posts it later
+                        self.offers.pop(key, None)
+                    raise
                 self.offers[key] = msg.id
                 await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
 
@@ -402,9 +453,9 @@ class Publisher:
             with contextlib.suppress(Exception):
                 await self.service.set_offer_message(live, None, None)
         if msg_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self.channel(live).get_partial_message(msg_id).edit(
-                    content=text, view=None, allowed_mentions=NO_PINGS)
+            message = self.channel(live).get_partial_message(msg_id)
+            await self.settle(live, msg_id, functools.partial(
+                message.edit, content=text, view=None, allowed_mentions=NO_PINGS))
 
     async def refresh_lobby(self, live: LiveTable, note: str | None = None, *,
                             strict: bool = False) -> None:
@@ -425,7 +476,7 @@ class Publisher:
             if exc.status == 429 or exc.status >= 500:
                 self.behind.add(live.id)
             return
-        if live.deal is None:
+        if live.deal is None and live.id not in self.owed:
             self.behind.discard(live.id)
 
     async def show_end(self, live: LiveTable) -> None:
@@ -448,8 +499,7 @@ class Publisher:
             ("controls", lambda: self._end_controls(live)),
             ("final", lambda: self._end_final(live)),
             ("lobby", lambda: self.refresh_lobby(live, strict=True)),
-            ("panels", lambda: self.panels.refresh(live) if live.row.status == "finished"
-             else self.panels.close(live, "This table is closed.")),
+            ("panels", lambda: self._end_panels(live)),
             ("channel", lambda: self.places.end(live.row, played=bool(live.game and
                                                                       live.game.deals))),
         ]
@@ -458,8 +508,11 @@ class Publisher:
                 continue
             try:
                 await step()
+            except StillOwed:
+                self.behind.add(live.id)
+                return
             except discord.HTTPException as exc:
-                if exc.status == 429 or exc.status >= 500:
+                if retryable(exc):
                     log.warning("table %s: Discord is not taking its end yet (%s); the watch "
                                 "tries again", live.id, exc.status)
                     self.behind.add(live.id)
@@ -490,12 +543,26 @@ class Publisher:
         Next deal, a pending offer's answers."""
         shown = live.showdown_messages.get(live.deal_number)
         if shown is not None and live.row.status == "closed":
-            await settle_old(self.channel(live), shown)
+            await self.settle(live, shown, functools.partial(settle_old, self.channel(live),
+                                                             shown))
         for (table_id, deal, seq), _ in list(self.offers.items()):
             if table_id == live.id:
                 await self.close_offer(live, deal, seq, "This table is closed.")
+        if not await self.settle(live):
+            raise StillOwed()
+
+    async def _end_panels(self, live: LiveTable) -> None:
+        """Every open panel shows the end (a finished game's result) with no
+        control; one Discord refused for a while keeps the step owed."""
+        if live.row.status == "finished":
+            done = await self.panels.refresh(live)
+        else:
+            done = await self.panels.close(live, "This table is closed.")
+        if not done:
+            raise StillOwed()
 
     async def _end_final(self, live: LiveTable) -> None:
-        if live.game is not None and live.game.deals:
-            await retrying(lambda: self.channel(live).send(embed=render.final_embed(live)),
-                           self.service.metrics)
+        if live.game is not None and live.game.deals and live.row.final_message_id is None:
+            message = await retrying(lambda: self.channel(live).send(
+                embed=render.final_embed(live)), self.service.metrics)
+            await self.service.mark_final(live, message.id)

@@ -157,10 +157,13 @@ class Panels:
             with contextlib.suppress(discord.HTTPException):
                 await old.deleter()
 
-    async def refresh(self, live: LiveTable) -> None:
+    async def refresh(self, live: LiveTable) -> bool:
         """Bring every open panel of the table up to date (the deal's end takes
         their buttons away); panels of an earlier deal, of a seat no longer held,
-        or whose token has died are forgotten, never edited."""
+        or whose token has died are forgotten, never edited. Returns whether every
+        panel shows the table now (``False``: Discord refused an edit for a while;
+        the next refresh tries again)."""
+        done = True
         for key, opened in list(self.open.items()):
             if key[0] != live.id:
                 continue
@@ -181,23 +184,35 @@ class Panels:
                 except discord.NotFound:
                     self.open.pop(key, None)
                     continue
-                except discord.HTTPException:
+                except discord.HTTPException as exc:
                     log.warning("table %s: could not update a panel", live.id)
+                    done = done and not (exc.status == 429 or exc.status >= 500)
                     continue
                 opened.key, opened.picture = rendered.key, rendered.picture
+        return done
 
-    async def close(self, live: LiveTable, text: str) -> None:
+    async def close(self, live: LiveTable, text: str) -> bool:
         """The table closed: every panel of it that can still be edited says
-        ``text`` and loses its buttons; all are forgotten."""
+        ``text`` and loses its buttons, and is forgotten. Returns whether all are
+        (``False``: Discord refused an edit for a while; those panels are kept
+        for the next call)."""
+        done = True
         for key, opened in list(self.open.items()):
             if key[0] != live.id:
                 continue
-            self.open.pop(key, None)
             if opened.alive():
                 async with self.lock(*key):
-                    with contextlib.suppress(discord.HTTPException):
-                        await opened.editor(content=text, view=None)
-        self.forget(live.id)
+                    try:
+                        await retrying(functools.partial(opened.editor, content=text, view=None),
+                                       self.service.metrics)
+                    except discord.HTTPException as exc:
+                        if (exc.status == 429 or exc.status >= 500) and opened.alive():
+                            done = False
+                            continue
+            self.open.pop(key, None)
+        if done:
+            self.forget(live.id)
+        return done
 
     def forget(self, table_id: int) -> None:
         """Drop every panel of a table that is gone (nothing is edited)."""

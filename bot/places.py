@@ -18,6 +18,7 @@ One ``Places`` per bot (``Publisher.places``).
 
 from __future__ import annotations
 
+import collections
 import datetime
 import logging
 
@@ -34,6 +35,9 @@ CATEGORY = "Commerce"
 #: Discord's answers when a channel cannot be made because a limit is reached:
 #: 30013 (the server's 500 channels) and 50035 naming the category's 50
 SERVER_FULL = 30013
+#: finished games' channels a server keeps at most, whatever its ``keep_days``: the
+#: oldest go first (the category's 50 channels stay free for new tables)
+KEEP_AT_MOST = 20
 INVALID_FORM = 50035
 
 #: what a member is told when no table can be opened here
@@ -66,6 +70,9 @@ class Places:
         """Nothing opened yet."""
         self.client = client
         self.service = service
+        #: a finished game's channel was just kept: the watch sweeps at its next
+        #: round (a server keeps at most ``KEEP_AT_MOST``)
+        self.sweep_due = False
 
     # ------------------------------------------------------------ opening
     async def open(self, interaction: discord.Interaction, mode: str, number: int,
@@ -157,7 +164,11 @@ class Places:
         Raises:
             discord.HTTPException: Discord refused (429 and 5xx were retried).
         """
-        await (self.close(row) if played else self.remove(row))
+        if played:
+            await self.close(row)
+            self.sweep_due = True
+        else:
+            await self.remove(row)
 
     async def close(self, row: TableRow) -> None:
         """After the last deal: make the table's own channel read-only (a thread
@@ -190,23 +201,32 @@ class Places:
                 await self.service.channel_removed(row.id)  # someone removed it already
             return
         try:
-            await retrying(lambda: channel.delete(reason="Commerce table over"), self.service.metrics)
+            await retrying(lambda: channel.delete(reason="Commerce table over"),
+                           self.service.metrics)
         except discord.NotFound:
             pass
+        except discord.Forbidden:  # never asked again: Discord counts refused requests
+            log.warning("table %s: may not remove its channel (Manage Channels, or Manage "
+                        "Threads for a thread); left as it is", row.id)
         await self.service.channel_removed(row.id)
 
     async def sweep(self, shards: tuple[tuple[int, ...], int] | None = None,
                     now: datetime.datetime | None = None) -> int:
         """Remove the channels of finished tables kept longer than their guild's
-        ``keep_days`` (0: kept for ever); ``shards``: only the guilds this process
-        serves. Returns how many were removed; a refusal is logged and tried again
-        at the next sweep."""
+        ``keep_days`` (0: kept for ever), and the oldest beyond ``KEEP_AT_MOST`` a
+        guild; ``shards``: only the guilds this process serves. Returns how many
+        were removed; a refusal for a while (429, 5xx) is tried again at the next
+        sweep, a missing permission never."""
         moment = now or datetime.datetime.now(datetime.UTC)  # the storage's own clock
         removed = 0
-        for row, keep in await self.service.kept_channels(shards):
+        kept = await self.service.kept_channels(shards)
+        left = collections.Counter(row.guild_id for row, _ in kept)
+        for row, keep in kept:  # the oldest first
             ended = datetime.datetime.fromisoformat(row.ended_at or "")
-            if keep <= 0 or moment - ended < datetime.timedelta(days=keep):
+            old = keep > 0 and moment - ended >= datetime.timedelta(days=keep)
+            if not old and left[row.guild_id] <= KEEP_AT_MOST:
                 continue
+            left[row.guild_id] -= 1
             try:
                 await self.remove(row)
             except discord.HTTPException as exc:

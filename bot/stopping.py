@@ -155,6 +155,9 @@ async def stop_cleanly(bot: CommerceBot, *, grace: float = STOP_GRACE,
         running = ", ".join(f"{n.count} {what}" for what, n in busy.items() if n.count)
         log.warning("stopping: still running after %.1f s (%s); closing anyway",
                     loop.time() - began, running or "nothing")
+    if service is not None and service.unsaved:  # message ids the next start needs
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(service.write_unsaved(), 2.0)
     await bot.close()
     if finished:
         log.info("stopped cleanly in %.1f s", loop.time() - began)

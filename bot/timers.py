@@ -175,9 +175,12 @@ class Timers:
                     live, f"Nobody joined or left for {LOBBY_IDLE // 60} minutes: "
                           "this lobby is closed.")
                 await self.publisher.refresh(live)
+        if self.service.unsaved:
+            await self.service.write_unsaved()
         now = asyncio.get_running_loop().time()
-        if now >= self.next_sweep:
+        if now >= self.next_sweep or self.publisher.places.sweep_due:
             self.next_sweep = now + SWEEP_EVERY
+            self.publisher.places.sweep_due = False
             shards = getattr(self.client, "served_shards", None)
             removed = await self.publisher.places.sweep(shards() if shards else None)
             if removed:

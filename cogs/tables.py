@@ -17,7 +17,7 @@ from bot import waiting
 from bot.app import CommerceBot
 from bot.commands import Subcommands
 from bot.engine import OPTIONS
-from bot.interactions import guarded, reply, say
+from bot.interactions import guarded, reply, retrying, say
 from bot.service import DEFAULT_AI_LEVEL, LiveTable, UserError
 from bot.ui import help as help_text
 from bot.ui import proofs, render
@@ -109,7 +109,16 @@ class Tables(Subcommands):
                             await place.delete()
                 raise
             place = opened[0]
-            msg = await place.send(embed=render.lobby_embed(live), view=lobby_view(live.id))
+            try:
+                msg = await retrying(lambda: place.send(embed=render.lobby_embed(live),
+                                                        view=lobby_view(live.id)),
+                                     self.service.metrics)
+            except discord.HTTPException:
+                # nothing half-made: the lobby closes (its channel goes) and the member
+                # hears what Discord refused (``guarded``)
+                await self.bot.publisher.refresh(
+                    await self.service.end(live.id, None, is_manager=True))
+                raise
             await self.service.set_message(live.id, lobby=msg.id)
             await interaction.followup.send(
                 f"Your table is ready in {place.mention}. Invite players to press **Join**.",

@@ -121,6 +121,9 @@ class ServiceBase:
         self.tables: dict[int, LiveTable] = {}
         #: open tables whose rebuild from storage failed; ``resume`` retries them
         self.stale: set[int] = set()
+        #: message ids (and the like) that could not be stored yet, by (table, what):
+        #: the watch writes them again (``write_unsaved``)
+        self.unsaved: dict[tuple[int, str], Callable[[], Awaitable[None]]] = {}
         #: tables that ended (game over, or closed) whose end Discord does not show
         #: yet: the publisher shows it, then ``end_shown`` forgets them
         self.ending: dict[int, LiveTable] = {}
@@ -443,15 +446,36 @@ class ServiceBase:
 
     # ------------------------------------------------------ message ids
     # Message ids: what the Discord layer posted. They are cosmetic: memory takes
-    # them at once, and a failed write is logged, not raised (after a restart the
-    # bot then edits an older message, whose controls still work).
+    # them at once, and a failed write is logged and kept for the watch to write
+    # again (``write_unsaved``): a restart must know which messages were posted.
     async def _remember(self, table_id: int, what: str,
                         write: Callable[[], Awaitable[None]]) -> None:
-        try:
-            async with self._unit(None):
-                await write()
-        except StorageFailure:
-            log.warning("table %s: could not store the %s message id", table_id, what)
+        for attempt in range(2):  # at once again: a lock held for a moment, say
+            try:
+                async with self._unit(None):
+                    await write()
+            except StorageFailure:
+                if attempt:
+                    log.warning("table %s: could not store the %s message id; will try again",
+                                table_id, what)
+                    self.unsaved[(table_id, what)] = write
+            else:
+                self.unsaved.pop((table_id, what), None)
+                return
+
+    async def write_unsaved(self) -> int:
+        """Write again what ``_remember`` could not (the watch calls it); returns
+        how many are still unsaved."""
+        for (table_id, what), write in list(self.unsaved.items()):
+            if self.unsaved.get((table_id, what)) is write:
+                await self._remember(table_id, what, write)
+        return len(self.unsaved)
+
+    async def mark_final(self, live: LiveTable, message_id: int) -> None:
+        """Remember that the table's final standings were posted as ``message_id``."""
+        live.row = dataclasses.replace(live.row, final_message_id=message_id)
+        await self._remember(live.id, "final", lambda: self.storage.set_final_message(
+            live.id, message_id))
 
     async def set_offer_message(self, live: LiveTable, key: str | None,
                                 message_id: int | None) -> None:

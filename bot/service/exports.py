@@ -36,6 +36,7 @@ import dataclasses
 import io
 import json
 import logging
+import re
 import zipfile
 import zlib
 from datetime import datetime, timedelta
@@ -255,10 +256,11 @@ class ServerExports(ServiceBase):
             StorageFailure: the storage could not be read or the audit row not
                 written; the export does not count against the interval.
         """
-        last = self.last_exports.get(guild_id)
-        if last is not None and now < last + EXPORT_INTERVAL:
-            raise ExportTooSoon(last, last + EXPORT_INTERVAL)
-        self.last_exports[guild_id] = now  # before any wait: a second press is refused
+        async with self.lock(("export", guild_id)):  # two presses at once: one export
+            last = self.last_exports.get(guild_id) or await self._last_export(guild_id)
+            if last is not None and now < last + EXPORT_INTERVAL:
+                raise ExportTooSoon(last, last + EXPORT_INTERVAL)
+            self.last_exports[guild_id] = now  # before any wait: a second press is refused
         try:
             await acknowledge()  # the reading may take a while: "thinking…" first
             async with self.export_slots:
@@ -272,7 +274,7 @@ class ServerExports(ServiceBase):
             async with self._unit(None):
                 await self.storage.audit(
                     guild_id, member_id, "export",
-                    f"{export.games} games ({export.games_left_out} left out), "
+                    f"at {now.isoformat()}: {export.games} games ({export.games_left_out} left out), "
                     f"{export.ledger_rows} ledger rows, {len(export.data)} bytes")
         except BaseException:
             if self.last_exports.get(guild_id) is now:  # it does not count
@@ -282,6 +284,22 @@ class ServerExports(ServiceBase):
                     self.last_exports[guild_id] = last
             raise
         return export
+
+    async def _last_export(self, guild_id: int) -> datetime | None:
+        """When the guild's last export began, as its audit row says (``at
+        <ISO time>: …``), so that the limit holds across a restart; ``None`` when
+        there is none (or storage cannot say now)."""
+        try:
+            detail = await self.storage.last_audit_detail(guild_id, "export")
+        except STORAGE_ERRORS:
+            return None
+        found = re.match(r"at (\S+):", detail or "")
+        if found is None:
+            return None
+        try:
+            return datetime.fromisoformat(found[1])
+        except ValueError:
+            return None
 
     async def _export(self, guild_id: int, now: datetime, max_bytes: int) -> ServerExport:
         """Read and pack (see ``export_server``)."""

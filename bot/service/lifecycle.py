@@ -25,8 +25,9 @@ log = logging.getLogger(__name__)
 
 #: the level of an AI seat added without one (docs/AI.md)
 DEFAULT_AI_LEVEL = "easy"
-#: tables never played that one member may open in ``OPEN_WINDOW`` seconds: opening
-#: and leaving lobbies cannot flood a server (games played do not count)
+#: tables not played to their end that one member may open in ``OPEN_WINDOW`` seconds:
+#: opening and leaving lobbies, or starting and ending games, cannot flood a server
+#: (games played to their end do not count)
 OPEN_BURST = 3
 OPEN_WINDOW = 10 * 60
 AI_NAMES = ("Ada", "Babbage", "Cardano", "Descartes", "Euler", "Fermat", "Gauss",
@@ -51,7 +52,7 @@ class LifeCycle(ServiceBase):
         place and row are made under the guild's lock, so tables created at the
         same moment never share a number or a channel name. The guild may have
         ``max_tables`` open tables at once, and a member may open ``OPEN_BURST``
-        tables that are never played in ``OPEN_WINDOW`` seconds (docs/RELIABILITY.md "A table's channel").
+        tables not played to their end in ``OPEN_WINDOW`` seconds (docs/RELIABILITY.md "A table's channel").
 
         Raises:
             UserError: bad preset/options, host already seated, channel taken,
@@ -88,8 +89,8 @@ class LifeCycle(ServiceBase):
 
     async def _check_limits(self, guild_id: int, member_id: int, max_tables: int) -> None:
         """Raise ``UserError`` when the guild has ``max_tables`` open tables, or
-        the member opened ``OPEN_BURST`` tables never played in the last
-        ``OPEN_WINDOW`` seconds (``StorageFailure`` when that cannot be read)."""
+        the member opened ``OPEN_BURST`` tables not played to their end in the
+        last ``OPEN_WINDOW`` seconds (``StorageFailure`` when that cannot be read)."""
         open_now = sum(1 for t in self.tables.values() if t.row.guild_id == guild_id)
         if open_now >= max_tables:
             raise UserError(f"This server already has {open_now} open tables, its limit: finish "
@@ -98,13 +99,13 @@ class LifeCycle(ServiceBase):
         since = (datetime.datetime.now(datetime.UTC)
                  - datetime.timedelta(seconds=OPEN_WINDOW)).isoformat(timespec="seconds")
         try:
-            recent = await self.storage.unplayed_tables_since(guild_id, member_id, since)
+            recent = await self.storage.unfinished_tables_since(guild_id, member_id, since)
         except STORAGE_ERRORS as exc:
             raise StorageFailure() from exc
         if recent >= OPEN_BURST:
             raise UserError(f"You opened {recent} tables in the last {OPEN_WINDOW // 60} minutes "
-                            "that were never played: start one, or wait a few minutes before "
-                            "opening another.")
+                            "that were not played to their end: finish one, or wait a few "
+                            "minutes before opening another.")
 
     def check_free(self, guild_id: int, member_id: int, here: int | None = None) -> None:
         """Raise ``UserError`` naming the way out if the member sits at another

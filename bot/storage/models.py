@@ -63,6 +63,8 @@ class TableRow:
     channel_removed: bool = False
     #: the member who opened the table (``host_id`` passes on when a host leaves)
     opened_by: int | None = None
+    #: the final standings' message, once posted
+    final_message_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ TABLE_SELECT = """
            t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
            g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place,
            t.next_commitment, t.coach, t.end_shown, t.ended_at, t.channel_removed,
-           t.opened_by
+           t.opened_by, t.final_message_id
     FROM tables t LEFT JOIN games g ON g.table_id = t.id
 """
 
@@ -42,6 +42,7 @@ def table_row(row: Any) -> TableRow:  # a row of sqlite3 or asyncpg
         next_commitment=row["next_commitment"], coach=bool(row["coach"]),
         end_shown=bool(row["end_shown"]), ended_at=row["ended_at"],
         channel_removed=bool(row["channel_removed"]), opened_by=row["opened_by"],
+        final_message_id=row["final_message_id"],
     )
 
 
@@ -152,6 +153,20 @@ class TableUpdates:
         Raises ValueError for an unknown table."""
         await self._update_table(table_id, "UPDATE tables SET end_shown = 1 WHERE id = ?", ())
 
+    async def set_final_message(self, table_id: int, message_id: int) -> None:
+        """Remember the table's final standings message. Raises ValueError for an
+        unknown table."""
+        await self._update_table(
+            table_id, "UPDATE tables SET final_message_id = ? WHERE id = ?", (message_id,))
+
+    async def last_audit_detail(self, guild_id: int, action: str) -> str | None:
+        """The detail of the guild's latest audit row of ``action``, ``None`` if none."""
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT detail FROM audit WHERE guild_id = ? AND action = ?"
+                " ORDER BY id DESC LIMIT 1", (guild_id, action))
+        return None if row is None else str(row[0])
+
     async def set_channel_removed(self, table_id: int) -> None:
         """Note that the channel or thread the bot made for the table is gone.
         Raises ValueError for an unknown table."""
@@ -176,13 +191,12 @@ class TableUpdates:
                 + f" WHERE {where} ORDER BY t.ended_at, t.id")
         return [(table_row(row), int(row["keep"])) for row in rows]
 
-    async def unplayed_tables_since(self, guild_id: int, member_id: int, since: str) -> int:
+    async def unfinished_tables_since(self, guild_id: int, member_id: int, since: str) -> int:
         """How many tables ``member_id`` opened in the guild at or after ``since``
-        (ISO 8601 UTC, as ``utc_now``) whose game never started: lobbies still
-        open, and lobbies that closed empty or idle."""
+        (ISO 8601 UTC, as ``utc_now``) that were not played to their end: lobbies
+        and games still open, lobbies that closed, and games ended early."""
         async with self._read() as db:
             row = await self._one(
-                db, "SELECT COUNT(*) FROM tables t WHERE t.guild_id = ? AND t.opened_by = ?"
-                " AND t.created_at >= ? AND NOT EXISTS (SELECT 1 FROM games g"
-                " WHERE g.table_id = t.id)", (guild_id, member_id, since))
+                db, "SELECT COUNT(*) FROM tables WHERE guild_id = ? AND opened_by = ?"
+                " AND created_at >= ? AND status <> 'finished'", (guild_id, member_id, since))
         return int(row[0])

@@ -18,6 +18,7 @@ import types
 import discord
 import pytest
 import pytest_asyncio
+from discord.app_commands import checks as app_checks
 from discord.ext.commands import cooldowns
 
 from bot.__main__ import build_bot
@@ -32,9 +33,12 @@ SETTLE = AI_PACE * 2 / 3
 
 @pytest_asyncio.fixture
 async def simcord_bot(db_path, bots, monkeypatch):
-    # the per-member cooldown counts in the simulated clock (time.monotonic is
-    # SimCord's virtual clock), as it counts in real seconds in production
-    monkeypatch.setattr(cooldowns, "time", types.SimpleNamespace(time=time.monotonic))
+    # the per-member cooldown counts in the simulated clock (``time.monotonic`` is
+    # SimCord's virtual clock once the environment runs: looked up at each call), as
+    # it counts in real seconds in production
+    clock = types.SimpleNamespace(time=lambda: time.monotonic())
+    monkeypatch.setattr(cooldowns, "time", clock)
+    monkeypatch.setattr(app_checks, "time", clock)
     bot = build_bot(db_path)
     bots.append(bot)
     yield bot

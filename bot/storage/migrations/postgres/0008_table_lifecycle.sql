@@ -7,6 +7,9 @@
 ALTER TABLE tables ADD COLUMN end_shown INTEGER NOT NULL DEFAULT 0 CHECK (end_shown IN (0, 1));
 UPDATE tables SET end_shown = 1 WHERE status IN ('finished', 'closed');
 
+-- final_message_id: the final standings, once posted (never posted twice, restarts included).
+ALTER TABLE tables ADD COLUMN final_message_id BIGINT;
+
 -- ended_at: when the table finished or closed (ISO 8601 UTC); the channel the bot made for
 -- it is removed the guild's keep_days later. NULL for tables ended before this migration
 -- (their channels are never removed).
