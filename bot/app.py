@@ -29,7 +29,7 @@ from .shards import Shards
 from .showing import AI_PACE
 from .storage import AnyStorage, open_storage
 from .timers import Timers
-from .ui.components import DYNAMIC_ITEMS
+from .ui.components import DYNAMIC_ITEMS, dispatch_cut_form
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +185,7 @@ class CommerceBot(commands.Bot):
         self.commerce = CommerceGroup()
         self.tree.add_command(self.commerce)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_listener(dispatch_cut_form, "on_interaction")  # the Cut form's answer
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.sync_commands:

@@ -13,6 +13,7 @@ as ``components.ControlHandlers``, and never through a cog.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import discord
@@ -24,7 +25,16 @@ from .messages import Publisher
 from .service import LiveTable, TableService, UserError
 from .timers import Timers
 from .ui import confirm, panel, render, standings
-from .ui.components import BoardFilter, CardSelect, dynamic_view, lobby_view, pager_view
+from .ui.components import (
+    BoardFilter,
+    CardSelect,
+    cut_form,
+    dynamic_view,
+    lobby_view,
+    pager_view,
+)
+
+log = logging.getLogger(__name__)
 
 #: leaderboard lines per page
 PER_PAGE = 10
@@ -48,6 +58,13 @@ def decide(action: str, value: str | None = None) -> Decision:
         return choices.decide(action, value)
     except choices.ChoiceError as exc:
         raise UserError(str(exc)) from None
+
+
+def cut_answer(number: int, text: str) -> str:
+    """What a member who cut is told (only they see it)."""
+    return (f"✂️ Your cut for deal {number}: `{text}`. It is written in the table's log "
+            "before the deal is dealt; the deal's table message and showdown list who cut "
+            "it, and the game's record keeps your word: check that they do.")
 
 
 #: the operations of an exchange whose public line hides what the player got
@@ -88,11 +105,52 @@ class Handlers(HistoryHandlers):
                     return
             else:
                 await self.replace_gone_host(self.service.get(table_id), user.id)
-                live = await self.service.start(table_id, user.id, press=interaction.id)
+                await self.committed(table_id)
+                live = await self.service.start(table_id, user.id)
                 await edit(interaction, embed=render.lobby_embed(live), view=None)
                 await self.publisher.post_deal(live)
                 return
             await edit(interaction, embed=render.lobby_embed(live), view=lobby_view(table_id))
+        await guarded(interaction, table_id, work)
+
+    async def committed(self, table_id: int) -> LiveTable:
+        """The lobby's fair-shuffle message is posted (``Commitments.post``):
+        nothing is dealt, and nobody cuts, before it is.
+
+        Raises:
+            UserError: Discord refused it for now (try again in a moment).
+        """
+        try:
+            return await self.publisher.commitments.post(self.service.get(table_id))
+        except discord.HTTPException:
+            log.warning("table %s: could not post the fair-shuffle message", table_id,
+                        exc_info=True)
+            raise UserError("I could not post the fair-shuffle message in this channel, and "
+                            "nothing is dealt before it is: try again in a moment (I need "
+                            "**Send Messages** here).") from None
+
+    async def on_cut_button(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Cut pressed on the lobby or a showdown: a seated member gets the form to
+        type their cut of the next deal."""
+        async def work() -> None:
+            live = await self.committed(table_id)
+            if live.seat_of(interaction.user.id) is None:
+                raise UserError("Only players seated at this table can cut.")
+            if interaction.response.is_done():  # acknowledged while waiting: no form now
+                raise UserError("Cut with `/commerce cut text:` and your word or number "
+                                "(the form could not open just now).")
+            await interaction.response.send_modal(cut_form(table_id, live.next_number))
+        await guarded(interaction, table_id, work)
+
+    async def on_cut(self, interaction: discord.Interaction, table_id: int, text: str) -> None:
+        """A member's cut from the Cut form (or ``/commerce cut``): stored for the
+        next deal, confirmed to them alone, and the lobby lists it."""
+        async def work() -> None:
+            await self.committed(table_id)
+            live, number, used = await self.service.cut(table_id, interaction.user.id, text)
+            await reply(interaction, cut_answer(number, used))
+            if live.row.status == "lobby":
+                await self.publisher.refresh_lobby(live)
         await guarded(interaction, table_id, work)
 
     async def replace_gone_host(self, live: LiveTable, member_id: int) -> bool:
@@ -294,8 +352,7 @@ class Handlers(HistoryHandlers):
                     and deal not in live.announced):
                 raise UserError("This deal's showdown is still on its way: press Next deal "
                                 "on it once it is posted.")
-            live = await self.service.next_deal(table_id, after=deal, press=interaction.id,
-                                                member_id=interaction.user.id)
+            live = await self.service.next_deal(table_id, after=deal)
             await edit(interaction, view=None)
             await self.publisher.post_deal(live)
         await guarded(interaction, table_id, work)

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import discord
 
+from .commitments import Commitments
 from .interactions import NO_PINGS, ping, reply, retrying
 from .panels import Panels
 from .places import Places
@@ -28,6 +29,7 @@ from .showing import AI_PACE, Showing
 from .storage import OPEN_STATUSES
 from .ui import media, render
 from .ui.components import (
+    CutButton,
     NextDealButton,
     PlayButton,
     answer_buttons,
@@ -129,6 +131,7 @@ class Publisher:
         panels: every player's private panel (``bot.panels``), refreshed with
             the table message.
         places: the channels and threads tables play in (``bot.places``).
+        commitments: each lobby's fair-shuffle message (``bot.commitments``).
         shown: per table, its table message's id and what it shows (text,
             embed, picture, controls) as last sent: an edit that would change
             nothing is not made, and the picture is uploaded only when it changed.
@@ -159,6 +162,7 @@ class Publisher:
         #: per table, edits of its older messages Discord refused for a while
         #: (controls to take off): message id -> the edit, made again by ``settle``
         self.owed: dict[int, dict[int, Callable[[], Awaitable[Any]]]] = {}
+        self.commitments = Commitments(self)
         media.warm_up()  # the card sprites, drawn in the background once per process
 
     def restore(self) -> None:
@@ -182,6 +186,7 @@ class Publisher:
         self.behind.discard(table_id)
         self.ends.pop(table_id, None)
         self.owed.pop(table_id, None)
+        self.commitments.refused.discard(table_id)
         self.dirty.discard(table_id)
         self.showing.forget(table_id)
         self.panels.forget(table_id)
@@ -409,6 +414,7 @@ class Publisher:
             items: list[discord.ui.Item[Any]] = []
             if not complete:
                 items.append(NextDealButton(live.id, live.deal_number))
+                items += [CutButton(live.id)] if live.game.shuffler is not None else []
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
             view = sent_view(view_of(*items) if items else None)

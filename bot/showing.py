@@ -60,7 +60,7 @@ class Showing:
         if count >= len(deal.operations):
             return live
         return LiveTable(live.row, live.seats, live.rules, game.rewound(count),
-                         showdown_messages=live.showdown_messages, cut_by=live.cut_by)
+                         showdown_messages=live.showdown_messages, events=live.events)
 
     def after(self, live: LiveTable, op: Operation) -> LiveTable:
         """What the member who made ``op`` sees on their panel now: the table just

@@ -148,7 +148,8 @@ class Timers:
         table owing an automatic step (AI seats to act, a first deal, a rebuild
         after a failed write) takes it; a showdown not yet posted is posted; a
         table whose messages Discord refused to update for a while (``behind``)
-        is brought up to date; an ended table's end still to be shown is shown; a
+        is brought up to date; a lobby's fair-shuffle message not yet posted is
+        posted; an ended table's end still to be shown is shown; a
         next deal or turn timer that is not running is started; a lobby idle for
         ``LOBBY_IDLE`` seconds is closed; every ``SWEEP_EVERY`` seconds, the
         channels finished games kept their guild's ``keep_days`` are removed.
@@ -195,19 +196,15 @@ class Timers:
             await self.publisher.refresh(ended, paced=False)
             return
         if self.service.due(table_id):
-            before = self.service.tables.get(table_id)
-            number = before.deal_number if before is not None else None
-            live = await self.service.resume(table_id)
-            if live is not None and live.deal_number != number:
-                await self.publisher.post_deal(live, paced=False)  # the first deal, dealt late
-            elif live is not None:
-                await self.publisher.refresh(live, paced=False)
+            await self._resume(table_id)
             return
         live = self.service.tables.get(table_id)
-        if live is not None and table_id in self.publisher.behind:
+        if live is None:
+            return
+        if table_id in self.publisher.behind:
             await self.publisher.refresh(live, paced=False)  # Discord refused an update
             return
-        if live is None or live.game is None or live.deal is None:
+        if await self._commit(live) or live.game is None or live.deal is None:
             return
         deal = live.deal
         if deal.finished:
@@ -221,6 +218,28 @@ class Timers:
             await self.publisher.refresh(live, paced=False)
         elif table_id not in self.turn_timers:
             await self.arm_turn_timer(live)
+
+    async def _resume(self, table_id: int) -> None:
+        """Take the automatic step the table owes (``TableService.resume``) and show it."""
+        before = self.service.tables.get(table_id)
+        number = before.deal_number if before is not None else None
+        live = await self.service.resume(table_id)
+        if live is not None and live.deal_number != number:
+            await self.publisher.post_deal(live, paced=False)  # the first deal, dealt late
+        elif live is not None:
+            await self.publisher.refresh(live, paced=False)
+
+    async def _commit(self, live: LiveTable) -> bool:
+        """Post a lobby's fair-shuffle message that a failure kept back (or a lobby
+        from before it had one); whether the watch tried."""
+        if (live.row.status != "lobby" or live.row.commitment_message_id is not None
+                or live.id in self.publisher.commitments.refused):
+            return False
+        try:
+            await self.publisher.commitments.post(live)
+        except discord.HTTPException:
+            log.warning("table %s: the fair-shuffle message is still not posted", live.id)
+        return True
 
     # ------------------------------------------------------------ next deal
     def waiting(self, table_id: int) -> bool:

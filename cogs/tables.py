@@ -17,8 +17,9 @@ from bot import waiting
 from bot.app import CommerceBot
 from bot.commands import Subcommands
 from bot.engine import OPTIONS
+from bot.engine.fairness import CUT_MAX
 from bot.interactions import guarded, reply, retrying, say
-from bot.service import DEFAULT_AI_LEVEL, LiveTable, UserError
+from bot.service import DEFAULT_AI_LEVEL, LiveTable, StorageFailure, UserError
 from bot.ui import help as help_text
 from bot.ui import proofs, render
 from bot.ui.components import lobby_view
@@ -36,7 +37,7 @@ FixedRounds = app_commands.Range[int, OPTIONS["fixed_rounds"].low, OPTIONS["fixe
 
 
 class Tables(Subcommands):
-    """``/commerce new | join | leave | start | addbot | hand | end | delay``."""
+    """``/commerce new | join | leave | start | addbot | hand | end | cut | delay``."""
 
     def __init__(self, bot: CommerceBot) -> None:
         """The commands of ``bot``'s tables; they join ``bot.commerce`` on load."""
@@ -120,6 +121,11 @@ class Tables(Subcommands):
                     await self.service.end(live.id, None, is_manager=True))
                 raise
             await self.service.set_message(live.id, lobby=msg.id)
+            try:  # the game's commitment, in a message of its own (never edited)
+                await self.bot.publisher.commitments.post(self.service.get(live.id))
+            except (discord.HTTPException, UserError, StorageFailure):
+                log.warning("table %s: the fair-shuffle message waits for the next try",
+                            live.id, exc_info=True)
             await interaction.followup.send(
                 f"Your table is ready in {place.mention}. Invite players to press **Join**.",
                 ephemeral=True)
@@ -154,8 +160,9 @@ class Tables(Subcommands):
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the game (host only) and post the first deal's table message."""
         async def work() -> None:
-            live = await self.service.start(self.here(interaction).id, interaction.user.id,
-                                            press=interaction.id)
+            table_id = self.here(interaction).id
+            await self.bot.handlers.committed(table_id)
+            live = await self.service.start(table_id, interaction.user.id)
             await reply(interaction, "The game begins!")
             await self.bot.publisher.refresh_lobby(live)
             await self.bot.publisher.post_deal(live)
@@ -205,7 +212,7 @@ class Tables(Subcommands):
             shared = -sum(live.game.ledger) if live.game is not None else 0
             text = "The table is closed." + (
                 " The unfinished deal was voided: its stakes and fees were refunded."
-                + proofs.void_reveal(live) if voided else "") + (
+                if voided else "") + proofs.end_reveal(live) + (
                 f" The {render.plural(shared, 'chip' if live.rules.chips else 'point')}"
                 " left in the pot "
                 f"{render.plural(shared, 'was', number=False)} shared by the players still in."
@@ -213,6 +220,19 @@ class Tables(Subcommands):
             await say(interaction, text)
             await self.bot.publisher.refresh(live)
         await guarded(interaction, None, work, public=True)
+
+    @app_commands.command(name="cut", description="Add your own word to the next deal's shuffle")
+    @app_commands.describe(text="Any word or number (up to 32 characters); everyone will see it")
+    async def cut(self, interaction: discord.Interaction,
+                  text: app_commands.Range[str, 1, CUT_MAX]) -> None:
+        """Cut the next deal of the table in this channel (seated players)."""
+        live = self.service.in_channel(interaction.channel_id or 0)
+        if live is None:
+            async def refuse() -> None:
+                self.here(interaction)  # says there is no table here
+            await guarded(interaction, None, refuse)
+            return
+        await self.bot.handlers.on_cut(interaction, live.id, text)
 
     @app_commands.command(name="delay", description="Seconds before the next deal starts by itself")
     @app_commands.describe(seconds="0 turns it off (then use the Next deal button); at most 600")

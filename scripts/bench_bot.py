@@ -370,7 +370,7 @@ async def open_tables(bot: Any, seats: list[Seat]) -> int:
     for s in seats:
         res = await s.actor.slash(s.channel, "commerce new")
         assert res.ephemeral and "ready" in res.response.content, res
-        lobby = s.channel.history()[-1]
+        lobby = find_message(s.channel, "commerce:lobby:")  # the fair-shuffle message follows
         for label in ("Add AI", "Add AI", "Start"):
             await s.actor.click(lobby, label=label)
         live = bot.service.in_channel(s.channel.id)

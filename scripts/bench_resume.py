@@ -157,6 +157,7 @@ async def build_table(service: TableService, i: int, state: tuple[str, str, int,
         await service.add_ai(live.id, host)
     if deals is None:
         return True
+    await service.commitment_posted(live.id, CHANNEL_BASE + i)  # the fair-shuffle message
     await service.start(live.id, host)
     for _ in range(deals):
         if not await finish_deal(service, live.id, host):

@@ -117,6 +117,7 @@ class Tables:
         self.table_id = live.id
         for _ in range(2):
             await self.service.add_ai(live.id, self.host)
+        await self.service.commitment_posted(live.id, 30_000 + self.made)  # fair-shuffle message
         await self.service.start(live.id, self.host)
 
     async def ready(self) -> None:

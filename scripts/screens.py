@@ -140,7 +140,7 @@ async def play_family(env, bot, camera: Camera, guild, prefix: str, preset: str,
     rng = random.Random(prefix)
     res = await ann.slash(channel, "commerce new", rules=preset, **options)
     assert res.ephemeral, res.response.content
-    lobby = channel.history()[-1]
+    lobby = channel.history()[-2]  # then the fair-shuffle message
     await ann.click(lobby, label="Add AI")
     await ann.click(lobby, label="Add AI")
     await camera.shoot(channel, sam, f"{prefix}-1-lobby")

@@ -2,9 +2,11 @@
 
 Prints one JSON object and exits 0, or prints ``{"error": ...}`` and exits 2.
 
-``python -m bot.engine verify FILE|-``: check the fair deals of a record
-(docs/FAIRNESS.md); prints a JSON summary and exits 0 only when every deal is
-verified, else 2.
+``python -m bot.engine verify FILE|- [--commitment HEX] [--head HEX]``: check
+what a record proves about its shuffle (docs/FAIRNESS.md "Verifying a record");
+``--commitment`` and ``--head`` are the values the table channel showed (the
+fair-shuffle message, the final standings). Prints a JSON summary and exits 0
+only when every check is proven, else 2.
 
 ``python -m bot.engine arena --preset P --policies strong,normal,easy --deals N
 --seed S``: duplicate deals between AI levels (docs/AI.md, ``arena.py``).
@@ -15,10 +17,14 @@ from __future__ import annotations
 import json
 import sys
 
-from .game import RecordError, replay, verify_record
+from .game import RecordError, replay
+from .proof import verify_record
 
-USAGE = ("usage: python -m bot.engine replay FILE|-\n       python -m bot.engine verify FILE|-"
-         "\n       python -m bot.engine arena [--preset P --policies A,B,C --deals N --seed S]")
+USAGE = ("usage: python -m bot.engine replay FILE|-\n"
+         "       python -m bot.engine verify FILE|- [--commitment HEX] [--head HEX]\n"
+         "       python -m bot.engine arena [--preset P --policies A,B,C --deals N --seed S]")
+#: the options of ``verify``: the values the table channel showed
+VERIFY_OPTIONS = ("--commitment", "--head")
 #: the subcommands that read one record
 RECORD_COMMANDS = ("replay", "verify")
 
@@ -30,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
         from .arena import main as arena_main
 
         return arena_main(args[1:])
-    if len(args) != 2 or args[0] not in RECORD_COMMANDS:
+    shown: dict[str, str] = {}
+    if args and args[0] == "verify":
+        args, shown = _options(args)
+    if len(args) != 2 or args[0] not in RECORD_COMMANDS or shown.get("") is not None:
         print(USAGE, file=sys.stderr)
         return 2
     try:
@@ -54,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(RecordError("not valid JSON: nested too deeply").to_dict()))
         return 2
     if args[0] == "verify":
-        return verify(record)
+        return verify(record, shown.get("--commitment"), shown.get("--head"))
     try:
         game = replay(record)
     except RecordError as exc:
@@ -67,10 +76,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def verify(record: object) -> int:
-    """Print the ``verify_record`` summary (or the replay error); the exit code."""
+def _options(args: list[str]) -> tuple[list[str], dict[str, str]]:
+    """``verify``'s arguments without its options, and the options' values
+    (``""`` -> something that is not an option, or an option without its value)."""
+    rest, shown = [], {}
+    items = iter(args)
+    for arg in items:
+        if arg in VERIFY_OPTIONS:
+            value = next(items, None)
+            if value is None or arg in shown:
+                shown[""] = arg
+            else:
+                shown[arg] = value
+        elif arg.startswith("--"):
+            shown[""] = arg
+        else:
+            rest.append(arg)
+    return rest, shown
+
+
+def verify(record: object, commitment: str | None = None, head: str | None = None) -> int:
+    """Print the ``verify_record`` summary (or the replay error) of ``record``,
+    compared with the ``commitment`` and ``head`` the table channel showed; the
+    exit code."""
     try:
-        ok, summary = verify_record(record)
+        ok, summary = verify_record(record, commitment_shown=commitment, head_shown=head)
     except RecordError as exc:
         print(json.dumps(exc.to_dict()))
         return 2

@@ -29,10 +29,11 @@ Sharing at the game's end takes every pot together: with ``three_stake`` the
 total of the three pots is shared equally, and the odd chips (one remainder)
 go to the earliest taker from the dealer's left (docs/RECORDS.md "Rulings").
 
-Random source: a live reshuffle (``draw``) uses ``secrets.SystemRandom`` unless
-a seeded ``rng`` is given, and the new stock order is written into the ``Draw``
-operation. A recorded draw (``apply``: replay, restart) repeats that order and
-never shuffles: without it, a draw from an empty stock is illegal
+Random source: a live reshuffle (``draw``) asks the deal's ``reshuffler`` — the
+game's fair shuffle (docs/FAIRNESS.md), which derives it from the game's seed —
+or, without one, uses ``secrets.SystemRandom`` (a seeded ``rng`` in tests); the new
+stock order is written into the ``Draw`` operation. A recorded draw (``apply``:
+replay, restart) repeats that order and never shuffles: without it, a draw from an empty stock is illegal
 (docs/RECORDS.md "Rulings").
 """
 
@@ -41,7 +42,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import Card
 from .common import (
@@ -92,6 +93,9 @@ class DiscardDeal(DealBase):
         final: the last of the ``fixed_rounds``.
         rng: a seeded random source for live reshuffles (tests); default the OS
             CSPRNG. A recorded draw never uses it.
+        reshuffler: gives a live reshuffle's new stock (top first) from its
+            number in the deal (from 1) and the cards reshuffled; used instead of
+            ``rng`` (the game's fair shuffle, ``fairness.Shuffler.reshuffle``).
 
     Raises:
         ValueError: bad seat count, dealer, deck, chips or pots.
@@ -115,6 +119,7 @@ class DiscardDeal(DealBase):
         first: bool = True,
         final: bool = False,
         rng: random.Random | None = None,
+        reshuffler: Callable[[int, Sequence[Card]], list[Card]] | None = None,
     ) -> None:
         """Deal to the seats with chips, take the stake (first deal) and, under
         three-stake, an ante into each pot; turn up the first discard, stack the stock
@@ -131,6 +136,7 @@ class DiscardDeal(DealBase):
         self.first = first
         self.final = final
         self.rng = rng
+        self.reshuffler = reshuffler
         self.pot_values = list(pots_in)
         if first and rules.stake:
             for s in self.active:
@@ -437,8 +443,9 @@ class DiscardDeal(DealBase):
     def draw(self, seat: int) -> Draw:
         """Draw the stock top; ``seat`` must then keep or discard it. When the stock
         is empty, the pile but its top is first shuffled into a new stock — live,
-        with the OS CSPRNG (``secrets.SystemRandom``; a seeded ``rng`` in tests) —
-        and the new order is written into the returned ``Draw`` (``reshuffle``).
+        by the deal's ``reshuffler`` (else the OS CSPRNG, ``secrets.SystemRandom``;
+        a seeded ``rng`` in tests) — and the new order is written into the
+        returned ``Draw`` (``reshuffle``).
 
         Raises:
             IllegalAction: see ``verify_draw``.
@@ -447,7 +454,10 @@ class DiscardDeal(DealBase):
         order: list[Card] | None = None
         if not self.stock:
             order = list(self.discard[:-1])
-            (self.rng or secrets.SystemRandom()).shuffle(order)
+            if self.reshuffler is not None:
+                order = list(self.reshuffler(self.reshuffles + 1, order))
+            else:
+                (self.rng or secrets.SystemRandom()).shuffle(order)
         return self._draw(seat, order)
 
     def verify_recorded_draw(self, seat: int, reshuffle: Sequence[Card] | None) -> None:

@@ -13,7 +13,15 @@ from .cards import Card, card_code, parse_card, shuffled_deck
 from .common import DealBase, IllegalAction, Standing
 from .deal import TradeDeal
 from .discard import DiscardDeal
-from .fairness import SEED_BYTES, DealProof, deck_order, failed_checks
+from .fairness import (
+    Attempt,
+    Cut,
+    ShuffleLog,
+    Shuffler,
+    chain_entries,
+    chain_heads,
+)
+from .fairness_v1 import SEED_BYTES, DealProof, deck_order
 from .hands import Category
 from .operations import (
     BarterAnswer,
@@ -78,15 +86,20 @@ class Game:
         rules: the rule system (options already applied).
         n_seats: number of seats.
         first_dealer: seat of the first dealer.
-        table: the table id, needed for fair deals (``start_fair_deal``) and
-            written into records as ``table`` (docs/FAIRNESS.md).
+        table: the table id, needed for fair deals and written into records as
+            ``table`` (docs/FAIRNESS.md).
+        shuffler: the game's fair shuffle (its secret seed, docs/FAIRNESS.md), from
+            which ``deal_attempt`` deals; secret until the game is over.
+        shuffle_log: the public part of the game's shuffle (commitment, each deal's
+            attempt and cuts, the burned attempts); with it records are format 2.
 
     Raises:
         ValueError: seat count or first dealer out of range.
     """
 
     def __init__(
-        self, rules: Rules, n_seats: int, first_dealer: int, table: int | None = None
+        self, rules: Rules, n_seats: int, first_dealer: int, table: int | None = None, *,
+        shuffler: Shuffler | None = None, shuffle_log: ShuffleLog | None = None,
     ) -> None:
         """A game with no deal yet (start one with ``start_deal`` or
         ``start_fair_deal``). Arguments and errors: see the class."""
@@ -107,6 +120,10 @@ class Game:
         self.proofs: list[DealProof | None] = []
         self.table = table
         self.closed = False
+        #: the fair shuffle of the whole game (format 2): its seed is secret while the
+        #: game runs (``revealed_seed``); never part of a deal or an observation
+        self.shuffler = shuffler
+        self.shuffle_log = shuffle_log
 
     # ------------------------------------------------------------- state
     @property
@@ -115,6 +132,11 @@ class Game:
         if self.deals and not self.deals[-1].finished:
             return self.deals[-1]
         return None
+
+    @property
+    def over(self) -> bool:
+        """The game is over: complete, or closed before its end."""
+        return self.closed or self.complete
 
     @property
     def deals_played(self) -> int:
@@ -245,11 +267,14 @@ class Game:
         rng: random.Random | None = None,
         *,
         proof: DealProof | None = None,
+        attempt: Attempt | None = None,
     ) -> AnyDeal:
         """Start the next deal with ``deck`` (or a fresh CSPRNG shuffle). ``rng``
-        (tests only) also drives live jaques reshuffles. ``proof`` is the deal's
-        fairness data as a record carries it (kept as given, never checked here:
-        that is ``verify_record``'s job).
+        (tests only) also drives live jaques reshuffles. ``proof`` is a format 1
+        deal's fairness data, ``attempt`` the attempt a format 2 deal was dealt
+        from (docs/FAIRNESS.md); both are kept as given, never checked here (that
+        is ``verify_record``'s job). With the game's ``shuffler`` and an
+        ``attempt``, live reshuffles of the deal derive from the seed.
 
         Raises:
             GameError: a deal is in progress, the game is complete or closed.
@@ -267,6 +292,11 @@ class Game:
         number = len(self.deals) + 1
         final = self.deals_total is not None and number == self.deals_total
         deal: AnyDeal
+        shuffler, reshuffler = self.shuffler, None
+        if shuffler is not None and attempt is not None:
+            def reshuffler(index: int, pile: Sequence[Card]) -> list[Card]:
+                assert attempt is not None
+                return shuffler.reshuffle(number, attempt.attempt, attempt.cuts, index, pile)
         if self.rules.family == "trade":
             deal = TradeDeal(self.rules, self.n, dealer, cards, carried_pool=st.pots[0], final=final)
         elif self.rules.family == "widow":
@@ -277,11 +307,45 @@ class Game:
         else:
             deal = DiscardDeal(
                 self.rules, self.n, dealer, cards, chips=st.chips, carried_pots=st.pots,
-                first=not self.deals, final=final, rng=rng,
+                first=not self.deals, final=final, rng=rng, reshuffler=reshuffler,
             )
         self.deals.append(deal)
         self.proofs.append(proof)
+        if self.shuffle_log is not None:
+            self.shuffle_log.attempts.append(attempt)
         return deal
+
+    def deal_attempt(self, attempt: Attempt) -> AnyDeal:
+        """Deal the next deal from the game's seed: the deck of ``attempt`` (its
+        number and cuts; docs/FAIRNESS.md "The algorithm"), its reshuffles too.
+        The caller has written the attempt down first (a burned attempt is never
+        dealt again).
+
+        Raises:
+            GameError: no shuffler, an attempt of another deal, or as ``start_deal``.
+        """
+        if self.shuffler is None or self.shuffle_log is None:
+            raise GameError("This game has no fair shuffle.")
+        if attempt.deal != len(self.deals) + 1:
+            raise GameError(f"That attempt is for deal {attempt.deal}, not the next deal.")
+        deck = self.shuffler.deck(attempt.deal, attempt.attempt, attempt.cuts)
+        return self.start_deal(deck, attempt=attempt)
+
+    def burn(self, attempt: Attempt) -> None:
+        """Note an attempt written down but never dealt (a failed write): the
+        record lists it, and it is never dealt again (docs/FAIRNESS.md "Burned
+        attempts").
+
+        Raises:
+            GameError: the game has no fair shuffle.
+        """
+        if self.shuffle_log is None:
+            raise GameError("This game has no fair shuffle.")
+        self.shuffle_log.burned.append(attempt)
+
+    def revealed_seed(self) -> bytes | None:
+        """The game's seed once the game is over (complete or closed), else ``None``."""
+        return self.shuffler.seed if self.shuffler is not None and self.over else None
 
     def start_fair_deal(self, seed: bytes, cuts: Sequence[bytes | str]) -> AnyDeal:
         """Start the next deal with the deck ``deck_order(seed, cuts, table, number,
@@ -297,6 +361,20 @@ class Game:
         number = len(self.deals) + 1
         deck = deck_order(seed, cuts, self.table, number, self.rules.name)
         return self.start_deal(deck, proof=DealProof.make(seed, cuts))
+
+    def chain_heads(self, players: Sequence[str], options: dict[str, Any] | None = None,
+                    ai_levels: dict[str, str] | None = None) -> dict[str, str]:
+        """The head of ``to_record``'s chain after each of its entries (``header``,
+        ``burned N.A``, ``deal N``, ``end``: ``fairness.chain_entries``).
+
+        Raises:
+            GameError: the game has no fair shuffle.
+        """
+        if self.shuffler is None or self.shuffle_log is None:
+            raise GameError("This game has no fair shuffle.")
+        entries = chain_entries(_record(self, players, options, ai_levels, sealed=False))
+        heads = chain_heads(self.shuffler.chain_key(), [e for _, e in entries])
+        return {what: head for (what, _), head in zip(entries, heads, strict=True)}
 
     def reveal(self, index: int) -> DealProof | None:
         """The fairness data of deal ``index`` (from 0) that may be made public now:
@@ -324,8 +402,9 @@ class Game:
         ``count`` operations: the deal dealt again from the same deck, from the
         same standing, and those operations applied (docs/RULES.md §3: a deal is
         a pure function of its deck and operations). The earlier deals are
-        shared, not copied; this game is not changed. No fairness data is
-        carried (a copy is only ever shown, never recorded).
+        shared, not copied; this game is not changed. Only the public part of
+        the shuffle is carried (each deal's attempt and cuts): a copy is only
+        ever shown, never recorded, and never shuffles.
 
         Raises:
             GameError: the game has no deal.
@@ -336,10 +415,13 @@ class Game:
         latest = self.deals[-1]
         if not 0 <= count <= len(latest.operations):
             raise ValueError(f"count must be 0..{len(latest.operations)}")
-        copy = Game(self.rules, self.n, self.first_dealer, table=self.table)
+        log = self.shuffle_log
+        shown = None if log is None else ShuffleLog(log.commitment, log.posted,
+                                                     list(log.attempts[:-1]), list(log.burned))
+        copy = Game(self.rules, self.n, self.first_dealer, table=self.table, shuffle_log=shown)
         copy.deals = self.deals[:-1]
         copy.proofs = [None] * len(copy.deals)
-        deal = copy.start_deal(latest.deck)
+        deal = copy.start_deal(latest.deck, attempt=None if log is None else log.attempts[-1])
         for op in latest.operations[:count]:
             deal.apply(op)
         return copy
@@ -366,78 +448,118 @@ class Game:
         }
 
     def to_record(
-        self, players: Sequence[str], options: dict[str, Any] | None = None
+        self, players: Sequence[str], options: dict[str, Any] | None = None,
+        ai_levels: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """The game as a docs/RULES.md §3 record (JSON-ready; docs/RECORDS.md);
-        ``options`` default to the game's own table options. ``table`` and each
-        deal's ``commitment``, ``seed`` and ``cuts`` are written only when known
-        (docs/FAIRNESS.md). Like the decks, the seeds make a record private while
-        its last deal is open."""
-        deals = []
-        for d, proof in zip(self.deals, self.proofs, strict=True):
-            item: dict[str, Any] = {
-                "deck": [card_code(c) for c in d.deck],
-                "actions": record_actions(d.operations),
-            }
-            if proof is not None:
-                item.update(proof.to_record())
-            deals.append(item)
-        record: dict[str, Any] = {
-            "rules": self.rules.name,
-            "options": dict(self.options if options is None else options),
-            "players": list(players),
-            "first_dealer": self.first_dealer,
-        }
-        if self.table is not None:
-            record["table"] = self.table
-        record["deals"] = deals
-        return record
+        ``options`` default to the game's own table options, ``ai_levels`` (seat,
+        as a string, -> level) is written when given. A game with a fair shuffle
+        gives a format 2 record (docs/FAIRNESS.md "In records"): its ``shuffle``
+        holds the commitment, where it was posted and the burned attempts, each
+        deal its ``attempt`` and ``cuts``, and once the game is over the seed, how
+        it ended and the chain's head. A format 1 deal carries its own proof; its
+        seed only once it is over. The decks make a record private while the game
+        runs."""
+        return _record(self, players, options, ai_levels)
 
     def summary(self) -> dict[str, Any]:
         """The outcome as ``python -m bot.engine replay`` prints it (docs/RULES.md §3;
         the family fields are listed in docs/RECORDS.md)."""
-        deals = []
-        for d in self.deals:
-            sd = d.showdown if d.finished else None
-            item: dict[str, Any] = {
-                "dealer": d.dealer,
-                "hands": [[card_code(c) for c in h] for h in d.hands],
-                "categories": [
-                    None if c is None else category_name(c) for c in sd.categories
-                ] if sd else None,
-                "winner": sd.winner if sd else None,
-                "ended_by": sd.ended_by if sd else None,
-                "knocker": sd.knocker if sd else None,
-                "ledger_delta": list(d.delta),
-            }
-            if isinstance(d, WidowDeal):
-                item["widow"] = [card_code(c) for c in d.widow]
-                if d.lives is not None:
-                    item["lives"] = list(d.lives)
-                    item["loser"] = d.loser if sd else None
-                    item["horse"] = d.horse_buyer
-                    item["pool"] = d.pool
-            elif isinstance(d, DiscardDeal):
-                item["chips"] = [d.chips(s) for s in range(d.n)]
-                item["pots"] = list(d.pots)
-                item["lowest"] = list(sd.losers) if sd else None
-                if self.rules.three_stake:
-                    item["pot_winners"] = [list(w) for w in sd.pot_winners] if sd else None
-                item["reshuffles"] = d.reshuffles
-            deals.append(item)
-        out: dict[str, Any] = {
-            "deals": deals,
-            "ledger": self.ledger,
-            "complete": self.complete,
-            "winners": self.winners,
+        return _summary(self)
+
+
+def _record(game: Game, players: Sequence[str], options: dict[str, Any] | None,
+            ai_levels: dict[str, str] | None, *, sealed: bool = True) -> dict[str, Any]:
+    """``game``'s record (``Game.to_record``); once the game is over, its shuffle's
+    ``end`` and (``sealed``) its seed and head."""
+    log = game.shuffle_log
+    deals = []
+    for index, d in enumerate(game.deals):
+        item: dict[str, Any] = {
+            "deck": [card_code(c) for c in d.deck],
+            "actions": record_actions(d.operations),
         }
-        if self.rules.lives:
-            out["lives"] = self.lives
-            out["pool"] = sum(self.pots)
-        if self.rules.chips:
-            out["chips"] = self.chips
-            out["pots"] = list(self.pots)
-        return out
+        proof = game.reveal(index)
+        if proof is not None:
+            item.update(proof.to_record())
+        attempt = log.attempts[index] if log is not None else None
+        if attempt is not None:
+            item["attempt"] = attempt.attempt
+            item["cuts"] = [c.to_record() for c in attempt.cuts]
+        deals.append(item)
+    record: dict[str, Any] = {}
+    if log is not None:
+        record["format"] = 2
+    record.update({
+        "rules": game.rules.name,
+        "options": dict(game.options if options is None else options),
+        "players": list(players),
+        "first_dealer": game.first_dealer,
+    })
+    if game.table is not None:
+        record["table"] = game.table
+    if ai_levels:
+        record["ai_levels"] = dict(ai_levels)
+    if log is not None:
+        record["shuffle"] = {"commitment": log.commitment, "posted": log.posted,
+                             "burned": [b.to_record() for b in log.burned]}
+    record["deals"] = deals
+    shuffler = game.shuffler
+    if log is not None and game.over and shuffler is not None:
+        part = record["shuffle"]
+        if sealed:
+            part["seed"] = shuffler.seed.hex()
+        part["end"] = "finished" if game.complete else "closed"
+        if sealed:
+            entries = [e for _, e in chain_entries(record)]
+            part["head"] = chain_heads(shuffler.chain_key(), entries)[-1]
+    return record
+
+
+def _summary(game: Game) -> dict[str, Any]:
+    """``Game.summary``."""
+    deals = []
+    for d in game.deals:
+        sd = d.showdown if d.finished else None
+        item: dict[str, Any] = {
+            "dealer": d.dealer,
+            "hands": [[card_code(c) for c in h] for h in d.hands],
+            "categories": [
+                None if c is None else category_name(c) for c in sd.categories
+            ] if sd else None,
+            "winner": sd.winner if sd else None,
+            "ended_by": sd.ended_by if sd else None,
+            "knocker": sd.knocker if sd else None,
+            "ledger_delta": list(d.delta),
+        }
+        if isinstance(d, WidowDeal):
+            item["widow"] = [card_code(c) for c in d.widow]
+            if d.lives is not None:
+                item["lives"] = list(d.lives)
+                item["loser"] = d.loser if sd else None
+                item["horse"] = d.horse_buyer
+                item["pool"] = d.pool
+        elif isinstance(d, DiscardDeal):
+            item["chips"] = [d.chips(s) for s in range(d.n)]
+            item["pots"] = list(d.pots)
+            item["lowest"] = list(sd.losers) if sd else None
+            if game.rules.three_stake:
+                item["pot_winners"] = [list(w) for w in sd.pot_winners] if sd else None
+            item["reshuffles"] = d.reshuffles
+        deals.append(item)
+    out: dict[str, Any] = {
+        "deals": deals,
+        "ledger": game.ledger,
+        "complete": game.complete,
+        "winners": game.winners,
+    }
+    if game.rules.lives:
+        out["lives"] = game.lives
+        out["pool"] = sum(game.pots)
+    if game.rules.chips:
+        out["chips"] = game.chips
+        out["pots"] = list(game.pots)
+    return out
 
 
 def category_name(category: Category) -> str:
@@ -579,8 +701,12 @@ def _apply_discard_action(deal: DiscardDeal, seat: int, kind: Any, action: dict[
 
 #: the keys every record holds (docs/RECORDS.md "The record")
 RECORD_KEYS = ("rules", "options", "players", "first_dealer", "deals")
-#: optional per-deal keys of a fair deal (docs/FAIRNESS.md)
+#: optional per-deal keys of a format 1 fair deal (docs/FAIRNESS.md "Format 1 records")
 PROOF_KEYS = ("commitment", "seed", "cuts")
+#: the record formats ``replay`` reads: 1 (no ``format`` key) and 2 (docs/FAIRNESS.md)
+FORMATS = (1, 2)
+#: how a format 2 game ended, as its ``shuffle`` says
+ENDS = ("finished", "closed")
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 
@@ -589,6 +715,106 @@ def _hex(value: Any, what: str) -> bytes:
     if not isinstance(value, str) or len(value) % 2 or not _HEX.issuperset(value):
         raise ValueError(f"{what} must be a string of hex digits (two per byte)")
     return bytes.fromhex(value)
+
+
+def _whole(value: Any, what: str, low: int = 0, top: int = 1 << 64) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value < top:
+        raise ValueError(f"{what} must be a whole number from {low}")
+    return value
+
+
+def _digest(value: Any, what: str) -> str:
+    if len(_hex(value, what)) != 32:
+        raise ValueError(f"{what} must be 64 hex digits")
+    return str(value).lower()
+
+
+def record_format(record: dict[str, Any]) -> int:
+    """The record's format: 1 when it has no ``format`` key, else its value.
+
+    Raises:
+        RecordError: a format ``replay`` does not read.
+    """
+    fmt = record.get("format", 1)
+    if fmt not in FORMATS or isinstance(fmt, bool):
+        raise RecordError(f"format must be one of {', '.join(map(str, FORMATS))}")
+    return int(fmt)
+
+
+def _cuts(value: Any, seats: int, what: str = "cuts") -> tuple[Cut, ...]:
+    """A format 2 list of cuts (``[{"seat", "text"}]``), checked for shape."""
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list of cuts")
+    out = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"seat", "text"}:
+            raise ValueError(f"a cut in {what} must be an object with seat and text")
+        seat = _whole(item["seat"], "a cut's seat", 0, seats)
+        if not isinstance(item["text"], str):
+            raise ValueError("a cut's text must be a string")
+        out.append(Cut(seat, item["text"]))
+    return tuple(out)
+
+
+def _shuffle_of(record: dict[str, Any], seats: int, table: int | None,
+                preset: str) -> tuple[ShuffleLog, Shuffler | None]:
+    """A format 2 record's ``shuffle``, checked for shape (``verify_record`` checks
+    the values): its public log, and a shuffler when the seed is revealed.
+
+    Raises:
+        ValueError: a field missing or of the wrong shape.
+    """
+    part = record.get("shuffle")
+    if not isinstance(part, dict):
+        raise ValueError("a format 2 record needs its shuffle")
+    unknown = set(part) - {"commitment", "posted", "seed", "burned", "end", "head"}
+    if unknown:
+        raise ValueError(f"the shuffle has unknown fields: {', '.join(sorted(unknown))}")
+    if table is None:
+        raise ValueError("a format 2 record needs its table")
+    committed = _digest(part.get("commitment"), "the shuffle's commitment")
+    posted = part.get("posted")
+    if posted is not None:
+        if not isinstance(posted, dict) or set(posted) != {"guild", "channel", "message"}:
+            raise ValueError("posted must be null or an object with guild, channel and message")
+        posted = {k: _whole(v, f"posted {k}") for k, v in posted.items()}
+    burned = _burned(part.get("burned", []), seats)
+    if "end" in part and part["end"] not in ENDS:
+        raise ValueError(f"the shuffle's end must be {' or '.join(ENDS)}")
+    if "head" in part:
+        _digest(part["head"], "the shuffle's head")
+    shuffler = None
+    if "seed" in part:
+        seed = _hex(part["seed"], "the shuffle's seed")
+        if len(seed) != SEED_BYTES:
+            raise ValueError("the shuffle's seed must be 64 hex digits (32 bytes)")
+        shuffler = Shuffler(seed, table, preset)
+    return ShuffleLog(committed, posted, [], burned), shuffler
+
+
+def _burned(value: Any, seats: int) -> list[Attempt]:
+    """A format 2 record's burned attempts, checked for shape."""
+    if not isinstance(value, list):
+        raise ValueError("burned must be a list")
+    burned = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"deal", "attempt", "cuts"}:
+            raise ValueError("a burned attempt must be an object with deal, attempt and cuts")
+        burned.append(Attempt(_whole(item["deal"], "a burned deal", 1),
+                              _whole(item["attempt"], "a burned attempt", 1, 1 << 32),
+                              _cuts(item["cuts"], seats, "a burned attempt's cuts")))
+    return burned
+
+
+def _attempt(deal_record: dict[str, Any], number: int, seats: int) -> Attempt | None:
+    """A format 2 deal's ``attempt`` and ``cuts``, checked for shape; ``None`` when
+    the deal has neither (it was not dealt from the seed)."""
+    if any(key in deal_record for key in ("commitment", "seed")):
+        raise ValueError("a format 2 deal has no commitment or seed of its own")
+    if "attempt" not in deal_record and "cuts" not in deal_record:
+        return None
+    attempt = _whole(deal_record.get("attempt"), "attempt", 1, 1 << 32)
+    return Attempt(number, attempt, _cuts(deal_record.get("cuts"), seats))
 
 
 def _proof(deal_record: dict[str, Any]) -> DealProof | None:
@@ -623,7 +849,9 @@ def replay(record: Any) -> Game:
     without its ``reshuffle``) is an error, never a default or fresh randomness.
     Only what the format leaves out on purpose keeps its meaning: an options key
     absent is the preset's value, ``knock`` absent is no knock, a ``response``
-    or ``discard`` absent is still awaited (docs/RECORDS.md "Rulings").
+    or ``discard`` absent is still awaited (docs/RECORDS.md "Rulings"). A format 2
+    record whose shuffle says the game was ``closed`` gives a closed game (its
+    unfinished deal voided, as the table did).
 
     Raises:
         RecordError: the record is malformed, incomplete or an action is
@@ -638,14 +866,21 @@ def replay(record: Any) -> Game:
     deals = record["deals"]
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
+    if game.shuffle_log is not None:
+        burned = game.shuffle_log.burned
+        if any(b.deal > len(deals) + 1 for b in burned):
+            raise RecordError("a burned attempt is of a deal after the next one")
     for di, deal_record in enumerate(deals):
         _replay_deal(game, di, deal_record)
+    if game.shuffle_log is not None and record["shuffle"].get("end") == "closed":
+        game.close()  # a format 2 record says so: its unfinished deal was voided
     return game
 
 
 def _game_of(record: dict[str, Any]) -> Game:
-    """The game a record's header describes (``rules``, ``options``, ``players``,
-    ``first_dealer`` and ``table``), with no deal yet.
+    """The game a record's header describes (``format``, ``rules``, ``options``,
+    ``players``, ``first_dealer``, ``table`` and, in format 2, ``shuffle``), with no
+    deal yet.
 
     Raises:
         RecordError: a header field of the wrong type or value, an unknown preset
@@ -670,7 +905,10 @@ def _game_of(record: dict[str, Any]) -> Game:
             not isinstance(table, int) or isinstance(table, bool) or not 0 <= table < 1 << 64
         ):
             raise RecordError("table must be a table id (a whole number from 0 to 2**64 - 1)")
-        return Game(rules, len(players), first, table)
+        if record_format(record) == 1:
+            return Game(rules, len(players), first, table)
+        log, shuffler = _shuffle_of(record, len(players), table, name)
+        return Game(rules, len(players), first, table, shuffler=shuffler, shuffle_log=log)
     except (RulesError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
@@ -696,7 +934,10 @@ def _replay_deal(game: Game, di: int, deal_record: Any) -> None:
         if not isinstance(raw, list):
             raise ValueError("deck must be a list of 52 card codes")
         deck = [_card(c, "deck entry") for c in raw]
-        deal = game.start_deal(deck, proof=_proof(deal_record))
+        if game.shuffle_log is not None:
+            deal = game.start_deal(deck, attempt=_attempt(deal_record, di + 1, game.n))
+        else:
+            deal = game.start_deal(deck, proof=_proof(deal_record))
     except (ValueError, GameError) as exc:
         raise RecordError(str(exc), di) from None
     actions = deal_record.get("actions")
@@ -709,50 +950,3 @@ def _replay_deal(game: Game, di: int, deal_record: Any) -> None:
             _apply_action(deal, action)
         except ValueError as exc:  # IllegalAction is a ValueError
             raise RecordError(str(exc), di, ai) from None
-
-
-def verify_record(record: Any) -> tuple[bool, dict[str, Any]]:
-    """Check the fair deals of a game record (docs/FAIRNESS.md), as
-    ``python -m bot.engine verify`` does.
-
-    The record must replay (``replay``). Then each deal is ``verified`` (its
-    seed hashes to its commitment and ``deck_order`` of the seed and cuts is its
-    recorded deck), ``failed`` (with the checks that failed: ``commitment``,
-    ``deck``) or ``unverifiable`` (it lacks ``commitment``, ``seed`` or ``cuts``,
-    or the record lacks ``table``). Returns ``(ok, summary)``: ``ok`` only when
-    the record has at least one deal and every deal is verified.
-
-    Raises:
-        RecordError: the record does not replay.
-    """
-    game = replay(record)
-    items: list[dict[str, Any]] = []
-    counts = {"verified": 0, "failed": 0, "unverifiable": 0}
-    for index, (deal, proof) in enumerate(zip(game.deals, game.proofs, strict=True)):
-        number = index + 1
-        item: dict[str, Any] = {"deal": index, "number": number}
-        missing = [
-            key for key in PROOF_KEYS if proof is None or getattr(proof, key) is None
-        ]
-        if missing:
-            item["status"] = "unverifiable"
-            item["reason"] = f"the deal has no {', '.join(missing)}"
-        elif game.table is None:
-            item["status"] = "unverifiable"
-            item["reason"] = "the record has no table"
-        else:
-            assert proof is not None and proof.commitment is not None
-            assert proof.seed is not None and proof.cuts is not None
-            failures = failed_checks(
-                proof.commitment, proof.seed, proof.cuts, game.table, number,
-                game.rules.name, deal.deck,
-            )
-            if failures:
-                item["status"] = "failed"
-                item["failed"] = [{"check": check, "reason": why} for check, why in failures]
-            else:
-                item["status"] = "verified"
-        counts[item["status"]] += 1
-        items.append(item)
-    ok = bool(items) and counts["verified"] == len(items)
-    return ok, {"ok": ok, "table": game.table, **counts, "deals": items}

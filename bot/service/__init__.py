@@ -12,6 +12,8 @@ Errors a user can cause are raised as ``UserError`` with a short message.
 - ``lifecycle``: create, join, add an AI, leave, start, departures, idle
   lobbies, end;
 - ``actions``: a member's move, the next deal, the turn timer's move, I'm back;
+- ``shuffles``: the fair shuffle's requests: a member's cut, the fair-shuffle
+  message posted, a seed for a lobby from before (docs/FAIRNESS.md);
 - ``progress``: what a table owes without anyone clicking (``due``, ``resume``);
 - ``players``: who decides for AI seats at their level, and the coach's hints
   (strong search in a worker process, off the event loop);
@@ -39,13 +41,14 @@ from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
 from .progress import Progress
 from .queries import Queries
+from .shuffles import Shuffles
 
 __all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL", "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "ServerExport", "StorageFailure",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
-class TableService(LifeCycle, Actions, Progress, Queries, Archive, ServerExports):
+class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Archive, ServerExports):
     """Owns every open table; see the module docstring.
 
     Args:

@@ -9,7 +9,7 @@ import logging
 
 from ..engine import AnyDeal, Decision, IllegalAction, Operation, choices, coach
 from ..engine import ai as engine_ai
-from .core import ServiceBase, press_cut
+from .core import ServiceBase
 from .errors import UserError
 from .live import LiveTable
 
@@ -19,16 +19,16 @@ log = logging.getLogger(__name__)
 class Actions(ServiceBase):
     """Moves at a running table (part of ``TableService``)."""
 
-    async def next_deal(self, table_id: int, after: int, press: int | None = None,
-                        member_id: int | None = None) -> LiveTable:
+    async def next_deal(self, table_id: int, after: int) -> LiveTable:
         """Deal the next hand once deal number ``after`` is over (idempotent: a
-        second call for the same ``after`` is refused). ``press``: the id of the
-        Next deal press by ``member_id``, the deal's cut; without it (the timer)
-        the bot cuts (docs/FAIRNESS.md "In the bot").
+        second call for the same ``after`` is refused), whoever asks (Next deal,
+        the timer): it uses the cuts members made for it (docs/FAIRNESS.md "In the
+        bot").
 
         Raises:
             UserError: the deal is not over, already dealt, or the game is over.
-            StorageFailure: nothing changed (the deal can be dealt again).
+            StorageFailure: nothing was dealt (the deal can be dealt again, from the
+                next attempt).
         """
         async with self.lock(table_id):
             live = self.get(table_id)
@@ -36,9 +36,7 @@ class Actions(ServiceBase):
                 raise UserError("The next deal has already started.")
             if live.game.complete:
                 raise UserError("This game is over.")
-            async with self._unit(table_id):
-                cut = None if press is None or member_id is None else press_cut(press)
-                await self._deal(live, cut, member_id if cut is not None else None)
+            await self._deal_next(live)
             return live
 
     async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,

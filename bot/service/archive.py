@@ -1,10 +1,10 @@
 """Games that are over: their records (with the proof of every deal), the
 server's history of finished games, and a finished deal rebuilt at any step.
 
-Nothing here ever reads an open deal's seed into a record: a record of a table
-still open (``record``, for tests and tools) leaves the open deal's seed out,
-and ``export``, ``history`` and ``archived`` only serve tables that are no
-longer open, whose every deal is over (docs/FAIRNESS.md "In the bot").
+Nothing here ever reads a secret seed into a record: a record of a table still
+open (``record``, for tests and tools) leaves the game's seed (and a format 1
+open deal's) out, and ``export``, ``history`` and ``archived`` only serve tables
+that are no longer open, whose every deal is over (docs/FAIRNESS.md "In the bot").
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Game, RecordError, get_preset, operation_from_dict, parse_card, record_actions, replay
-from ..storage import DealRow, HintRow, PastGame, SeatRow, TableRow
-from .core import ServiceBase, proof_of
+from ..engine import Game, RecordError, get_preset, operation_from_dict, parse_card, replay
+from ..storage import OPEN_STATUSES, DealRow, HintRow, PastGame, SeatRow, ShuffleEvent, TableRow
+from .core import ServiceBase, game_of, proof_of
 from .errors import UserError
 from .live import LiveTable
 
@@ -23,32 +23,29 @@ log = logging.getLogger(__name__)
 
 
 def record_of(row: TableRow, seats: list[SeatRow], deals: list[DealRow],
-              hints: dict[int, list[HintRow]] | None = None) -> dict[str, Any]:
+              hints: dict[int, list[HintRow]] | None = None,
+              events: list[ShuffleEvent] | None = None,
+              seed: str | None = None) -> dict[str, Any]:
     """A table's game as a docs/RULES.md §3 record (docs/RECORDS.md), with ``table``,
-    each AI seat's level (``ai_levels``: seat -> level), each fair deal's
-    ``commitment``, ``cuts`` and — once the deal is over (finished or void) — its
-    ``seed``, and the coach's ``hints`` of each deal (docs/AI.md "Coach")."""
-    items = []
-    for d in deals:
-        ops = [operation_from_dict(a.payload) for a in d.actions]
-        item: dict[str, Any] = {"deck": list(d.deck), "actions": record_actions(ops)}
-        if d.commitment is not None:
-            item["commitment"] = d.commitment
-            if d.seed is not None and d.status != "open":
-                item["seed"] = d.seed
-            item["cuts"] = list(d.cuts or [])
+    each AI seat's level (``ai_levels``: seat -> level) and the coach's ``hints``
+    of each deal (docs/AI.md "Coach"). A game with one commitment is a format 2
+    record (docs/FAIRNESS.md "In records"): its shuffle log from ``events`` and —
+    once the game is over, given its ``seed`` (hex) — the seed, its end and the
+    chain's head. A format 1 deal carries its own proof, its seed once it is over.
+
+    Raises:
+        ValueError: the table never started.
+    """
+    game = game_of(row, seats, deals, events or [], seed)
+    if game is None:
+        raise ValueError(f"table {row.id} never started")
+    live = LiveTable(row, seats, game.rules, game)
+    record = game.to_record(*live.header())
+    for item, d in zip(record["deals"], deals, strict=True):
         given = (hints or {}).get(d.number)
         if given:
             item["hints"] = [{"after": h.seq, "seat": h.seat, "advice": h.advice,
                               "reason": h.reason} for h in given]
-        items.append(item)
-    record: dict[str, Any] = {"rules": row.preset, "options": dict(row.options),
-                              "players": [s.name for s in seats],
-                              "first_dealer": row.first_dealer, "table": row.id,
-                              "deals": items}
-    levels = {str(s.seat): s.ai_level for s in seats if s.is_ai and s.ai_level}
-    if levels:
-        record["ai_levels"] = levels
     return record
 
 
@@ -112,8 +109,15 @@ class Archive(ServiceBase):
         row = await self.storage.get_table(table_id)
         if row is None or row.first_dealer is None:
             raise UserError("That table has no game to export.")
-        return record_of(row, await self.storage.seats(table_id),
-                         await self.storage.deals(table_id), await self.storage.hints(table_id))
+        return await self._record_of(row)
+
+    async def _record_of(self, row: TableRow) -> dict[str, Any]:
+        """The record of a started table, read from storage; the game's seed only
+        once the table is no longer open (``record_of``)."""
+        seed = None if row.status in OPEN_STATUSES else await self.storage.game_seed(row.id)
+        return record_of(row, await self.storage.seats(row.id), await self.storage.deals(row.id),
+                         await self.storage.hints(row.id), await self.storage.shuffle_events(row.id),
+                         seed)
 
     async def history(self, guild_id: int, page: int, per_page: int,
                       ) -> tuple[list[PastGame], int]:
@@ -157,7 +161,7 @@ class Archive(ServiceBase):
             raise UserError("That game is not in this server's history.")
         seats = await self.storage.seats(table_id)
         deals = await self.storage.deals(table_id)
-        record = record_of(row, seats, deals, await self.storage.hints(table_id))
+        record = await self._record_of(row)
         try:
             game = replay(record)
         except RecordError:

@@ -34,7 +34,8 @@ from ..engine import (
     operation_to_dict,
     parse_card,
 )
-from ..engine.fairness import SEED_BYTES, DealProof, commitment
+from ..engine.fairness import SEED_BYTES, Attempt, Cut, ShuffleLog, Shuffler, commitment
+from ..engine.fairness_v1 import DealProof
 from ..locks import InFlight, KeyedLock
 from ..metrics import Metrics
 from ..storage import (
@@ -45,6 +46,8 @@ from ..storage import (
     HandResult,
     LedgerEntry,
     OpenTable,
+    SeatRow,
+    ShuffleEvent,
     TableClosed,
     TableRow,
     utc_now,
@@ -55,27 +58,72 @@ from .players import AiPlayers
 
 log = logging.getLogger(__name__)
 
-#: bytes of a cut the bot makes itself (docs/FAIRNESS.md "In the bot")
+#: bytes of the cut the bot makes itself for a deal of a game begun before one
+#: commitment covered a whole game (docs/FAIRNESS.md "Format 1 records")
 BOT_CUT_BYTES = 16
 #: servers' exports (``/commerce-admin export``) made at the same time in this process;
 #: more wait their turn
 EXPORTS_AT_ONCE = 2
 
 
-def press_cut(interaction_id: int) -> bytes:
-    """The cut of a member's press: the interaction's id (a Discord snowflake,
-    which the bot can neither choose nor foresee) as 8 bytes, big-endian."""
-    return interaction_id.to_bytes(8, "big")
-
-
 def proof_of(deal_row: DealRow) -> DealProof | None:
-    """A stored deal's fairness data (``None`` for a deal dealt without it)."""
+    """A stored format 1 deal's fairness data (``None`` for a deal without it)."""
     if deal_row.commitment is None:
         return None
     return DealProof(
         deal_row.commitment,
         None if deal_row.seed is None else bytes.fromhex(deal_row.seed),
         None if deal_row.cuts is None else tuple(bytes.fromhex(c) for c in deal_row.cuts))
+
+
+def posted_at(row: TableRow) -> dict[str, int] | None:
+    """Where the table's fair-shuffle message is (``{"guild", "channel",
+    "message"}``), or ``None`` when it has not been posted."""
+    if row.commitment_message_id is None:
+        return None
+    return {"guild": row.guild_id, "channel": row.channel_id,
+            "message": row.commitment_message_id}
+
+
+def attempt_of(event: ShuffleEvent) -> Attempt:
+    """The attempt an ``attempt`` line of the shuffle log wrote down."""
+    assert event.kind == "attempt" and event.attempt is not None
+    return Attempt(event.deal_number, event.attempt,
+                   tuple(Cut(int(c["seat"]), str(c["text"])) for c in event.cuts or []))
+
+
+def game_of(row: TableRow, seats: list[SeatRow], deals: list[DealRow],
+            events: list[ShuffleEvent], seed: str | None) -> Game | None:
+    """A table's game rebuilt from what is stored of it (``None`` before it
+    started): each deal dealt from its stored deck and its actions applied
+    (docs/RECORDS.md); a game with one commitment (docs/FAIRNESS.md) also gets its
+    shuffle log (each deal's attempt and cuts, every attempt never dealt) and,
+    with ``seed`` (hex), its shuffler. A closed table's game is closed."""
+    if row.first_dealer is None:
+        return None
+    rules = get_preset(row.preset, row.options)
+    tried = {(e.deal_number, e.attempt): attempt_of(e) for e in events if e.kind == "attempt"}
+    log = shuffler = None
+    if row.game_commitment is not None:
+        dealt = {(d.number, d.attempt) for d in deals if d.attempt is not None}
+        log = ShuffleLog(row.game_commitment, posted_at(row), [],
+                         [a for key, a in sorted(tried.items()) if key not in dealt])
+        if seed is not None:
+            shuffler = Shuffler(bytes.fromhex(seed), row.id, row.preset)
+    game = Game(rules, len(seats), row.first_dealer, table=row.id, shuffler=shuffler,
+                shuffle_log=log)
+    for deal_row in deals:
+        attempt = None if deal_row.attempt is None else tried.get(
+            (deal_row.number, deal_row.attempt), Attempt(deal_row.number, deal_row.attempt))
+        deal = game.start_deal([parse_card(c) for c in deal_row.deck],
+                               proof=proof_of(deal_row), attempt=attempt)
+        for action in deal_row.actions:
+            deal.apply(operation_from_dict(action.payload))
+        if deal_row.status == "void" and not deal.finished:
+            deal.void()
+    if row.status == "closed":
+        game.closed = True
+    return game
 
 
 def ledger_entries(live: LiveTable, deal: AnyDeal) -> list[LedgerEntry]:
@@ -139,8 +187,11 @@ class ServiceBase:
         self.last_exports: dict[int, datetime.datetime] = {}
         self.export_slots = asyncio.Semaphore(EXPORTS_AT_ONCE)
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
-        #: has no commitment, seed or cuts, so ``verify`` calls it unverifiable)
+        #: is not dealt from the game's seed, and ``verify`` says so)
         self.arranged_decks: list[list[Card]] = []
+        #: tests only: the first dealer of every game started, instead of the one its
+        #: seed gives (``verify`` then says the first dealer is not the seed's)
+        self.arranged_dealer: int | None = None
 
     async def load(self, shards: tuple[Sequence[int], int] | None = None) -> list[LiveTable]:
         """Rebuild every open table from storage by replaying its action log, then
@@ -231,9 +282,10 @@ class ServiceBase:
         row = await self.storage.get_table(table_id)
         if row is None:
             raise UserError("This table no longer exists.")
-        live = self._build(OpenTable(row, await self.storage.next_seed(table_id),
+        live = self._build(OpenTable(row, await self.storage.game_seed(table_id),
                                      await self.storage.seats(table_id),
-                                     await self.storage.deals(table_id)))
+                                     await self.storage.deals(table_id),
+                                     await self.storage.shuffle_events(table_id)))
         self._keep(live)
         return live
 
@@ -279,25 +331,14 @@ class ServiceBase:
     @staticmethod
     def _build(state: OpenTable) -> LiveTable:
         """A table in memory from what is stored of it: its deals replayed
-        through the engine (docs/RECORDS.md)."""
+        through the engine (docs/RECORDS.md), its shuffle log."""
         row, seats = state.row, state.seats
-        rules = get_preset(row.preset, row.options)
-        live = LiveTable(row, seats, rules, next_seed=state.next_seed)
-        if row.first_dealer is not None:
-            game = Game(rules, len(seats), row.first_dealer, table=row.id)
-            for deal_row in state.deals:
-                deal = game.start_deal([parse_card(c) for c in deal_row.deck],
-                                       proof=proof_of(deal_row))
-                for action in deal_row.actions:
-                    deal.apply(operation_from_dict(action.payload))
-                if deal_row.status == "void" and not deal.finished:
-                    deal.void()
-                live.cut_by.append(deal_row.cut_by)
-                if deal_row.showdown_message_id is not None:
-                    live.showdown_messages[deal_row.number] = deal_row.showdown_message_id
-            if row.status == "closed":
-                game.closed = True
-            live.game = game
+        live = LiveTable(row, seats, get_preset(row.preset, row.options),
+                         events=list(state.events), game_seed=state.game_seed)
+        live.game = game_of(row, seats, state.deals, state.events, state.game_seed)
+        for deal_row in state.deals:
+            if deal_row.showdown_message_id is not None:
+                live.showdown_messages[deal_row.number] = deal_row.showdown_message_id
         return live
 
     async def settled(self, table_id: int) -> None:
@@ -362,53 +403,78 @@ class ServiceBase:
         """``size`` random bytes: the OS CSPRNG, or the seeded test RNG when given."""
         return self.rng.randbytes(size) if self.rng is not None else secrets.token_bytes(size)
 
-    async def _commit_next(self, live: LiveTable) -> None:
-        """Draw the secret seed of the table's next deal and store it with its
-        commitment (inside the caller's unit); the commitment goes on the row,
-        which the lobby or the showdown shows before anyone can cut
-        (docs/FAIRNESS.md "In the bot")."""
+    async def _commit_game(self, live: LiveTable) -> None:
+        """Draw the game's secret seed and store it with its commitment (inside the
+        caller's unit); the publisher then posts the commitment in the table
+        channel, before anything can be dealt (docs/FAIRNESS.md "In the bot")."""
         seed = self._random(SEED_BYTES)
         committed = commitment(seed)
-        await self.storage.set_next_seed(live.id, seed.hex(), committed)
-        live.next_seed = seed.hex()
-        live.row = dataclasses.replace(live.row, next_commitment=committed)
+        await self.storage.set_game_seed(live.id, seed.hex(), committed)
+        live.game_seed = seed.hex()
+        live.row = dataclasses.replace(live.row, game_commitment=committed)
+
+    async def _write_attempt(self, live: LiveTable) -> Attempt:
+        """Write down the next attempt at the table's next deal (its number, the
+        cuts of the members seated now) in a unit of its own, committed before the
+        deck is derived: if dealing then fails, it is burned and the next attempt
+        has the next number (docs/FAIRNESS.md "In the bot"). Raises UserError or
+        StorageFailure: nothing was written, no deck derived."""
+        number = live.next_number
+        attempt = Attempt(number, live.attempts_at(number) + 1, live.seated_cuts(number))
+        async with self._unit(live.id):
+            await self.storage.add_attempt(live.id, number, attempt.attempt,
+                                           [c.to_record() for c in attempt.cuts])
+        live.events.append(ShuffleEvent(0, "attempt", number, attempt=attempt.attempt,
+                                        cuts=[c.to_record() for c in attempt.cuts]))
+        return attempt
+
+    @staticmethod
+    def _shuffler(live: LiveTable) -> Shuffler | None:
+        """The game's shuffler from the seed kept for the lobby, if any."""
+        seed = live.game_seed
+        return None if seed is None else Shuffler(bytes.fromhex(seed), live.id, live.row.preset)
 
     # ---------------------------------------------------- the engine step
-    async def _deal(self, live: LiveTable, cut: bytes | None = None,
-                    cut_by: int | None = None) -> None:
-        """Deal the next hand and let AI seats play (inside the caller's unit).
-
-        The deck is ``deck_order`` of the seed committed for this deal and one cut:
-        ``cut`` (a member's press, ``press_cut``, by ``cut_by``) or, without one,
-        16 random bytes of the bot's. A deal with no committed seed (a table older
-        than the fair deals) gets a fresh seed and the bot's cut.
-        """
+    async def _deal(self, live: LiveTable, attempt: Attempt | None = None) -> None:
+        """Deal the next hand and let AI seats play (inside the caller's unit): from
+        the game's seed, ``attempt`` (written down beforehand, ``_write_attempt``); in
+        a game begun before one seed covered a game, from a fresh seed of its own and
+        the bot's cut (docs/FAIRNESS.md "Format 1 records")."""
         game = live.game
         assert game is not None
+        number = len(game.deals) + 1
         if self.arranged_decks:  # tests only
-            deck, cut_by = self.arranged_decks.pop(0), None
+            deck = self.arranged_decks.pop(0)
             deal = game.start_deal(deck)
             await self.storage.start_deal(
-                live.id, len(game.deals), deal.dealer, [card_code(c) for c in deck])
+                live.id, number, deal.dealer, [card_code(c) for c in deck])
+        elif game.shuffler is not None:
+            assert attempt is not None
+            deal = game.deal_attempt(attempt)
+            await self.storage.start_deal(
+                live.id, number, deal.dealer, [card_code(c) for c in deal.deck],
+                attempt=attempt.attempt)
         else:
-            stored = live.next_seed
-            if stored is None:
-                seed, cut = self._random(SEED_BYTES), None
-            else:
-                seed = bytes.fromhex(stored)
-            if cut is None:
-                cut, cut_by = self._random(BOT_CUT_BYTES), None
+            seed, cut = self._random(SEED_BYTES), self._random(BOT_CUT_BYTES)
             deal = game.start_fair_deal(seed, [cut])
             proof = game.proofs[-1]
             assert proof is not None
             await self.storage.start_deal(
-                live.id, len(game.deals), deal.dealer, [card_code(c) for c in deal.deck],
-                commitment=proof.commitment, seed=seed.hex(), cuts=[cut.hex()], cut_by=cut_by)
-        await self.storage.set_next_seed(live.id, None, None)
-        live.next_seed = None
-        live.row = dataclasses.replace(live.row, next_commitment=None)
-        live.cut_by.append(cut_by)
+                live.id, number, deal.dealer, [card_code(c) for c in deal.deck],
+                commitment=proof.commitment, seed=seed.hex(), cuts=[cut.hex()], cut_by=None)
         await self._run_ai(live)
+
+    async def _deal_next(self, live: LiveTable) -> None:
+        """Deal a running game's next deal: its attempt written down first (a unit
+        of its own), then the deal and the AI seats' first moves (a second unit).
+        Raises StorageFailure: nothing was dealt (an attempt written is burned)."""
+        game = live.game
+        assert game is not None
+        attempt = None
+        if game.shuffler is not None and not self.arranged_decks:
+            attempt = await self._write_attempt(live)
+        async with self._unit(live.id):
+            await self._deal(live, attempt)
 
     async def _run_ai(self, live: LiveTable) -> None:
         deal = live.deal
@@ -441,8 +507,6 @@ class ServiceBase:
         if deal.finished and live.game.complete:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
             await self._ended(live, "finished")
-        elif deal.finished:
-            await self._commit_next(live)
 
     # ------------------------------------------------------ message ids
     # Message ids: what the Discord layer posted. They are cosmetic: memory takes

@@ -389,7 +389,7 @@ class ServerExports(ServiceBase):
         """The record of a game that is over, or ``None`` (logged) if one of its
         deals is still open: its deck must stay secret."""
         row = await self.storage.get_table(table_id)
-        if row is None or row.status not in ("finished", "closed"):
+        if row is None or row.status not in ("finished", "closed") or row.first_dealer is None:
             return None
         deals = await self.storage.deals(table_id)
         if any(d.status == "open" for d in deals):
@@ -397,4 +397,6 @@ class ServerExports(ServiceBase):
                       table_id, row.status)
             return None
         return record_of(row, await self.storage.seats(table_id), deals,
-                         await self.storage.hints(table_id))
+                         await self.storage.hints(table_id),
+                         await self.storage.shuffle_events(table_id),
+                         await self.storage.game_seed(table_id))

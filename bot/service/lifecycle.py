@@ -9,14 +9,14 @@ import asyncio
 import dataclasses
 import datetime
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..engine import Game, implied_options
+from ..engine.fairness import ShuffleLog
 from ..engine.levels import LEVELS
 from ..storage import LedgerEntry, TableRow
-from .core import ServiceBase, press_cut
+from .core import ServiceBase, attempt_of, posted_at
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
 
@@ -79,8 +79,8 @@ class LifeCycle(ServiceBase):
                     guild_id, channel_id, host_id, preset, implied_options(options),
                     next_deal_delay, place, coach)
                 await self.storage.add_seat(row.id, host_id, host_name)
-                # the first deal's seed, committed before anyone can press Start
-                await self._commit_next(LiveTable(row, [], self.check_rules(preset, options)))
+                # the game's seed, committed before anything can be dealt
+                await self._commit_game(LiveTable(row, [], self.check_rules(preset, options)))
             if number is not None and row.number != number:  # another writer: never here
                 log.warning("table %s got number %s, its channel says %s", row.id, row.number,
                             number)
@@ -195,15 +195,18 @@ class LifeCycle(ServiceBase):
             self.touch(table_id)
             return live
 
-    async def start(self, table_id: int, member_id: int, press: int | None = None) -> LiveTable:
-        """Start the game: random first dealer, first deal dealt, AI seats play,
-        all in one transaction. ``press``: the id of the interaction that started
-        it (the Start button or ``/commerce start``), the first deal's cut
-        (docs/FAIRNESS.md "In the bot"); without it the bot cuts.
+    async def start(self, table_id: int, member_id: int) -> LiveTable:
+        """Start the game: the first dealer and deal 1 drawn from the game's seed
+        and the cuts made in the lobby, AI seats play (docs/FAIRNESS.md "In the
+        bot"). The attempt at deal 1 is written down first, in a transaction of its
+        own; the game starts in a second one. Only once the commitment is posted
+        (``commitment_posted``) can the game start.
 
         Raises:
-            UserError: not the host, too few seats, not a lobby.
-            StorageFailure: nothing changed (the table is still a lobby).
+            UserError: not the host, too few seats, not a lobby, the commitment
+                not posted yet.
+            StorageFailure: nothing changed (the table is still a lobby; an
+                attempt written down is burned).
         """
         async with self.lock(table_id):
             live = self._lobby(table_id)
@@ -215,14 +218,32 @@ class LifeCycle(ServiceBase):
                     f"You need at least {live.rules.min_players} players "
                     f"(now {n}). Invite friends or press Add AI."
                 )
-            first = self.rng.randrange(n) if self.rng else secrets.randbelow(n)
+            shuffler = self._shuffler(live)
+            committed = live.row.game_commitment
+            if shuffler is None or committed is None:
+                raise UserError("This table has no fair shuffle yet: try Start again in a "
+                                "moment.")
+            if live.row.commitment_message_id is None:
+                raise UserError("The fair-shuffle message is not posted yet: try Start "
+                                "again in a moment.")
             self.activity.pop(table_id, None)  # a lobby's idle clock, no longer needed
+            attempt = None if self.arranged_decks else await self._write_attempt(live)
+            if self.arranged_dealer is not None:  # tests only: a dealer they chose
+                first = self.arranged_dealer
+            elif attempt is not None:
+                first = shuffler.first_dealer(n, attempt.attempt, attempt.cuts)
+            else:  # tests only: an arranged deck, and the dealer the seed gives
+                first = shuffler.first_dealer(n, 1, live.seated_cuts(1))
+            burned = [attempt_of(e) for e in live.events
+                      if e.kind == "attempt" and e.deal_number == 1
+                      and (attempt is None or e.attempt != attempt.attempt)]
             async with self._unit(table_id):
                 await self.storage.start_game(table_id, first)
                 live.row = dataclasses.replace(live.row, status="playing", first_dealer=first)
-                live.game = Game(live.rules, n, first, table=table_id)
-                await self._deal(live, None if press is None else press_cut(press),
-                                 None if press is None else member_id)
+                live.game = Game(live.rules, n, first, table=table_id, shuffler=shuffler,
+                                 shuffle_log=ShuffleLog(committed, posted_at(live.row), [],
+                                                        burned))
+                await self._deal(live, attempt)
             return live
 
     def _lobby(self, table_id: int) -> LiveTable:

@@ -46,9 +46,9 @@ class Progress(ServiceBase):
             live = self.tables.get(table_id)
             if live is None or live.game is None or live.row.status != "playing":
                 return live
+            if not live.game.deals:
+                await self._deal_next(live)
+                return live
             async with self._unit(table_id):
-                if not live.game.deals:
-                    await self._deal(live)
-                else:
-                    await self._run_ai(live)
+                await self._run_ai(live)
             return live

@@ -31,6 +31,7 @@ from .models import (
     PastGame,
     PresetStats,
     SeatRow,
+    ShuffleEvent,
     TableRow,
 )
 from .postgres import PgStorage
@@ -67,5 +68,5 @@ __all__ = [
     "open_storage", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
     "LedgerRow", "MemberStats", "OPEN_STATUSES", "OpenTable", "PastGame", "PresetStats", "SeatRow",
-    "Storage", "TableClosed", "TableRow", "utc_now",
+    "ShuffleEvent", "Storage", "TableClosed", "TableRow", "utc_now",
 ]

@@ -35,6 +35,7 @@ from .models import (
     LedgerEntry,
     OpenTable,
     SeatRow,
+    ShuffleEvent,
     TableRow,
 )
 from .reports import Reports
@@ -306,9 +307,24 @@ def _deal_rows(deal_rows: list[Any], action_rows: list[Any]) -> list[DealRow]:
                 actions=actions.get(row["id"], []),
                 showdown_message_id=row["showdown_message_id"],
                 commitment=row["commitment"], seed=row["seed"],
-                cuts=cut, cut_by=row["cut_by"], finished_at=row["finished_at"])
+                cuts=cut, cut_by=row["cut_by"], finished_at=row["finished_at"],
+                attempt=row["attempt"])
         for row, cut in zip(deal_rows, cuts, strict=True)
     ]
+
+
+def shuffle_events(rows: list[Any]) -> list[ShuffleEvent]:
+    """``ShuffleEvent``s of rows of ``shuffle_events`` (sqlite3 or asyncpg), in order."""
+    payloads = _json_each([row["payload"] for row in rows])
+    return [ShuffleEvent(id=row["id"], kind=row["kind"], deal_number=row["deal_number"],
+                         member_id=row["member_id"], attempt=row["attempt"],
+                         text=payload.get("text"), cuts=payload.get("cuts"))
+            for row, payload in zip(rows, payloads, strict=True)]
+
+
+#: a table's shuffle log, in order (one parameter: the table id)
+SHUFFLE_EVENTS = ("SELECT id, table_id, kind, deal_number, member_id, attempt, payload"
+                  " FROM shuffle_events WHERE table_id = ? ORDER BY id")
 
 
 def _json_each(texts: list[str]) -> list[Any]:
@@ -335,13 +351,14 @@ def check_shards(shard_ids: Iterable[int], shard_count: int) -> tuple[int, ...]:
 
 
 class OpenStateSql(NamedTuple):
-    """The five statements of ``open_state`` (no parameters; both dialects)."""
+    """The six statements of ``open_state`` (no parameters; both dialects)."""
 
     tables: str
     seats: str
     deals: str
     actions: str
     drift: str
+    events: str
 
 
 def open_state_sql(shards: tuple[Iterable[int], int] | None = None) -> OpenStateSql:
@@ -360,7 +377,7 @@ def open_state_sql(shards: tuple[Iterable[int], int] | None = None) -> OpenState
         owed += mine
     opened = f" IN (SELECT id FROM tables WHERE {owed})"
     return OpenStateSql(
-        tables=_TABLE_SELECT.replace("t.next_commitment", "t.next_commitment, t.next_seed")
+        tables=_TABLE_SELECT.replace("t.game_commitment", "t.game_commitment, t.game_seed")
         + f" WHERE t.id{opened} ORDER BY t.id",
         seats="SELECT * FROM seats WHERE table_id" + opened + " ORDER BY table_id, seat",
         deals="SELECT * FROM deals WHERE table_id" + opened + " ORDER BY table_id, number",
@@ -370,7 +387,9 @@ def open_state_sql(shards: tuple[Iterable[int], int] | None = None) -> OpenState
               " ('lobby', 'playing') AND l.reason NOT IN ('reset', 'reset-pot')"
               " THEN l.amount ELSE 0 END) FROM ledger l LEFT JOIN tables t"
               f" ON t.id = l.table_id WHERE l.guild_id IN (SELECT guild_id FROM tables"
-              f" WHERE {where}) GROUP BY l.guild_id")
+              f" WHERE {where}) GROUP BY l.guild_id",
+        events=SHUFFLE_EVENTS.replace(" = ?", opened).replace("ORDER BY id",
+                                                              "ORDER BY table_id, id"))
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -1096,33 +1115,59 @@ class Storage(TableUpdates, Reports):
     async def start_deal(
         self, table_id: int, number: int, dealer: int, deck: list[str], *,
         commitment: str | None = None, seed: str | None = None,
-        cuts: list[str] | None = None, cut_by: int | None = None,
+        cuts: list[str] | None = None, cut_by: int | None = None, attempt: int | None = None,
     ) -> DealKey:
         """Insert the table's open deal ``number``; returns its key (known at
         once: inside a unit the row is written at its commit). UNIQUE(table_id,
         number): a duplicate raises sqlite3.IntegrityError. ``deck`` is 52 card codes, top
-        first; raises ValueError otherwise. A fair deal (docs/FAIRNESS.md) also
-        stores its ``commitment`` and ``seed`` (hex), ``cuts`` (hex strings) and
-        ``cut_by`` (the member who cut; ``None``: the bot), never changed later."""
+        first; raises ValueError otherwise. A deal dealt from the game's seed stores
+        the ``attempt`` it was dealt from; a format 1 deal (docs/FAIRNESS.md) its
+        ``commitment`` and ``seed`` (hex), ``cuts`` (hex strings) and ``cut_by`` (the
+        member who cut; ``None``: the bot). None of them changes later."""
         if len(deck) != 52 or any(len(code) != 2 or not code.isalnum() for code in deck):
             raise ValueError("deck must be 52 two-character card codes")
         params = (table_id, number, dealer, " ".join(deck), _now(), commitment, seed,
-                  None if cuts is None else json.dumps(cuts), cut_by)
+                  None if cuts is None else json.dumps(cuts), cut_by, attempt)
 
         def insert(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT INTO deals (table_id, number, dealer, deck, status, started_at,"
-                " commitment, seed, cuts, cut_by) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
-                params)
+                " commitment, seed, cuts, cut_by, attempt)"
+                " VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)", params)
         await self._write_later(insert)
         return DealKey(table_id, number)
 
-    async def next_seed(self, table_id: int) -> str | None:
-        """The secret seed (hex) drawn for the table's next deal, if any. Only the
-        deal that uses it reads it: it is in no row the other queries return."""
+    async def game_seed(self, table_id: int) -> str | None:
+        """The game's secret seed (hex), if drawn. Only rebuilding the table reads
+        it: it is in no row the other queries return."""
         async with self._read() as db:
-            row = await self._one(db, "SELECT next_seed FROM tables WHERE id = ?", (table_id,))
-        return None if row is None else row["next_seed"]
+            row = await self._one(db, "SELECT game_seed FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else row["game_seed"]
+
+    async def add_cut(self, table_id: int, deal_number: int, member_id: int, text: str) -> None:
+        """Append a member's cut for deal ``deal_number`` (from 1) to the table's
+        shuffle log. One cut per member and deal: a second raises
+        sqlite3.IntegrityError (nothing written)."""
+        params = (table_id, deal_number, member_id, json.dumps({"text": text}), _now())
+        await self._write_later(lambda conn: conn.execute(
+            "INSERT INTO shuffle_events (table_id, kind, deal_number, member_id, payload,"
+            " created_at) VALUES (?, 'cut', ?, ?, ?, ?)", params))
+
+    async def add_attempt(self, table_id: int, deal_number: int, attempt: int,
+                          cuts: list[dict[str, Any]]) -> None:
+        """Append attempt ``attempt`` (from 1) at deal ``deal_number`` with the
+        ``cuts`` it uses (``[{"seat", "text"}]``) to the shuffle log; written and
+        committed before the deal's deck is derived. A repeated attempt raises
+        sqlite3.IntegrityError (nothing written)."""
+        params = (table_id, deal_number, attempt, json.dumps({"cuts": cuts}), _now())
+        await self._write_later(lambda conn: conn.execute(
+            "INSERT INTO shuffle_events (table_id, kind, deal_number, attempt, payload,"
+            " created_at) VALUES (?, 'attempt', ?, ?, ?, ?)", params))
+
+    async def shuffle_events(self, table_id: int) -> list[ShuffleEvent]:
+        """The table's shuffle log, in order (docs/FAIRNESS.md "In the bot")."""
+        async with self._read() as db:
+            return shuffle_events(await self._all(db, SHUFFLE_EVENTS, (table_id,)))
 
     async def append_action(
         self, deal: DealKey, seq: int, payload: dict[str, Any], member_id: int | None,
@@ -1223,9 +1268,9 @@ class Storage(TableUpdates, Reports):
     async def open_state(self, shards: tuple[Sequence[int], int] | None = None,
                          ) -> tuple[list[OpenTable], dict[int, int]]:
         """Everything needed to rebuild every open table, in one call on the
-        database thread and five set-based queries (whatever the number of
-        tables): the open tables (by id) with their next seed, seats, deals and
-        actions; and, per guild with an open table, its ledger's drift (the sum of
+        database thread and six set-based queries (whatever the number of
+        tables): the open tables (by id) with their game seed, seats, deals,
+        actions and shuffle logs; and, per guild with an open table, its ledger's drift (the sum of
         its rows plus the points in its open pools and pots: 0 when the books are
         right; docs/RELIABILITY.md, "Ledger"). ``shards``: ``(shard_ids,
         shard_count)``, only the tables of the guilds those shards own (``None``:
@@ -1243,8 +1288,12 @@ class Storage(TableUpdates, Reports):
             for raw, deal in zip(deal_rows, _deal_rows(deal_rows, action_rows), strict=True):
                 deals.setdefault(raw["table_id"], []).append(deal)
             drift = {int(guild): int(off) for guild, off in conn.execute(queries.drift)}
-            return [OpenTable(_table_row(row), row["next_seed"], seats.get(row["id"], []),
-                              deals.get(row["id"], [])) for row in tables], drift
+            events: dict[int, list[Any]] = {}
+            for row in conn.execute(queries.events):
+                events.setdefault(row["table_id"], []).append(row)
+            return [OpenTable(_table_row(row), row["game_seed"], seats.get(row["id"], []),
+                              deals.get(row["id"], []), shuffle_events(events.get(row["id"], [])))
+                    for row in tables], drift
         return await self._read_now(read)
 
     # ------------------------------------------------------------------ ledger and statistics

@@ -48,10 +48,12 @@ class TableRow:
     #: ``channel`` / ``thread`` the bot created for the table, ``here`` an existing
     #: channel, ``None`` unknown (tables older than migration 0005)
     place: str | None = None
-    #: the commitment (SHA-256, hex) to the seed drawn for the table's next deal, public
-    #: before anyone cuts; ``None`` when no next deal is committed (the seed itself is
-    #: never in a row: ``Storage.next_seed`` reads it when the deal is dealt)
-    next_commitment: str | None = None
+    #: the commitment (SHA-256, hex) to the game's seed, public before anything is dealt
+    #: (docs/FAIRNESS.md); ``None`` for a game begun before migration 0009 (the seed itself
+    #: is never in a row: ``Storage.game_seed`` reads it)
+    game_commitment: str | None = None
+    #: the fair-shuffle message that shows the commitment, posted once, never edited
+    commitment_message_id: int | None = None
     #: members may ask the coach for a hint (docs/AI.md "Coach")
     coach: bool = True
     #: the table's end has been shown in Discord (its last showdown, the final
@@ -116,9 +118,11 @@ class DealKey(NamedTuple):
 class DealRow:
     """A deal: ``deck`` is 52 card codes, top first (never shown before its
     showdown). ``status``: ``open``, ``finished`` or ``void``. A fair deal
-    (docs/FAIRNESS.md) has its ``commitment``, ``seed`` (hex; as secret as the deck
-    while the deal is open), ``cuts`` (hex strings) and ``cut_by`` (the member whose
-    press cut; ``None``: the bot cut). ``finished_at``: when it closed (ISO UTC)."""
+    of format 1 (docs/FAIRNESS.md "Format 1 records") has its ``commitment``, ``seed``
+    (hex; as secret as the deck while the deal is open), ``cuts`` (hex strings) and
+    ``cut_by`` (the member whose press cut; ``None``: the bot cut); a deal dealt from
+    the game's seed has its ``attempt`` (from 1) instead. ``finished_at``: when it
+    closed (ISO UTC)."""
 
     id: int
     number: int
@@ -132,6 +136,23 @@ class DealRow:
     cuts: list[str] | None = None
     cut_by: int | None = None
     finished_at: str | None = None
+    attempt: int | None = None
+
+
+@dataclass(frozen=True)
+class ShuffleEvent:
+    """A line of a table's shuffle log (docs/FAIRNESS.md "In the bot"), in order:
+    a ``cut`` a seated member typed for deal ``deal_number`` (``member_id``,
+    ``text``), or an ``attempt`` at that deal, written before its deck is derived
+    (``attempt`` from 1, the ``cuts`` it used: ``[{"seat", "text"}]``)."""
+
+    id: int
+    kind: str
+    deal_number: int
+    member_id: int | None = None
+    attempt: int | None = None
+    text: str | None = None
+    cuts: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -149,13 +170,14 @@ class HintRow:
 @dataclass(frozen=True)
 class OpenTable:
     """All that is stored of an open table (``Storage.open_state``): its row, the
-    secret seed committed for its next deal (hex, ``None`` if none), its seats by
-    number and its deals by number with their actions."""
+    game's secret seed (hex, ``None`` if none), its seats by number, its deals by
+    number with their actions, and its shuffle log."""
 
     row: TableRow
-    next_seed: str | None = field(repr=False)
+    game_seed: str | None = field(repr=False)
     seats: list[SeatRow]
     deals: list[DealRow] = field(repr=False)
+    events: list[ShuffleEvent] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

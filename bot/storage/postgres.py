@@ -46,6 +46,7 @@ from .database import (
     _SETTING_FIELDS,
     _UPSERT_SETTINGS,
     BUSY_WAIT,
+    SHUFFLE_EVENTS,
     TABLE_MODES,
     DatabaseInUse,
     DatabaseNotWritable,
@@ -56,6 +57,7 @@ from .database import (
     _seat_row,
     check_shards,
     open_state_sql,
+    shuffle_events,
 )
 from .models import (
     DealKey,
@@ -66,6 +68,7 @@ from .models import (
     LedgerEntry,
     OpenTable,
     SeatRow,
+    ShuffleEvent,
     TableRow,
 )
 from .pg_migrate import migrate
@@ -947,29 +950,57 @@ class PgStorage(_PgTables, TableUpdates, Reports):
     async def start_deal(
         self, table_id: int, number: int, dealer: int, deck: list[str], *,
         commitment: str | None = None, seed: str | None = None,
-        cuts: list[str] | None = None, cut_by: int | None = None,
+        cuts: list[str] | None = None, cut_by: int | None = None, attempt: int | None = None,
     ) -> DealKey:
         """As ``Storage.start_deal``; a duplicate ``(table_id, number)`` raises
         asyncpg.UniqueViolationError; a deck that is not 52 card codes, ValueError."""
         if len(deck) != 52 or any(len(code) != 2 or not code.isalnum() for code in deck):
             raise ValueError("deck must be 52 two-character card codes")
         params = (table_id, number, dealer, " ".join(deck), _now(), commitment, seed,
-                  None if cuts is None else json.dumps(cuts), cut_by)
+                  None if cuts is None else json.dumps(cuts), cut_by, attempt)
 
         async def insert(conn: asyncpg.Connection) -> None:
             await conn.execute(
                 "INSERT INTO deals (table_id, number, dealer, deck, status, started_at,"
-                " commitment, seed, cuts, cut_by) VALUES ($1, $2, $3, $4, 'open', $5, $6, $7,"
-                " $8, $9)", *params)
+                " commitment, seed, cuts, cut_by, attempt) VALUES ($1, $2, $3, $4, 'open', $5,"
+                " $6, $7, $8, $9, $10)", *params)
         await self._write_later(insert)
         return DealKey(table_id, number)
 
-    async def next_seed(self, table_id: int) -> str | None:
-        """The secret seed (hex) drawn for the table's next deal, if any."""
+    async def game_seed(self, table_id: int) -> str | None:
+        """The game's secret seed (hex), if drawn (see ``Storage.game_seed``)."""
         async with self._read() as db:
-            seed: str | None = await db.fetchval("SELECT next_seed FROM tables WHERE id = $1",
+            seed: str | None = await db.fetchval("SELECT game_seed FROM tables WHERE id = $1",
                                                  table_id)
         return seed
+
+    async def add_cut(self, table_id: int, deal_number: int, member_id: int, text: str) -> None:
+        """As ``Storage.add_cut``; a second cut of one member for one deal raises
+        asyncpg.UniqueViolationError."""
+        params = (table_id, deal_number, member_id, json.dumps({"text": text}), _now())
+
+        async def insert(conn: asyncpg.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO shuffle_events (table_id, kind, deal_number, member_id, payload,"
+                " created_at) VALUES ($1, 'cut', $2, $3, $4, $5)", *params)
+        await self._write_later(insert)
+
+    async def add_attempt(self, table_id: int, deal_number: int, attempt: int,
+                          cuts: list[dict[str, Any]]) -> None:
+        """As ``Storage.add_attempt``; a repeated attempt raises
+        asyncpg.UniqueViolationError."""
+        params = (table_id, deal_number, attempt, json.dumps({"cuts": cuts}), _now())
+
+        async def insert(conn: asyncpg.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO shuffle_events (table_id, kind, deal_number, attempt, payload,"
+                " created_at) VALUES ($1, 'attempt', $2, $3, $4, $5)", *params)
+        await self._write_later(insert)
+
+    async def shuffle_events(self, table_id: int) -> list[ShuffleEvent]:
+        """The table's shuffle log, in order (see ``Storage.shuffle_events``)."""
+        async with self._read() as db:
+            return shuffle_events(await _all(db, SHUFFLE_EVENTS, (table_id,)))
 
     async def append_action(
         self, deal: DealKey, seq: int, payload: dict[str, Any], member_id: int | None,
@@ -1058,7 +1089,7 @@ class PgStorage(_PgTables, TableUpdates, Reports):
 
     async def open_state(self, shards: tuple[Sequence[int], int] | None = None,
                          ) -> tuple[list[OpenTable], dict[int, int]]:
-        """As ``Storage.open_state`` (the same five set-based queries, in one
+        """As ``Storage.open_state`` (the same six set-based queries, in one
         repeatable-read snapshot): every open table of the guilds ``shards``
         (``(shard_ids, shard_count)``; ``None``: every guild) owns, and each such
         guild's ledger drift. Raises ValueError for bad shards."""
@@ -1075,8 +1106,12 @@ class PgStorage(_PgTables, TableUpdates, Reports):
             for raw, deal in zip(deal_rows, _deal_rows(deal_rows, action_rows), strict=True):
                 deals.setdefault(raw["table_id"], []).append(deal)
             drift = {int(guild): int(off) for guild, off in await _all(conn, queries.drift)}
-            return [OpenTable(_table_row(row), row["next_seed"], seats.get(row["id"], []),
-                              deals.get(row["id"], [])) for row in tables], drift
+            events: dict[int, list[Any]] = {}
+            for row in await _all(conn, queries.events):
+                events.setdefault(row["table_id"], []).append(row)
+            return [OpenTable(_table_row(row), row["game_seed"], seats.get(row["id"], []),
+                              deals.get(row["id"], []), shuffle_events(events.get(row["id"], [])))
+                    for row in tables], drift
         return await self._read_now(read)
 
     # ------------------------------------------------------------------ ledger and audit

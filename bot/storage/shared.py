@@ -23,8 +23,8 @@ TABLE_SELECT = """
     SELECT t.id, t.guild_id, t.channel_id, t.number, t.host_id, t.preset, t.options,
            t.status, t.lobby_message_id, t.table_message_id, t.next_deal_delay,
            g.first_dealer, t.created_at, t.offer_key, t.offer_message_id, t.place,
-           t.next_commitment, t.coach, t.end_shown, t.ended_at, t.channel_removed,
-           t.opened_by, t.final_message_id
+           t.game_commitment, t.commitment_message_id, t.coach, t.end_shown, t.ended_at,
+           t.channel_removed, t.opened_by, t.final_message_id
     FROM tables t LEFT JOIN games g ON g.table_id = t.id
 """
 
@@ -39,7 +39,8 @@ def table_row(row: Any) -> TableRow:  # a row of sqlite3 or asyncpg
         next_deal_delay=row["next_deal_delay"], first_dealer=row["first_dealer"],
         created_at=row["created_at"], offer_key=row["offer_key"],
         offer_message_id=row["offer_message_id"], place=row["place"],
-        next_commitment=row["next_commitment"], coach=bool(row["coach"]),
+        game_commitment=row["game_commitment"],
+        commitment_message_id=row["commitment_message_id"], coach=bool(row["coach"]),
         end_shown=bool(row["end_shown"]), ended_at=row["ended_at"],
         channel_removed=bool(row["channel_removed"]), opened_by=row["opened_by"],
         final_message_id=row["final_message_id"],
@@ -125,13 +126,20 @@ class TableUpdates:
             raise ValueError(f"unknown table status {status!r}")
         await self._update_table(table_id, "UPDATE tables SET status = ? WHERE id = ?", (status,))
 
-    async def set_next_seed(self, table_id: int, seed: str | None,
-                            commitment: str | None) -> None:
-        """Keep the seed (hex) drawn for the table's next deal and its public
-        commitment, or forget them (``None``). Raises ValueError for an unknown table."""
+    async def set_game_seed(self, table_id: int, seed: str, commitment: str) -> None:
+        """Keep the game's secret seed (hex) and its public commitment; they never
+        change afterwards (a trigger refuses). Raises ValueError for an unknown table."""
         await self._update_table(
-            table_id, "UPDATE tables SET next_seed = ?, next_commitment = ? WHERE id = ?",
+            table_id, "UPDATE tables SET game_seed = ?, game_commitment = ? WHERE id = ?",
             (seed, commitment))
+
+    async def set_commitment_message(self, table_id: int, message_id: int) -> None:
+        """Remember the fair-shuffle message that shows the game's commitment; it
+        never changes afterwards (a trigger refuses). Raises ValueError for an
+        unknown table."""
+        await self._update_table(
+            table_id, "UPDATE tables SET commitment_message_id = ? WHERE id = ?",
+            (message_id,))
 
     @staticmethod
     def _check_finish(status: str) -> None:

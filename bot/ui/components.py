@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import discord
 
 from ..engine import PRESETS, Controls
+from ..engine.fairness import CUT_MAX
 from ..service import LiveTable, UserError
 from ..service.queries import PERIODS
 
@@ -68,6 +69,12 @@ class ControlHandlers(Protocol):
 
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal."""
+
+    async def on_cut_button(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Cut, on the lobby or a showdown: ask for the member's cut."""
+
+    async def on_cut(self, interaction: discord.Interaction, table_id: int, text: str) -> None:
+        """The cut a member typed (the Cut form)."""
 
     async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int,
                       board: BoardFilter | None = None) -> None:
@@ -365,6 +372,80 @@ class NextDealButton(Placed, DynamicButton, template=r"commerce:next:(?P<table>\
         await handlers(interaction).on_next(interaction, self.table_id, self.deal)
 
 
+class CutButton(Placed, DynamicButton, template=r"commerce:cut:(?P<table>\d+)"):
+    """Cut, on the lobby and each showdown: a seated member types a word or a
+    number that joins the next deal's shuffle (docs/FAIRNESS.md "In the bot")."""
+
+    def __init__(self, table_id: int) -> None:
+        """Cut the next deal of table ``table_id``."""
+        super().__init__(discord.ui.Button(
+            label="Cut", style=discord.ButtonStyle.secondary, emoji="✂️",
+            custom_id=f"commerce:cut:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> CutButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the handlers' ``on_cut_button``."""
+        await handlers(interaction).on_cut_button(interaction, self.table_id)
+
+
+#: the ``custom_id`` of table n's Cut form, and of its one line
+CUT_FORM = re.compile(r"commerce:cutform:(?P<table>\d+)")
+CUT_TEXT = "commerce:cutform:text"
+
+
+def cut_form(table_id: int, deal: int) -> discord.ui.Modal:
+    """The form a Cut press opens: one line, the member's cut of deal ``deal``. It is
+    stopped at once, so discord.py keeps nothing of it: its submission, whenever it
+    comes (after a restart too), is handed over by ``dispatch_cut_form``."""
+    form: discord.ui.Modal = discord.ui.Modal(
+        title=f"Cut the shuffle of deal {deal}", timeout=None,
+        custom_id=f"commerce:cutform:{table_id}")
+    form.add_item(discord.ui.TextInput(
+        label="Your cut: any word or number", placeholder="e.g. banana 42", min_length=1,
+        max_length=CUT_MAX, custom_id=CUT_TEXT))
+    form.stop()
+    return form
+
+
+def _form_value(nodes: Any, custom_id: str) -> str | None:
+    """The value of the field ``custom_id`` among a form submission's components."""
+    for node in nodes if isinstance(nodes, list) else []:
+        if not isinstance(node, dict):
+            continue
+        if node.get("custom_id") == custom_id and isinstance(node.get("value"), str):
+            return str(node["value"])
+        found = _form_value(node.get("components", []), custom_id) or _form_value(
+            [node["component"]] if isinstance(node.get("component"), dict) else [], custom_id)
+        if found is not None:
+            return found
+    return None
+
+
+async def dispatch_cut_form(interaction: discord.Interaction) -> None:
+    """The bot's ``on_interaction`` listener: a Cut form's submission goes to the
+    handlers' ``on_cut`` once ``Placed``'s check passes (its table open, in this
+    guild and channel); any other interaction is left alone."""
+    if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
+        return
+    match = CUT_FORM.fullmatch(str(interaction.data.get("custom_id", "")))
+    if match is None:
+        return
+    table_id = int(match["table"])
+    refusal = table_refusal(interaction, table_id)
+    if refusal is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(refusal, ephemeral=True)
+        return
+    text = _form_value(interaction.data.get("components", []), CUT_TEXT) or ""
+    await handlers(interaction).on_cut(interaction, table_id, text)
+
+
 @dataclass(frozen=True)
 class BoardFilter:
     """Which ledger rows a leaderboard counts; it lives in its pager's ids.
@@ -591,7 +672,7 @@ class HistorySelect(Placed, DynamicSelect,
 
 
 DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, PickButton, NextDealButton,
-                 LeaderboardButton, ResetLedgerButton, HistoryButton, HistorySelect)
+                 CutButton, LeaderboardButton, ResetLedgerButton, HistoryButton, HistorySelect)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -612,8 +693,9 @@ def dynamic_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
-    """The lobby's four buttons."""
-    return view_of(*(LobbyButton(table_id, a) for a in ("join", "leave", "ai", "start")))
+    """The lobby's buttons: Join, Leave, Add AI, Start and Cut."""
+    return view_of(*(LobbyButton(table_id, a) for a in ("join", "leave", "ai", "start")),
+                   CutButton(table_id))
 
 
 def table_view(table_id: int, deal: int, controls: Controls, *, seq: int = 0,

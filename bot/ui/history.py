@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from ..engine import AnyDeal, describe, hand_label
-from ..engine.game import verify_record
+from ..engine.proof import NOT_PROVEN, PROVEN, verify_record
 from ..service import Archived, LiveTable
 from ..storage import DealRow, PastGame
 from . import names, render
@@ -23,8 +23,6 @@ from .components import HistoryButton, HistorySelect, HistoryState, view_of
 
 #: games per page of the list
 PER_PAGE = 10
-#: hex digits of a commitment shown where space is short
-SHORT = 16
 
 
 def clip(text: str, limit: int = 1024) -> str:
@@ -117,7 +115,31 @@ def ended_text(live: LiveTable, deal: AnyDeal) -> str:
 
 def verified(record: dict[str, Any]) -> dict[str, Any]:
     """``verify_record``'s summary of a record that is known to replay."""
-    return verify_record(record)[1]
+    summary: dict[str, Any] = verify_record(record)[1]
+    return summary
+
+
+#: how each of ``verify``'s checks is named on a game's page
+CHECK_NAMES = {"commitment": "Commitment", "random": "Every random choice", "cuts": "Cuts",
+               "complete": "Complete", "chain": "Record chain",
+               "published": "Shown in the channel"}
+MARKS = {PROVEN: "✅", NOT_PROVEN: "⚠️"}
+
+
+def checks_text(summary: dict[str, Any]) -> str:
+    """``verify``'s checks of a record, one line each (✅ proven, ⚠️ not proven,
+    ❌ failed), and how to check without trusting the bot."""
+    lines = []
+    for check in summary["checks"]:
+        if check["check"] == "published":
+            continue  # the bot cannot vouch for itself: said below
+        detail = check["detail"].replace("`", "'")
+        lines.append(f"{MARKS.get(check['status'], '❌')} **{CHECK_NAMES[check['check']]}**: "
+                     f"{clip(detail, 160)}")
+    lines.append("To check without trusting the bot: **Export**, then run `python -m "
+                 "bot.engine verify` with `--commitment` from the table's fair-shuffle "
+                 "message and `--head` from its final standings.")
+    return clip("\n".join(lines))
 
 
 def game_embed(arch: Archived) -> discord.Embed:
@@ -141,9 +163,11 @@ def game_embed(arch: Archived) -> discord.Embed:
         text = "\n".join(lines[:12]) + f"\n… {len(lines) - 12} more: choose one below."
     embed.add_field(name="Deals", value=text or "—", inline=False)
     summary = verified(arch.record)
-    embed.set_footer(text=f"Fair deals: {summary['verified']} of {len(lines)} verified "
-                          f"(commitment, seed and cut) · Export gives the record for "
-                          "python -m bot.engine verify")
+    embed.add_field(name="Fair shuffle (checked by the bot)", inline=False,
+                    value=checks_text(summary))
+    cut = sum(1 for d in summary["deals"] if d.get("cut_by"))
+    embed.set_footer(text=f"Deals cut by a player: {cut} of {len(lines)} · Export gives the "
+                          "record for python -m bot.engine verify")
     return embed
 
 
@@ -173,17 +197,39 @@ def hand_line(live: LiveTable, deal: AnyDeal, seat: int, hand: tuple[int, ...] |
             f"{describe(tuple(hand), deal.rules.ranking)}")
 
 
-def proof_text(live: LiveTable, row: DealRow, status: str) -> str:
-    """A deal's commitment, seed, cut and who cut, and whether they check out."""
-    if row.commitment is None:
-        return "This deal was dealt before fair deals: it has no commitment."
-    seat = None if row.cut_by is None else live.seat_of(row.cut_by)
-    cutter = (f"{name(live, seat)}'s press" if seat is not None else
-              "a member's press" if row.cut_by is not None else
-              "the bot (random bytes: this proves nothing against the bot)")
-    cuts = ", ".join(row.cuts or []) or "none"
-    return (f"Commitment `{row.commitment}`\nSeed `{row.seed}`\n"
-            f"Cut `{cuts}` by {cutter}\n**{status}**")
+def proof_text(live: LiveTable, row: DealRow, item: dict[str, Any],
+               burned: list[dict[str, Any]]) -> str:
+    """A deal's proof: which attempt it was dealt from and who cut it (format 2),
+    or its own commitment, seed and cut (format 1), the attempts at it that were
+    burned, and whether it checks out (``item``: the deal as ``verify`` lists it)."""
+    status = item.get("status")
+    if row.attempt is None and row.commitment is None:
+        return "This deal was not dealt from a committed seed: nothing proves its shuffle."
+    if row.attempt is None:  # format 1: a seed of its own, one cut
+        cutter = ("a member's press (its id, which no member can see)"
+                  if row.cut_by is not None else "the bot (random bytes)")
+        cuts = ", ".join(row.cuts or []) or "none"
+        verdict = {"verified": "Its seed matches its commitment and gives this deck, but a "
+                               "format 1 deal proves nothing against the bot.",
+                   "failed": "Check FAILED: " + "; ".join(
+                       f.get("reason", "") for f in item.get("failed", []))}.get(
+            str(status), f"Not verifiable: {item.get('detail', '')}.")
+        return clip(f"Commitment `{row.commitment}`\nSeed `{row.seed}`\nCut `{cuts}` by "
+                    f"{cutter}\n**{verdict}**")
+    cut_by = item.get("cut_by") or []
+    who = (", ".join(f"{name(live, c['seat'])} `{c['text']}`" for c in cut_by)
+           if cut_by else "nobody")
+    lines = [f"Attempt {row.attempt} · cut by {who}"]
+    for b in burned:
+        top = " ".join((b.get("deck") or [])[:9])
+        lines.append(f"Burned before it: attempt {b['attempt']} (a failed write)"
+                     + (f"; its deck would have begun {top}" if top else ""))
+    verdict = {PROVEN: "Proven: dealt from the game's seed and these cuts.",
+               "not cut": "Dealt from the game's seed, but nobody cut it: its shuffle was "
+                          "the bot's alone."}.get(str(status),
+                                                  f"Check FAILED: {item.get('detail', '')}")
+    lines.append(f"**{verdict}**")
+    return clip("\n".join(lines))
 
 
 def deal_embed(arch: Archived, number: int) -> discord.Embed:
@@ -204,13 +250,11 @@ def deal_embed(arch: Archived, number: int) -> discord.Embed:
         hand_line(live, deal, s, h) + (" 🏆" if s == winner else "")
         for s, h in enumerate(hands))))
     embed.add_field(name="Payments", value=clip("\n".join(render.payment_lines(live, deal))))
-    item = verified(arch.record)["deals"][number - 1]
-    status = {"verified": "Verified: the seed matches the commitment and gives this deck.",
-              "failed": "Check FAILED: " + "; ".join(
-                  f.get("reason", "") for f in item.get("failed", [])),
-              "unverifiable": f"Not verifiable: {item.get('reason', '')}."}[item["status"]]
+    summary = verified(arch.record)
+    item = summary["deals"][number - 1]
+    burned = [b for b in summary.get("burned", []) if b["deal"] == number]
     embed.add_field(name="Proof of the shuffle", inline=False,
-                    value=proof_text(live, arch.deals[number - 1], status))
+                    value=proof_text(live, arch.deals[number - 1], item, burned))
     return embed
 
 
@@ -285,7 +329,8 @@ def export_file(game: PastGame, record: dict[str, Any]) -> discord.File:
     return discord.File(io.BytesIO(data), filename=f"commerce-table-{game.number}.json")
 
 
-EXPORT_TEXT = ("The record of table {number} ({preset}): every deck, action, commitment, "
-               "seed and cut. Check it with `python -m bot.engine verify "
-               "commerce-table-{number}.json` (exit 0: every deal proven fair) or replay it "
-               "with `python -m bot.engine replay`.")
+EXPORT_TEXT = ("The record of table {number} ({preset}): every deck, action and cut, and the "
+               "game's seed. Check it with `python -m bot.engine verify "
+               "commerce-table-{number}.json --commitment C --head H`, C from the table's "
+               "fair-shuffle message and H from its final standings (exit 0: everything "
+               "proven), or replay it with `python -m bot.engine replay`.")

@@ -1,10 +1,11 @@
-"""The provably fair shuffle on the public messages (docs/FAIRNESS.md "In the
-bot"): the commitment of the next deal on the lobby and on the showdown before
-it, the current deal's commitment on the table message, and the seed and cut
-of a deal once it is over.
+"""The fair shuffle on the public messages (docs/FAIRNESS.md "In the bot"): the
+fair-shuffle message with the game's commitment (posted once, never edited),
+the lobby's link to it and the cuts made there, who cut each deal on its table
+message and its showdown with the record's head so far, and the seed and the
+final head on the final standings.
 
-A seed is only ever read through ``Game.reveal``, which gives it once the deal
-is over (showdown or void) and never before.
+The seed is only ever read through ``Game.revealed_seed`` (and a format 1 deal's
+through ``Game.reveal``), which give it once the game (the deal) is over.
 """
 
 from __future__ import annotations
@@ -14,68 +15,171 @@ import discord
 from ..service import LiveTable
 from . import names
 
-#: hex digits of a commitment the table message shows (the full value is on the
-#: lobby or the showdown before the deal, and in the export)
+#: hex digits of a commitment or a head shown where the full value is elsewhere
 SHORT = 16
 
 
-def cutter(live: LiveTable, index: int) -> str:
-    """Who cut deal ``index`` (from 0): the member whose press it was, or the bot."""
-    member = live.cut_by[index] if index < len(live.cut_by) else None
-    if member is None:
-        return "the bot (16 random bytes: no check against the bot itself)"
-    seat = live.seat_of(member)
-    who = (names.markdown_safe(names.seat_labels(live.seats)[seat]) if seat is not None
-           else f"<@{member}>")
-    return f"{who} (the id of their press)"
+def message_link(live: LiveTable) -> str | None:
+    """The address of the table's fair-shuffle message (``None`` until posted)."""
+    message = live.row.commitment_message_id
+    if message is None:
+        return None
+    return f"https://discord.com/channels/{live.row.guild_id}/{live.row.channel_id}/{message}"
 
 
-def add_lobby_commitment(embed: discord.Embed, live: LiveTable) -> None:
-    """The lobby's field with the first deal's commitment, while Start can be pressed."""
-    if live.row.status != "lobby" or live.row.next_commitment is None:
+def commitment_text(live: LiveTable) -> str:
+    """The fair-shuffle message: the game's commitment, posted in the table channel
+    before anything is dealt and never edited, and what it means."""
+    assert live.row.game_commitment is not None
+    return (
+        f"🔒 **Fair shuffle · table {live.row.number}**\n"
+        f"Commitment: `{live.row.game_commitment}`\n"
+        "Before anything is dealt, the bot drew one secret seed for this whole game and "
+        "posts its SHA-256 here. The bot never edits this message.\n"
+        "Every deck, the first dealer and every reshuffle come from that seed and from the "
+        "cuts players type: press **Cut** (on the lobby or a showdown) or use "
+        "`/commerce cut` to add your own word to the next deal. A deal nobody cuts is the "
+        "bot's shuffle alone, and says so.\n"
+        "The seed is shown when the game ends. Then `/commerce export` gives the record, "
+        "which `python -m bot.engine verify` checks against this commitment.")
+
+
+#: characters a list of cuts may take on a message; a longer one is summed up
+CUTS_SHOWN = 600
+
+
+def cut_list(live: LiveTable, cuts: list[tuple[int, str]], *, plain: bool = False) -> str:
+    """Cuts as ``Ann `banana`, Ben `42``` (``plain``: ``Ann: banana · Ben: 42``, for
+    a footer), the cutter by their seat's name; more than ``CUTS_SHOWN`` characters
+    of them become a count (the history and the record list them all)."""
+    labels = names.seat_labels(live.seats)
+    if plain:
+        text = " · ".join(f"{labels[seat]}: {cut}" for seat, cut in cuts)
+    else:
+        text = ", ".join(f"{names.markdown_safe(labels[seat])} `{cut}`" for seat, cut in cuts)
+    if len(text) <= CUTS_SHOWN:
+        return text
+    return f"{len(cuts)} players (their cuts are in /commerce history and the record)"
+
+
+def add_lobby_shuffle(embed: discord.Embed, live: LiveTable) -> None:
+    """The lobby's field: where the commitment is, and the cuts for deal 1 so far."""
+    if live.row.status != "lobby" or live.row.game_commitment is None:
         return
-    embed.add_field(
-        name="Fair shuffle: deal 1 is committed", inline=False,
-        value=f"`{live.row.next_commitment}`\nThe deck will be fixed by this secret and by "
-              "the id of the Start press; the secret is shown when the deal is over, and "
-              "/commerce export checks it.")
+    link = message_link(live)
+    where = (f"[the fair-shuffle message]({link})" if link else
+             "the fair-shuffle message (being posted)")
+    cuts = [(seat, text) for member, text in live.cuts_for(1)
+            if (seat := live.seat_of(member)) is not None]
+    said = (f"Cuts for deal 1: {cut_list(live, cuts)}." if cuts else
+            "No cut for deal 1 yet: press **Cut** and type any word or number to add yours.")
+    embed.add_field(name="Fair shuffle", inline=False, value=(
+        f"One secret seed covers this game; its commitment "
+        f"`{live.row.game_commitment[:SHORT]}…` is in {where}.\n{said}")[:1024])
 
 
-def stamp_table_commitment(embed: discord.Embed, live: LiveTable) -> None:
-    """Add the current deal's commitment (short form) to the table message's footer."""
+def deal_cuts(live: LiveTable, index: int) -> list[tuple[int, str]] | None:
+    """Who cut deal ``index`` (from 0) and with what (``None``: the deal was not
+    dealt from the game's seed)."""
     game = live.game
-    if game is None or not game.deals:
-        return
-    proof = game.reveal(len(game.deals) - 1)
-    if proof is None or proof.commitment is None:
-        return
-    text = embed.footer.text if embed.footer and embed.footer.text else ""
-    line = f"Shuffle commitment {proof.commitment[:SHORT]}… (full value in /commerce export)"
-    embed.set_footer(text=f"{text}\n{line}" if text else line)
+    log = game.shuffle_log if game is not None else None
+    if log is None or index >= len(log.attempts) or log.attempts[index] is None:
+        return None
+    attempt = log.attempts[index]
+    assert attempt is not None
+    return [(c.seat, c.text) for c in attempt.cuts if not live.seats[c.seat].is_ai]
 
 
-def add_showdown_proof(embed: discord.Embed, live: LiveTable) -> None:
-    """The showdown's field: this deal's seed and cut, now public, and the
-    commitment of the next deal (made before anyone can press Next deal)."""
+def burned_before(live: LiveTable, number: int) -> int:
+    """How many attempts at deal ``number`` were burned (a failed write)."""
+    game = live.game
+    log = game.shuffle_log if game is not None else None
+    return 0 if log is None else sum(1 for b in log.burned if b.deal == number)
+
+
+def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
+    """Add who cut the current deal (or that nobody did) to the table message's footer."""
     game = live.game
     if game is None or not game.deals:
         return
     index = len(game.deals) - 1
-    proof = game.reveal(index)
-    lines = []
-    if proof is not None and proof.seed is not None:
-        cuts = ", ".join(c.hex() for c in proof.cuts or ()) or "none"
-        lines.append(f"Seed `{proof.seed.hex()}`\nCut `{cuts}` by {cutter(live, index)}")
-    if live.row.next_commitment is not None and not game.complete:
-        lines.append(f"**Next deal commitment** `{live.row.next_commitment}`")
-    if lines:
-        embed.add_field(name="Fair shuffle", value="\n".join(lines), inline=False)
+    cuts = deal_cuts(live, index)
+    if cuts is None:
+        return
+    if cuts:
+        line = f"Shuffle cut by {cut_list(live, cuts, plain=True)}"
+    else:
+        line = "Not cut by anyone: this deal's shuffle is the bot's alone"
+    burned = burned_before(live, index + 1)
+    if burned:
+        line += f" · {burned} earlier attempt{'s' * (burned > 1)} burned after a failed write"
+    line += " · /commerce cut adds your word to the next deal"
+    text = embed.footer.text if embed.footer and embed.footer.text else ""
+    embed.set_footer(text=f"{text}\n{line}" if text else line)
 
 
-def void_reveal(live: LiveTable) -> str:
-    """The seed of a deal voided when the table closed, now public (``""`` if none)."""
+def add_showdown_proof(embed: discord.Embed, live: LiveTable) -> None:
+    """The showdown's field: who cut this deal (or that nobody did), attempts
+    burned, the record's head so far, and how to cut the next deal."""
     game = live.game
-    if game is None or not game.deals or not game.deals[-1].voided:
+    if game is None or not game.deals:
+        return
+    index = len(game.deals) - 1
+    cuts = deal_cuts(live, index)
+    if cuts is None:
+        return
+    lines = [f"Cut by {cut_list(live, cuts)}." if cuts else
+             "Not cut by anyone: this deal's shuffle was the bot's alone."]
+    burned = burned_before(live, index + 1)
+    if burned:
+        lines.append(f"{burned} earlier attempt{'s' * (burned > 1)} at this deal "
+                     f"{'were' if burned > 1 else 'was'} burned after a failed write; the "
+                     "record lists them.")
+    head = live.chain_heads().get(f"deal {index + 1}")
+    if head is not None:
+        lines.append(f"Record so far: `{head[:SHORT]}`")
+    if not game.complete:
+        lines.append("Cut the next deal: **Cut** below, or `/commerce cut`.")
+    embed.add_field(name="Fair shuffle", value="\n".join(lines)[:1024], inline=False)
+
+
+def add_final_proof(embed: discord.Embed, live: LiveTable) -> None:
+    """The final standings' field: the game's seed, now public, the record's head,
+    which deals nobody cut, and how to check it all (the final standings are never
+    edited: they anchor the record)."""
+    game = live.game
+    if game is None or game.shuffle_log is None:
+        return
+    seed = game.revealed_seed()
+    head = live.chain_heads().get("end")
+    if seed is None or head is None:
+        return
+    link = message_link(live)
+    uncut = [i + 1 for i in range(len(game.deals)) if deal_cuts(live, i) == []]
+    cut = len(game.deals) - len(uncut)
+    shown = ", ".join(map(str, uncut[:12])) + ("…" if len(uncut) > 12 else "")
+    lines = [f"Seed, now public: `{seed.hex()}`",
+             "Its SHA-256 is the commitment in " +
+             (f"[the fair-shuffle message]({link})." if link else "the fair-shuffle message."),
+             f"Record head: `{head}`",
+             f"Deals cut by a player: {cut} of {len(game.deals)}" +
+             (f" (not cut: {shown})." if uncut else "."),
+             f"Check it yourself: `/commerce export table:{live.row.number}`, then "
+             "`python -m bot.engine verify` with `--commitment` from that message and "
+             "`--head` from here."]
+    embed.add_field(name="Fair shuffle", value="\n".join(lines)[:1024], inline=False)
+
+
+def end_reveal(live: LiveTable) -> str:
+    """The seed a closed table makes public (``""`` if none): the game's, or a
+    format 1 voided deal's."""
+    game = live.game
+    if game is None:
+        return ""
+    seed = game.revealed_seed()
+    if seed is not None:
+        return f" The game's seed, now public: `{seed.hex()}`."
+    if not game.deals or not game.deals[-1].voided:
         return ""
     proof = game.reveal(len(game.deals) - 1)
     if proof is None or proof.seed is None:
@@ -86,6 +190,6 @@ def void_reveal(live: LiveTable) -> str:
 def export_hint(embed: discord.Embed, live: LiveTable) -> None:
     """Tell the final standings how to get the game's record and proofs."""
     text = embed.footer.text if embed.footer and embed.footer.text else ""
-    line = (f"Record and fair-shuffle proofs: /commerce export table:{live.row.number} · "
+    line = (f"Record and fair-shuffle proof: /commerce export table:{live.row.number} · "
             "deals and replays: /commerce history")
     embed.set_footer(text=f"{text}\n{line}" if text else line)

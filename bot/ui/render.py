@@ -202,11 +202,12 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
                                       for k, v in sorted(live.row.options.items()))
            if live.row.options else ""),
     )
-    proofs.add_lobby_commitment(embed, live)
+    proofs.add_lobby_shuffle(embed, live)
     if live.row.status == "lobby":
         embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
                               f"(at least {rules.min_players} seats). The Add AI button seats "
-                              f"an easy AI; /commerce addbot level:strong seats a stronger one.")
+                              f"an easy AI; /commerce addbot level:strong seats a stronger one. "
+                              f"Cut adds your own word to the first deal's shuffle.")
     return embed
 
 
@@ -244,7 +245,7 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
         embed.set_footer(text=footer(obs))
-    proofs.stamp_table_commitment(embed, live)
+    proofs.stamp_table_cuts(embed, live)
     return embed
 
 
@@ -528,5 +529,6 @@ def final_embed(live: LiveTable) -> discord.Embed:
     closing = {"channel": "This channel is now read-only. ",
                "thread": "This thread is now locked. "}.get(live.row.place or "", "")
     embed.set_footer(text=f"{closing}Start another game with /commerce new.")
+    proofs.add_final_proof(embed, live)
     proofs.export_hint(embed, live)
     return embed

@@ -100,8 +100,8 @@ async def memory_matches_storage(bot, table_id: int) -> str | None:
         return f"status {live.row.status} in memory, {again.row.status} stored"
     if _durable(again.row) != _durable(live.row):  # message ids are cosmetic (kept in memory)
         return f"row {live.row} in memory, {again.row} stored"
-    if (live.next_seed, live.cut_by) != (again.next_seed, again.cut_by):
-        return "the next seed or the cuts differ"
+    if shuffled(live) != shuffled(again):
+        return "the game seed, the shuffle log or the burned attempts differ"
     seats = [(s.member_id, s.away, s.gone, s.timeouts) for s in live.seats]
     if seats != [(s.member_id, s.away, s.gone, s.timeouts) for s in again.seats]:
         return "seats differ"
@@ -115,6 +115,15 @@ async def memory_matches_storage(bot, table_id: int) -> str | None:
         if live.deal is not None and live.deal.operations != again.deal.operations:
             return "operations differ"
     return None
+
+
+def shuffled(live) -> tuple:
+    """All a table keeps of its shuffle: the game seed, the shuffle log (without the
+    storage's ids) and each deal's attempt and the burned ones."""
+    log = None if live.game is None else live.game.shuffle_log
+    return (live.game_seed,
+            [(e.kind, e.deal_number, e.member_id, e.attempt, e.text, e.cuts) for e in live.events],
+            None if log is None else (log.attempts, log.burned))
 
 
 def _durable(row):

@@ -13,6 +13,7 @@ import sqlite3
 
 import pytest
 
+from bot.ui.render import RECENT
 from tests.cogs.helpers import BACKEND, restart
 from tests.cogs.test_ai_pace import (  # noqa: F401  (simcord_bot: the bot at a 6 s pace)
     PACE,
@@ -135,7 +136,7 @@ async def test_a_restart_mid_showing_leaves_no_frame_over_the_latest_state(
     await env.settle()
     await env.advance_time(3 * PACE)
     message = table.table_message()
-    assert moves_shown(message) == min(shown, 3)
+    assert moves_shown(message) == len(table.live.deal.events[-RECENT:])  # the latest state
     assert f"<@{ann.id}>" in message.content
     res = await choose(table, ann, "trade")  # play on
     assert res.response is not None

@@ -10,7 +10,7 @@ from tests.cogs.helpers import answer_text
 #: /commerce's subcommands, in the order Discord lists them, and the cog of each
 SUBCOMMANDS = {
     "new": "Tables", "join": "Tables", "leave": "Tables", "start": "Tables",
-    "addbot": "Tables", "hand": "Tables", "end": "Tables", "delay": "Tables",
+    "addbot": "Tables", "hand": "Tables", "end": "Tables", "cut": "Tables", "delay": "Tables",
     "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
     "rules": "Help",
 }

@@ -11,7 +11,7 @@ import json
 
 from bot.engine import card_label, hand_label
 from tests.cogs.helpers import Table, answer_text, message_text, private, select_values
-from tests.cogs.test_presets import FirstDealer, arrange
+from tests.cogs.test_presets import arrange, first_dealer
 
 
 # ------------------------------------------------------------------ set-up
@@ -40,7 +40,7 @@ async def start(env, bots, preset: str, *, dealer: int, humans=("ann", "ben", "c
     if top is not None:
         arrange(table.bot.service, top, dealer)
     else:
-        table.bot.service.rng = FirstDealer(dealer)
+        first_dealer(table.bot.service, dealer)
     await actors[0].click(lobby, label="Start")
     return table, actors, watcher
 

@@ -544,7 +544,8 @@ async def test_final_standings_say_read_only_only_when_the_bot_made_the_channel(
     ann = guild.add_member(env.create_user("ann"))
     await bots[-1].service.update_settings(guild.id, ann.id, table_mode="here")
     await ann.slash(general, "commerce new", deals_per_player=1)
-    lobby = general.history()[-1]
+    lobby = general.history()[-2]  # then the fair-shuffle message
+    assert "Fair shuffle" in general.history()[-1].content
     for label in ("Add AI", "Add AI", "Start"):
         await ann.click(lobby, label=label)
     table = Table(env, bots, general, {ann.id: ann})

@@ -9,7 +9,7 @@ import json
 import random
 
 from bot.engine import hand_label, replay
-from bot.engine.game import verify_record
+from bot.engine.proof import verify_record
 from bot.ui.components import NOT_HERE
 from bot.ui.words import signed
 from tests.cogs.helpers import answer_text, message_text, restart
@@ -50,8 +50,9 @@ async def test_history_opens_a_finished_game_its_deals_and_a_replay_even_after_a
     env = simcord_env
     guild, general, ann, channel, lobby, table = await open_with_ai(
         env, "foster", {"deals_per_player": 1})
+    await ann.slash(channel, "commerce cut", text="word 1")
     await ann.click(lobby, label="Start")
-    await play_out(env, table, ann, random.Random(2))
+    await play_out(env, table, ann, random.Random(2), cut=1.0)
     live = table.live
     game = live.game
     record = await env.bot.service.record(live.id)
@@ -70,12 +71,18 @@ async def test_history_opens_a_finished_game_its_deals_and_a_replay_even_after_a
     assert "Table 1" in listing.description and "Table 2" not in listing.description
     assert "ann, 🤖 AI Ada, 🤖 AI Babbage" in listing.description
     assert listing.footer.text.startswith("Page 1 of 1 · 1 game ")
-    # the game: its standing, one line per deal, every deal verified
+    # the game: its standing, one line per deal, what the bot's own check proves, and how
+    # to check without trusting it
     await choose(env, ben, message, str(live.id))
     overview = message.embeds[0]
     assert overview.title.startswith("Table 1 · foster")
     assert len(field(overview, "Deals").splitlines()) == len(game.deals) == 3
-    assert overview.footer.text.startswith("Fair deals: 3 of 3 verified")
+    assert overview.footer.text.startswith("Deals cut by a player: 3 of 3")
+    checks = field(overview, "Fair shuffle (checked by the bot)").splitlines()
+    assert [line.split("**")[1] for line in checks[:5]] == [
+        "Commitment", "Every random choice", "Cuts", "Complete", "Record chain"]
+    assert all(line.startswith("✅") for line in checks[:5])
+    assert "--commitment" in checks[5] and "--head" in checks[5]
     # a deal: its hands at the end, payments and proof
     await choose(env, ben, message, "2")
     deal = game.deals[1]
@@ -91,7 +98,7 @@ async def test_history_opens_a_finished_game_its_deals_and_a_replay_even_after_a
         for n, d in zip(names, deal.delta, strict=True)]
     assert all("ante −1" in line for line in payments)  # foster: every seat antes 1
     proof = field(shown, "Proof of the shuffle")
-    assert record["deals"][1]["seed"] in proof and "Verified" in proof
+    assert proof.startswith("Attempt 1 · cut by ann `word 2`") and "Proven" in proof
     # the replay: step 0 is the deal as dealt, the last step the hands at the showdown
     await press(env, ben, message, "Replay")
     steps = len(deal.operations)
@@ -124,7 +131,9 @@ async def test_history_opens_a_finished_game_its_deals_and_a_replay_even_after_a
     sent = exported.followups[-1] if exported.followups else exported.response
     [attachment] = sent.attachments
     assert json.loads(await attachment.read()) == record
-    assert verify_record(record)[0]
+    assert not verify_record(record)[0]  # until compared with what the channel showed
+    assert verify_record(record, commitment_shown=record["shuffle"]["commitment"],
+                         head_shown=record["shuffle"]["head"])[0]
     await press(env, ben, message, "Back to the list")
     assert message.embeds[0].title == "Commerce history"
     assert env.errors == []
@@ -163,10 +172,10 @@ async def test_history_pages_and_never_shows_a_game_that_is_not_over(simcord_env
     assert "Table 2" in message_text(message) and "Table 1" in message_text(message)
     table_1 = (await env.bot.storage.past_game(guild.id, number=1)).table_id
     await choose(env, ann, message, str(table_1))
-    # a voided deal is over: shown with its seed
+    # a voided deal is over: shown with its proof (nobody cut it)
     await choose(env, ann, message, "1")
     assert "voided when the table closed" in message.embeds[0].description
-    assert "Verified" in field(message.embeds[0], "Proof of the shuffle")
+    assert "nobody cut it" in field(message.embeds[0], "Proof of the shuffle")
     await press(env, ann, message, "Replay")
     while not labels(env, message)["Next"].get("disabled"):
         await press(env, ann, message, "Next")

@@ -133,7 +133,7 @@ async def test_preset_plays_a_full_game(simcord_env, bots, preset, options):
 
 
 class FirstDealer(random.Random):
-    """A seeded test RNG whose first dealer is ``dealer``."""
+    """A seeded test RNG whose first dealer is ``dealer`` (see ``first_dealer``)."""
 
     def __init__(self, dealer: int) -> None:
         super().__init__(5)
@@ -149,8 +149,15 @@ def arrange(service, top: list[str], dealer: int) -> None:
     from bot.engine import parse_card
 
     cards = [parse_card(c) for c in top]
-    service.rng = FirstDealer(dealer)
+    first_dealer(service, dealer)
     service.arranged_decks.append(cards + [c for c in range(52) if c not in cards])
+
+
+def first_dealer(service, dealer: int) -> None:
+    """The next game started deals first from ``dealer`` (test only: not the dealer its
+    seed gives), and the service draws its seeds from a seeded RNG."""
+    service.rng = FirstDealer(dealer)
+    service.arranged_dealer = dealer
 
 
 async def test_oldway_pounce_button_appears_only_to_the_player_who_can(simcord_env, bots):

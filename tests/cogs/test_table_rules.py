@@ -212,7 +212,8 @@ async def test_admin_settings_need_manage_server_and_choose_where_tables_open(si
     assert res.ephemeral and "current channel" in res.response.content
     assert "5 s" in res.response.content
     res = await ann.slash(general, "commerce new")
-    assert general.history()[-1].embeds[0].title.startswith("Commerce table 1")
+    assert general.history()[-2].embeds[0].title.startswith("Commerce table 1")
+    assert general.history()[-1].content.startswith("🔒 **Fair shuffle · table 1**")
     assert "commerce-1" not in guild.channels
     res = await ann.slash(general, "commerce delay", seconds=0)
     assert "Next deal button" in res.response.content

@@ -36,6 +36,7 @@ async def strong_table(service: TableService, levels=("strong", "normal")) -> in
     live = await service.create(GUILD, 500, ANN, "ann", "foster", None)
     for level in levels:
         await service.add_ai(live.id, ANN, level)
+    await service.commitment_posted(live.id, 9000)  # as the fair-shuffle message
     return live.id
 
 
@@ -94,6 +95,7 @@ async def test_the_coach_can_be_off(storage):
     live = await service.create(GUILD, 501, ANN, "ann", "foster", None, coach=False)
     await service.add_ai(live.id, ANN)
     await service.add_ai(live.id, ANN)
+    await service.commitment_posted(live.id, 9001)
     live = await service.start(live.id, ANN)
     while live.deal.to_act != 0:
         live = await service.next_deal(live.id, live.deal_number)

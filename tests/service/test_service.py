@@ -66,6 +66,7 @@ def rigged(storage: AnyStorage, first_dealer: int = 0,
     decks, test only), then fair decks from seeds of a seeded RNG."""
     service = TableService(storage, rng=Rigged(first_dealer))
     service.arranged_decks.extend(decks)
+    service.arranged_dealer = first_dealer
     return service
 
 
@@ -108,6 +109,7 @@ async def open_table(service: TableService, members: Sequence[int], preset: str 
         await service.join(live.id, member, NAMES[member])
     for _ in range(ai):
         await service.add_ai(live.id, members[0], "easy")  # the level these tests were built on
+    await service.commitment_posted(live.id, 9000 + live.id)  # as the fair-shuffle message
     return live.id
 
 
@@ -144,7 +146,10 @@ def snapshot(live: LiveTable) -> dict[str, Any]:
     return {
         "row": live.row,
         "seats": live.seats,
-        "cut_by": live.cut_by,
+        "events": [(e.kind, e.deal_number, e.member_id, e.attempt, e.text, e.cuts)
+                   for e in live.events],
+        "shuffle": None if game is None or game.shuffle_log is None else (
+            game.shuffle_log.attempts, game.shuffle_log.burned, game.revealed_seed()),
         "deals": None if game is None else [
             (d.dealer, d.deck, list(d.operations), [sorted(h) for h in d.hands], list(d.delta),
              d.finished) for d in game.deals],
@@ -585,28 +590,30 @@ async def test_load_reports_a_ledger_that_drifted(backend: Backend, caplog):
 
 # ------------------------------------------------------------ one call per interaction
 async def test_each_move_is_one_call_on_the_database_thread(storage):
-    """A move, the AI's answers, the deal's end with its ledger and the next
-    deal's commitment are written together: one round trip (docs/ARCHITECTURE.md
-    "Storage"); so is the next deal."""
+    """A move, the AI's answers and the deal's end with its ledger are written
+    together: one round trip (docs/ARCHITECTURE.md "Storage"). A deal takes two: its
+    attempt is committed before its deck is derived (docs/FAIRNESS.md "In the bot"),
+    then the deal with the AI's first answers."""
     service = TableService(storage, rng=random.Random(3))
     table_id = await open_table(service, [ANN], ai=2)
     calls = storage.round_trips
     live = await service.start(table_id, ANN)
-    assert storage.round_trips - calls == 1
+    assert storage.round_trips - calls == 2
     moves = ends = 0
     while not live.game.complete and moves < 200:
         deal = live.deal
         calls = storage.round_trips
         if deal.finished:
             live = await service.next_deal(table_id, live.deal_number)
-        else:
-            assert deal.to_act == 0  # the AI seats answered in the same call
-            seq = len(deal.operations)
-            live, _ = await service.act(table_id, ANN, live.deal_number,
-                                        engine_ai.choose(deal.observation(0)))
-            moves += 1
-            ends += live.deal.finished
-            assert len(live.deal.operations) > seq
+            assert storage.round_trips - calls == 2
+            continue
+        assert deal.to_act == 0  # the AI seats answered in the same call
+        seq = len(deal.operations)
+        live, _ = await service.act(table_id, ANN, live.deal_number,
+                                    engine_ai.choose(deal.observation(0)))
+        moves += 1
+        ends += live.deal.finished
+        assert len(live.deal.operations) > seq
         assert storage.round_trips - calls == 1
     assert ends >= 1
     # everything those calls wrote is what a rebuild from storage finds
@@ -652,10 +659,13 @@ async def test_load_rebuilds_every_open_table_in_one_call(storage):
     for table_id in (lobby, playing, between):
         one = await TableService(storage)._reload(table_id)
         assert snapshot(again.get(table_id)) == snapshot(one)
-        assert again.get(table_id).next_seed == one.next_seed
-    # a seed is committed for the next deal of the lobby and between deals only
-    assert [again.get(t).next_seed is None for t in (lobby, playing, between)] == \
-        [False, True, False]
+        assert again.get(table_id).game_seed == one.game_seed is not None
+        assert again.get(table_id).chain_heads() == one.chain_heads()
+    # one seed for the whole game, drawn with the lobby; a game holds it too
+    assert again.get(lobby).game is None
+    for table_id in (playing, between):
+        game = again.get(table_id).game
+        assert game.shuffler.seed.hex() == again.get(table_id).game_seed
     assert again.get(playing).is_ai(1)
 
 

@@ -1,7 +1,9 @@
-"""Migration 0006 (issue 11): each deal keeps its commitment, seed, cuts and cutter, never
-changed afterwards; a table keeps its next deal's seed out of every row but the one
-call that deals it; and the history lists only games whose table is no longer open.
-On both backends (tests/storage/conftest.py)."""
+"""Migrations 0006 and 0009 (issues 11 and 19): a format 1 deal keeps its commitment, seed,
+cuts and cutter, never changed afterwards; a table keeps its game's seed out of every row
+but the one call that reads it, and neither the seed, its commitment nor the fair-shuffle
+message ever change once set; the shuffle log (cuts and attempts) is append-only, one cut
+per member and deal, one row per attempt; and the history lists only games whose table is
+no longer open. On both backends (tests/storage/conftest.py)."""
 
 from __future__ import annotations
 
@@ -34,18 +36,51 @@ async def test_a_deals_proof_is_stored_with_it_and_never_changes(store: AnyStora
     assert await backend.value("SELECT COUNT(*) FROM deals WHERE seed = ?", (SEED,)) == 1
 
 
-async def test_the_next_seed_is_in_no_table_row(store: AnyStorage) -> None:
+async def test_the_game_seed_is_in_no_table_row_and_never_changes(store: AnyStorage,
+                                                                   backend: Backend) -> None:
     table = await new_table(store)
-    assert table.next_commitment is None and await store.next_seed(table.id) is None
-    await store.set_next_seed(table.id, SEED, COMMITMENT)
+    assert table.game_commitment is None and await store.game_seed(table.id) is None
+    await store.set_game_seed(table.id, SEED, COMMITMENT)
     row = await store.get_table(table.id)
-    assert row is not None and row.next_commitment == COMMITMENT
-    assert SEED not in repr(row)
-    assert await store.next_seed(table.id) == SEED
-    await store.set_next_seed(table.id, None, None)
-    assert await store.next_seed(table.id) is None
+    assert row is not None and row.game_commitment == COMMITMENT
+    assert SEED not in repr(row) and row.commitment_message_id is None
+    assert await store.game_seed(table.id) == SEED
+    await store.set_game_seed(table.id, SEED, COMMITMENT)  # the same values: no change
+    with pytest.raises(backend.integrity, match="never change"):
+        await store.set_game_seed(table.id, "00" * 32, COMMITMENT)
+    with pytest.raises(backend.integrity, match="never change"):
+        await backend.execute("UPDATE tables SET game_commitment = 'x' WHERE id = ?",
+                              (table.id,))
+    await store.set_commitment_message(table.id, 77)
+    assert (await store.get_table(table.id)).commitment_message_id == 77
+    with pytest.raises(backend.integrity, match="never changes"):
+        await store.set_commitment_message(table.id, 78)
     with pytest.raises(ValueError):
-        await store.set_next_seed(999, SEED, COMMITMENT)
+        await store.set_game_seed(999, SEED, COMMITMENT)
+    assert await store.game_seed(table.id) == SEED
+
+
+async def test_the_shuffle_log_is_append_only(store: AnyStorage, backend: Backend) -> None:
+    table = await new_table(store)
+    await store.add_cut(table.id, 1, 11, "banana")
+    await store.add_attempt(table.id, 1, 1, [{"seat": 0, "text": "banana"}])
+    await store.add_cut(table.id, 1, 12, "日本")
+    await store.add_cut(table.id, 2, 11, "pear")
+    events = await store.shuffle_events(table.id)
+    assert [(e.kind, e.deal_number, e.member_id, e.attempt, e.text, e.cuts) for e in events] == [
+        ("cut", 1, 11, None, "banana", None),
+        ("attempt", 1, None, 1, None, [{"seat": 0, "text": "banana"}]),
+        ("cut", 1, 12, None, "日本", None), ("cut", 2, 11, None, "pear", None)]
+    with pytest.raises(backend.integrity):
+        await store.add_cut(table.id, 1, 11, "again")  # one cut per member and deal
+    with pytest.raises(backend.integrity):
+        await store.add_attempt(table.id, 1, 1, [])  # an attempt is written once
+    for sql in ("UPDATE shuffle_events SET payload = '{}'", "DELETE FROM shuffle_events"):
+        with pytest.raises(backend.integrity, match="append-only"):
+            await backend.execute(sql, ())
+    assert len(await store.shuffle_events(table.id)) == 4
+    [state] = [s for s in (await store.open_state())[0] if s.row.id == table.id]
+    assert state.events == events
 
 
 async def test_the_history_lists_only_games_that_are_over_newest_first(store: AnyStorage) -> None:

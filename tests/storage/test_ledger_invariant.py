@@ -85,6 +85,7 @@ async def _open(service: TableService, member: int, preset: str, number: int) ->
                                 dict(OPTIONS[preset]))
     await service.add_ai(live.id, member)
     await service.add_ai(live.id, member)
+    await service.commitment_posted(live.id, 9000 + number)  # the fair-shuffle message
     await service.start(live.id, member)
 
 

@@ -37,7 +37,7 @@ async def test_a_unit_of_many_writes_is_one_call(store: AnyStorage, backend: Bac
         await store.set_seat_state(table.id, 0, timeouts=2)
         await store.finish_deal(deal, "finished", [LedgerEntry(0, ANN, 1, "pool"),
                                                    LedgerEntry(1, BEN, -1, "ante")], [])
-        await store.set_next_seed(table.id, "ab" * 16, "cd" * 32)
+        await store.add_cut(table.id, 1, ANN, "banana")
         assert store.round_trips == calls  # nothing sent yet
         assert await backend.value(ACTIONS) == 0
     assert store.round_trips == calls + 1
