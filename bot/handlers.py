@@ -23,7 +23,7 @@ from .engine import Decision, choices
 from .interactions import edit, guarded, reply, require_manager
 from .messages import Publisher
 from .service import LiveTable, TableService, UserError
-from .timers import Timers
+from .timers import Timers, still_member
 from .ui import confirm, panel, render, standings
 from .ui.components import (
     BoardFilter,
@@ -158,7 +158,7 @@ class Handlers(HistoryHandlers):
         has left the server, the host's seat is given up: a lobby passes to the
         next seated member. Returns whether the host was gone."""
         host = live.row.host_id
-        if member_id == host or await self.timers.still_member(live.row.guild_id, host):
+        if member_id == host or await still_member(self.timers.client, live.row.guild_id, host):
             return False
         for changed in await self.service.member_gone(live.row.guild_id, host):
             await self.publisher.refresh(changed)

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import discord
 
 from .commitments import Commitments
+from .ending import Ending, retryable, settle_old
 from .interactions import NO_PINGS, ping, reply, retrying
 from .panels import Panels
 from .places import Places
@@ -54,35 +55,6 @@ def shows(content: str, embed: discord.Embed, png: bytes,
     words = repr((content, embed.to_dict(), view.to_components() if view is not None else None))
     return (hashlib.blake2b(words.encode(), digest_size=16).digest(),
             hashlib.blake2b(png, digest_size=16).digest())
-
-
-class StillOwed(Exception):
-    """Edits of a table's older messages that Discord refused for a while are
-    still owed (``Publisher.owed``): the step that needed them is not done."""
-
-
-def retryable(exc: discord.HTTPException) -> bool:
-    """Whether Discord's refusal is for a while (429, 5xx): try again later."""
-    return exc.status == 429 or exc.status >= 500
-
-
-async def settle_old(channel: discord.PartialMessageable, message_id: int) -> None:
-    """A message of the deal before, once the next deal has started (or the
-    table ended): its buttons go, and so does its line counting down to the next
-    deal.
-
-    Raises:
-        discord.HTTPException: Discord refused (``Publisher.settle`` keeps it owed).
-    """
-    message = await channel.fetch_message(message_id)
-    embeds = []
-    for embed in message.embeds:
-        if embed.description and "⏭" in embed.description:
-            embed.description = "\n".join(
-                line for line in embed.description.split("\n")
-                if not line.startswith("⏭")).rstrip()
-        embeds.append(embed)
-    await message.edit(embeds=embeds, view=None)
 
 
 class Clock(Protocol):
@@ -157,12 +129,11 @@ class Publisher:
         #: tables whose public messages are behind their state (an edit or post
         #: Discord refused for a while): the watch brings them up to date
         self.behind: set[int] = set()
-        #: per ended table, the steps of its end already shown (``show_end``)
-        self.ends: dict[int, set[str]] = {}
         #: per table, edits of its older messages Discord refused for a while
         #: (controls to take off): message id -> the edit, made again by ``settle``
         self.owed: dict[int, dict[int, Callable[[], Awaitable[Any]]]] = {}
         self.commitments = Commitments(self)
+        self.ending = Ending(self)
         media.warm_up()  # the card sprites, drawn in the background once per process
 
     def restore(self) -> None:
@@ -184,7 +155,7 @@ class Publisher:
         """A table's end is shown: drop what is remembered of its messages and panels."""
         self.shown.pop(table_id, None)
         self.behind.discard(table_id)
-        self.ends.pop(table_id, None)
+        self.ending.ends.pop(table_id, None)
         self.owed.pop(table_id, None)
         self.commitments.refused.discard(table_id)
         self.dirty.discard(table_id)
@@ -264,7 +235,7 @@ class Publisher:
         message, a deal's table message (``paced``: the moves it has not shown yet
         one at a time first, see ``pace``), offers and showdowns, and, once the
         table has ended (its game over or closed in any way), its end
-        (``show_end``). Edits are coalesced: while one refresh of the table is in
+        (``Ending.show``). Edits are coalesced: while one refresh of the table is in
         flight, later changes are folded into one more. Discord 429/5xx answers are
         retried; the game state is already committed, so a failed edit never loses
         an action, and a table whose messages are behind is marked ``behind`` for
@@ -329,7 +300,7 @@ class Publisher:
         if live.id in self.owed:
             await self.settle(live)
         if live.row.status not in OPEN_STATUSES:
-            await self.show_end(live)
+            await self.ending.show(live)
             return
         if live.deal is None:
             await self.refresh_lobby(live)
@@ -485,90 +456,3 @@ class Publisher:
         if live.deal is None and live.id not in self.owed:
             self.behind.discard(live.id)
 
-    async def show_end(self, live: LiveTable) -> None:
-        """Show that the table has ended, however it ended (its last deal, life or
-        chips, fixed rounds, ``/commerce end``, an admin, a deleted channel, an
-        empty or idle lobby), once: the last showdown if it is still to be posted,
-        the table message in its final state with no control, the final standings,
-        the lobby message, every open panel closed, and the channel made read-only
-        (a thread archived and locked); a lobby that never started has the channel
-        or thread the bot made for it removed. Each step is done at most once;
-        when Discord refuses for a while (429, 5xx) the rest is left to the watch
-        (``behind``), and a step Discord can never do (the channel is gone, a
-        permission is missing) is given up. Then the service forgets the table."""
-        self.clock.forget(live.id)  # no timer of an ended table runs on
-        await self.clock.stop_turn_timer(live.id)  # and its reminder goes
-        done = self.ends.setdefault(live.id, set())
-        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
-            ("showdown", lambda: self._end_showdown(live)),
-            ("table", lambda: self.edit_table_message(live)),
-            ("controls", lambda: self._end_controls(live)),
-            ("final", lambda: self._end_final(live)),
-            ("lobby", lambda: self.refresh_lobby(live, strict=True)),
-            ("panels", lambda: self._end_panels(live)),
-            ("channel", lambda: self.places.end(live.row, played=bool(live.game and
-                                                                      live.game.deals))),
-        ]
-        for name, step in steps:
-            if name in done:
-                continue
-            try:
-                await step()
-            except StillOwed:
-                self.behind.add(live.id)
-                return
-            except discord.HTTPException as exc:
-                if retryable(exc):
-                    log.warning("table %s: Discord is not taking its end yet (%s); the watch "
-                                "tries again", live.id, exc.status)
-                    self.behind.add(live.id)
-                    return
-                log.warning("table %s: gave up a step of its end (%s: %s %s)", live.id, name,
-                            exc.status, getattr(exc, "code", ""))
-            done.add(name)
-        await self.service.end_shown(live.id)
-        self.forget(live.id)
-
-    async def end_unseen(self, live: LiveTable) -> None:
-        """A table ended because its channel was deleted or archived: nothing can
-        be shown there any more (a post would reopen an archived thread), so its
-        open panels are closed and its end counts as shown."""
-        self.clock.forget(live.id)
-        await self.panels.close(live, "This table is closed: its channel is gone.")
-        await self.service.end_shown(live.id)
-        self.forget(live.id)
-
-    async def _end_showdown(self, live: LiveTable) -> None:
-        deal = live.deal
-        if (deal is not None and deal.finished and deal.showdown is not None
-                and live.deal_number not in live.announced):
-            await self.after_deal_change(live)
-
-    async def _end_controls(self, live: LiveTable) -> None:
-        """No control left on the table's other messages: the last showdown's
-        Next deal, a pending offer's answers."""
-        shown = live.showdown_messages.get(live.deal_number)
-        if shown is not None and live.row.status == "closed":
-            await self.settle(live, shown, functools.partial(settle_old, self.channel(live),
-                                                             shown))
-        for (table_id, deal, seq), _ in list(self.offers.items()):
-            if table_id == live.id:
-                await self.close_offer(live, deal, seq, "This table is closed.")
-        if not await self.settle(live):
-            raise StillOwed()
-
-    async def _end_panels(self, live: LiveTable) -> None:
-        """Every open panel shows the end (a finished game's result) with no
-        control; one Discord refused for a while keeps the step owed."""
-        if live.row.status == "finished":
-            done = await self.panels.refresh(live)
-        else:
-            done = await self.panels.close(live, "This table is closed.")
-        if not done:
-            raise StillOwed()
-
-    async def _end_final(self, live: LiveTable) -> None:
-        if live.game is not None and live.game.deals and live.row.final_message_id is None:
-            message = await retrying(lambda: self.channel(live).send(
-                embed=render.final_embed(live)), self.service.metrics)
-            await self.service.mark_final(live, message.id)

@@ -41,6 +41,21 @@ SWEEP_EVERY = 10 * 60
 TEND_BATCH = 200
 
 
+async def still_member(client: discord.Client, guild_id: int, member_id: int) -> bool:
+    """Whether the member is still in the guild (asks Discord: the bot has no
+    members intent); ``True`` when Discord cannot say now."""
+    guild = client.get_guild(guild_id)
+    if guild is None:
+        return True
+    try:
+        await guild.fetch_member(member_id)
+    except discord.NotFound:
+        return False
+    except discord.HTTPException:
+        return True
+    return True
+
+
 class Timers:
     """Next-deal and turn timers of every table, and the watch.
 
@@ -411,7 +426,7 @@ class Timers:
             live = self.service.tables.get(table_id)
             if live is None or member_id is None:
                 return
-            if not await self.still_member(live.row.guild_id, member_id):
+            if not await still_member(self.client, live.row.guild_id, member_id):
                 for changed in await self.service.member_gone(live.row.guild_id, member_id):
                     await self.publisher.refresh(changed)
                 return
@@ -431,16 +446,3 @@ class Timers:
             await self.publisher.refresh(timed)
         except Exception:
             log.exception("table %s: turn timer failed", table_id)
-
-    async def still_member(self, guild_id: int, member_id: int) -> bool:
-        """Whether the member is still in the guild (asks Discord; no member intent)."""
-        guild = self.client.get_guild(guild_id)
-        if guild is None:
-            return True
-        try:
-            await guild.fetch_member(member_id)
-        except discord.NotFound:
-            return False
-        except discord.HTTPException:
-            return True
-        return True

@@ -67,7 +67,7 @@ class Play(commands.Cog):
             log.exception("channel %s: could not close its table", channel_id)
             return
         if live is not None:
-            await self.bot.publisher.end_unseen(live)
+            await self.bot.publisher.ending.unseen(live)
             log.info("table %s closed: its channel was %s", live.id, how)
 
 

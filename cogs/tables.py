@@ -20,6 +20,7 @@ from bot.engine import OPTIONS
 from bot.engine.fairness import CUT_MAX
 from bot.interactions import guarded, reply, retrying, say
 from bot.service import DEFAULT_AI_LEVEL, LiveTable, StorageFailure, UserError
+from bot.timers import still_member
 from bot.ui import help as help_text
 from bot.ui import proofs, render
 from bot.ui.components import lobby_view
@@ -206,7 +207,7 @@ class Tables(Subcommands):
             manager = isinstance(member, discord.Member) and member.guild_permissions.manage_guild
             here = self.here(interaction)
             gone = (not manager and member.id != here.row.host_id
-                    and not await self.bot.timers.still_member(here.row.guild_id, here.row.host_id))
+                    and not await still_member(self.bot, here.row.guild_id, here.row.host_id))
             live = await self.service.end(here.id, member.id, manager, host_gone=gone)
             voided = live.deal is not None and live.deal.voided
             shared = -sum(live.game.ledger) if live.game is not None else 0

@@ -39,6 +39,7 @@ from .exports import (
 )
 from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
+from .posted import Posted
 from .progress import Progress
 from .queries import Queries
 from .shuffles import Shuffles
@@ -48,7 +49,8 @@ __all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL", "EXPORT_MAX_BYTES"
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
-class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Archive, ServerExports):
+class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Archive, ServerExports,
+                   Posted):
     """Owns every open table; see the module docstring.
 
     Args:

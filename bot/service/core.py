@@ -320,14 +320,6 @@ class ServiceBase:
         """The table in memory: open, or ended with its end still to be shown."""
         return self.tables.get(table_id) or self.ending.get(table_id)
 
-    async def end_shown(self, table_id: int) -> None:
-        """The table's end is shown in Discord: remember it (a failed write is
-        logged; the end is then shown again after a restart) and forget the table."""
-        live = self.ending.pop(table_id, None)
-        if live is not None:
-            live.row = dataclasses.replace(live.row, end_shown=True)
-        await self._remember(table_id, "end", lambda: self.storage.set_end_shown(table_id))
-
     @staticmethod
     def _build(state: OpenTable) -> LiveTable:
         """A table in memory from what is stored of it: its deals replayed
@@ -507,64 +499,6 @@ class ServiceBase:
         if deal.finished and live.game.complete:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
             await self._ended(live, "finished")
-
-    # ------------------------------------------------------ message ids
-    # Message ids: what the Discord layer posted. They are cosmetic: memory takes
-    # them at once, and a failed write is logged and kept for the watch to write
-    # again (``write_unsaved``): a restart must know which messages were posted.
-    async def _remember(self, table_id: int, what: str,
-                        write: Callable[[], Awaitable[None]]) -> None:
-        for attempt in range(2):  # at once again: a lock held for a moment, say
-            try:
-                async with self._unit(None):
-                    await write()
-            except StorageFailure:
-                if attempt:
-                    log.warning("table %s: could not store the %s message id; will try again",
-                                table_id, what)
-                    self.unsaved[(table_id, what)] = write
-            else:
-                self.unsaved.pop((table_id, what), None)
-                return
-
-    async def write_unsaved(self) -> int:
-        """Write again what ``_remember`` could not (the watch calls it); returns
-        how many are still unsaved."""
-        for (table_id, what), write in list(self.unsaved.items()):
-            if self.unsaved.get((table_id, what)) is write:
-                await self._remember(table_id, what, write)
-        return len(self.unsaved)
-
-    async def mark_final(self, live: LiveTable, message_id: int) -> None:
-        """Remember that the table's final standings were posted as ``message_id``."""
-        live.row = dataclasses.replace(live.row, final_message_id=message_id)
-        await self._remember(live.id, "final", lambda: self.storage.set_final_message(
-            live.id, message_id))
-
-    async def set_offer_message(self, live: LiveTable, key: str | None,
-                                message_id: int | None) -> None:
-        """Remember the message that pinged a player about offer ``key`` (or forget it)."""
-        live.row = dataclasses.replace(live.row, offer_key=key, offer_message_id=message_id)
-        await self._remember(live.id, "offer", lambda: self.storage.set_offer_message(
-            live.id, key, message_id))
-
-    async def mark_announced(self, live: LiveTable, message_id: int) -> None:
-        """Remember that the latest deal's showdown was posted as ``message_id``."""
-        live.showdown_messages[live.deal_number] = message_id
-        key = live.deal_key
-        await self._remember(live.id, "showdown", lambda: self.storage.set_showdown_message(
-            key, message_id))
-
-    async def set_message(self, table_id: int, *, lobby: int | None = None,
-                          table: int | None = None) -> None:
-        """Remember the lobby or the current table message id."""
-        live = self.tables.get(table_id)
-        if live is not None:
-            live.row = dataclasses.replace(
-                live.row, lobby_message_id=lobby or live.row.lobby_message_id,
-                table_message_id=table or live.row.table_message_id)
-        await self._remember(table_id, "table", lambda: self.storage.set_messages(
-            table_id, lobby_message_id=lobby, table_message_id=table))
 
     def observation(self, table_id: int, member_id: int) -> tuple[LiveTable, Observation]:
         """The member's own view of the current deal.

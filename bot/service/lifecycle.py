@@ -269,15 +269,6 @@ class LifeCycle(ServiceBase):
                 live.row = dataclasses.replace(live.row, next_deal_delay=seconds)
             return live
 
-    async def channel_removed(self, table_id: int) -> None:
-        """The channel or thread the bot made for the table has been removed:
-        remember it (a failed write is logged; removing it again is harmless)."""
-        live = self.current(table_id)
-        if live is not None:
-            live.row = dataclasses.replace(live.row, channel_removed=True)
-        await self._remember(table_id, "channel",
-                             lambda: self.storage.set_channel_removed(table_id))
-
     async def kept_channels(self, shards: tuple[tuple[int, ...], int] | None = None,
                             ) -> list[tuple[TableRow, int]]:
         """The ended tables whose channel the bot made and keeps, with their

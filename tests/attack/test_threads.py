@@ -50,10 +50,9 @@ async def test_a_table_in_a_thread_ends_cleanly(simcord_env, how):
 
 
 async def test_a_channel_the_bot_may_not_delete_is_not_retried_for_ever(simcord_env):
-    """DISCORD.md: 'A bot that keeps trying an action it lacks the permission for (403 /
-    50013) burns this budget: remember the refusal instead of retrying'. A finished
-    game's channel whose removal Discord refuses (403) is asked for again at every
-    sweep (every 10 minutes, for ever)."""
+    """Discord limits the invalid requests (401, 403, 429) a bot may make, so a refusal
+    for lack of a permission is remembered, never asked again: a finished game's
+    channel whose removal Discord refuses (403) is not asked for at every sweep."""
     import datetime
 
     from tests.cogs.golden import play_to_the_end
