@@ -7,6 +7,7 @@ and they reach what the bot owns through its attributes (docs/ARCHITECTURE.md).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import random
@@ -77,6 +78,9 @@ class CommerceBot(commands.Bot):
     Attributes (from the start):
         in_flight: the interactions running now (``bot.interactions.guarded``);
             closed when the bot begins to stop (``bot.stopping.stop_cleanly``).
+        claim_lost: set when the storage lost this process's claim on its guilds
+            for good (PostgreSQL: ``bot/storage/claims.py``); ``bot.stopping.serve``
+            then stops the bot with exit code 3. ``claim_lost_reason`` says why.
     """
 
     storage: AnyStorage
@@ -129,6 +133,8 @@ class CommerceBot(commands.Bot):
         #: (``python -m bot``); tests, which build many bots in one process, do not
         self.freeze_loaded = False
         self.in_flight = InFlight()
+        self.claim_lost = asyncio.Event()
+        self.claim_lost_reason: str | None = None
 
     async def setup_hook(self) -> None:
         """Open the storage, make what the bot owns (service, publisher, timers,
@@ -137,13 +143,13 @@ class CommerceBot(commands.Bot):
 
         Raises:
             DatabaseUnavailable: the database is corrupt, in use by another bot (on
-                PostgreSQL: another process serves one of this one's shards),
+                PostgreSQL: another live process serves some of this one's guilds),
                 unreachable or not writable (``open_storage``); it is left untouched.
         """
         self.storage = await open_storage(self.database)
         shards = self.served_shards()
         try:
-            await self.storage.claim_shards(*shards)
+            await self.storage.claim_shards(*shards, on_lost=self._lost_claim)
         except BaseException:
             await self.storage.close()
             raise
@@ -171,6 +177,12 @@ class CommerceBot(commands.Bot):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+
+    def _lost_claim(self, reason: str) -> None:
+        """The storage lost the claim on this process's guilds for good: ask for
+        a stop (``claim_lost``)."""
+        self.claim_lost_reason = reason
+        self.claim_lost.set()
 
     def served_shards(self) -> tuple[tuple[int, ...], int]:
         """``(shard_ids, shard_count)`` of this process: its shards, every shard of

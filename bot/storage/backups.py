@@ -37,7 +37,10 @@ from .postgres import _PgUnits, describe_url
 #: the tables a copy from PostgreSQL fills, parents first (any table not named here
 #: follows, by name)
 COPY_ORDER = ("guild_settings", "tables", "seats", "games", "deals", "actions", "ledger",
-              "deal_hands", "audit")
+              "deal_hands", "hints", "audit")
+#: the tables no copy carries: the schema's own history (the copy's migrations write
+#: it) and the claims of the running processes (bot/storage/claims.py), not data
+NOT_COPIED = ("schema_version", "shard_claims")
 #: seconds the read-only connection waits for a lock SQLite takes briefly (WAL
 #: recovery, a checkpoint's end)
 READ_WAIT = 10.0
@@ -265,7 +268,7 @@ async def postgres_to_sqlite(url: str, dest: Path) -> int:
                     "pg_dump)")
             names = [r[0] for r in await conn.fetch(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-                " AND tablename <> 'schema_version' ORDER BY tablename")]
+                " AND tablename <> ALL($1::text[]) ORDER BY tablename", list(NOT_COPIED))]
             order = [n for n in COPY_ORDER if n in names] + [
                 n for n in names if n not in COPY_ORDER]
             rows = {name: await conn.fetch(f'SELECT * FROM "{name}" ORDER BY 1')
