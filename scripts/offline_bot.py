@@ -15,6 +15,10 @@ tables it loaded), then serves until SIGTERM or SIGINT (exit code 0) or until it
 loses its claim (3). Each line it reads on standard input is a command, answered
 with one line: ``write`` commits one audit row (``WROTE ok`` or ``WROTE <error>``).
 ``DISCORD_TOKEN`` need not be set.
+
+The parent's side is here too: ``BotProcess`` starts one and reads its output as
+it comes; ``seed`` and ``tables_of`` make lobbies in guilds of every shard and say
+which ones a process must load (tests/app/test_claims.py, scripts/claims.py).
 """
 
 from __future__ import annotations
@@ -22,14 +26,26 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
+import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from bot.app import CommerceBot
+from bot.app import CommerceBot  # noqa: E402
+from bot.shards import Shards  # noqa: E402
+from bot.storage import PgStorage  # noqa: E402
+
+#: seconds a process may take to start or to stop, on a loaded machine
+WITHIN = 60.0
+#: the low bits of the seeded guilds' ids: a guild whose (id >> 22) % 12 is r gets lobby r
+GUILD_LOW = 777
 
 
 def say(line: str) -> None:
@@ -66,6 +82,105 @@ async def start(self: CommerceBot, token: str, *, reconnect: bool = True) -> Non
                      daemon=True).start()
     while not self.is_closed():
         await asyncio.sleep(0.05)
+
+
+# ================================================================ the parent's side
+class BotProcess:
+    """One offline bot process (this script) on ``url`` serving ``shards`` (``None``:
+    not sharded), its standard output and error read into ``out`` and ``err`` as
+    they come."""
+
+    def __init__(self, url: str, shards: Shards | None, cwd: Path,
+                 env: Mapping[str, str] | None = None) -> None:
+        full = {k: v for k, v in (os.environ if env is None else env).items()
+                if k not in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")}
+        full.update(PYTHONPATH=str(ROOT), DATABASE_URL=url, LOG_LEVEL="INFO")
+        if shards is not None:
+            full["SHARD_COUNT"] = str(shards.count)
+            if shards.ids is not None:
+                full["SHARD_IDS"] = ",".join(map(str, shards.ids))
+        self.shards = shards
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve())], cwd=cwd,
+                                     env=full, text=True, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
+            threading.Thread(target=self._read, args=(stream, lines), daemon=True).start()
+
+    @staticmethod
+    def _read(stream: TextIO | None, lines: list[str]) -> None:
+        assert stream is not None
+        for line in stream:
+            lines.append(line.rstrip("\n"))
+
+    def wait_for(self, lines: list[str], found: Callable[[str], bool], timeout: float = WITHIN,
+                 start: int = 0) -> str:
+        """The first line of ``lines`` (from index ``start``) that ``found``
+        accepts, waiting for it. Raises AssertionError (with the process's output)
+        when it exits or ``timeout`` passes first."""
+        end = time.monotonic() + timeout
+        while True:
+            done = self.proc.poll() is not None
+            if done:
+                time.sleep(0.2)  # the readers catch up with what it wrote last
+            for line in lines[start:]:
+                if found(line):
+                    return line
+            if done:
+                raise AssertionError(f"exited with {self.proc.returncode}:\n{self.log()}")
+            if time.monotonic() > end:
+                raise AssertionError(f"not seen within {timeout:.0f} s:\n{self.log()}")
+            time.sleep(0.02)
+
+    def ready(self) -> list[int]:
+        """The open tables it loaded, once it is ready."""
+        line = self.wait_for(self.out, lambda x: x.startswith("READY "))
+        tables: list[int] = json.loads(line.removeprefix("READY "))["tables"]
+        return tables
+
+    def send(self, command: str) -> str:
+        """Send one command; its answer."""
+        assert self.proc.stdin is not None
+        seen = len(self.out)
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        return self.wait_for(self.out, lambda x: x.startswith("WROTE "), timeout=20, start=seen)
+
+    def exit_code(self, timeout: float = WITHIN) -> int:
+        """Its exit code, once it ends (killed if it does not within ``timeout``)."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+
+    def stop(self) -> int:
+        """SIGTERM, then its exit code."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.exit_code()
+
+    def log(self) -> str:
+        """Everything it wrote (standard error first)."""
+        return "\n".join(self.err + self.out)
+
+
+async def seed(url: str) -> dict[int, int]:
+    """A lobby in one guild of each residue of ``(guild_id >> 22) % 12`` (12 is a
+    multiple of 1, 2, 3 and 4): residue -> table id."""
+    store = await PgStorage.open(url)
+    try:
+        return {r: (await store.create_table((r << 22) | GUILD_LOW, 500 + r, 11, "foster",
+                                             {}, 30)).id for r in range(12)}
+    finally:
+        await store.close()
+
+
+def tables_of(shards: Shards | None, tables: dict[int, int]) -> list[int]:
+    """The seeded tables (``seed``) that a process serving ``shards`` loads."""
+    mine = shards or Shards(1, (0,))
+    return sorted(t for r, t in tables.items() if mine.owns(r << 22))
 
 
 def main() -> int:
