@@ -25,6 +25,7 @@ import re
 import shlex
 import sqlite3
 import tempfile
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
@@ -244,12 +245,15 @@ def pg_dump_command(url: str, dest: Path) -> str:
                        f"--dbname={url_without_password(url)}"])
 
 
-async def postgres_to_sqlite(url: str, dest: Path) -> int:
+async def postgres_to_sqlite(url: str, dest: Path, *,
+                             prove: Callable[[Path], Awaitable[None]] | None = None) -> int:
     """Copy the PostgreSQL database at ``url`` into a new SQLite file ``dest`` of
     the same schema (``Storage.open`` reads it), from one repeatable-read,
     read-only snapshot on a connection of its own (the bots' connections and
-    their shards' claims are not touched); returns the schema version. Every row
-    is held in memory while the file is written.
+    their claims are not touched); returns the schema version. Every row is held
+    in memory while the file is written. ``prove``, when given, is awaited with
+    the finished file before it gets its name: whatever it raises leaves nothing
+    at ``dest`` (``python -m bot.storage copy`` proves the copy there).
 
     Raises:
         BackupError: ``dest`` exists or cannot be written, or the database's
@@ -284,8 +288,13 @@ async def postgres_to_sqlite(url: str, dest: Path) -> int:
         finally:
             await copy.close()
             lock_path(part).unlink(missing_ok=True)
-        with sqlite3.connect(part) as db:
-            db.execute("PRAGMA journal_mode=DELETE")
+        if prove is not None:
+            try:
+                await prove(part)
+            finally:
+                lock_path(part).unlink(missing_ok=True)
+        with contextlib.closing(sqlite3.connect(part)) as db:
+            db.execute("PRAGMA journal_mode=DELETE")  # one file of its own, no -wal beside it
         _claim_name(part, dest)
     finally:
         part.unlink(missing_ok=True)
