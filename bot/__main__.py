@@ -128,7 +128,7 @@ def run_bot(db_path: str, shards: Shards | None = None) -> int:
     """Check the database (``db_path``: an SQLite file or a ``postgresql://`` URL),
     then connect to Discord with ``DISCORD_TOKEN``; returns the exit code. A
     corrupt, unwritable, unreachable or already served database (another bot
-    process holds it, or some of the same guilds) stops the bot with one clear
+    process holds it, or serves some of the same guilds) stops the bot with one clear
     line before Discord is contacted, and is never overwritten. SIGTERM or SIGINT
     stops it cleanly (``bot.stopping.serve``): 0, or 1 if work in flight had to be
     cut short; a claim lost while it runs stops it cleanly with 3."""

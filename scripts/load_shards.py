@@ -83,7 +83,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 COMMAND = ".venv/bin/python scripts/load_shards.py"
-#: exit code of a worker refused because its shard is already served
+#: exit code of a worker refused because another process serves its guilds
 REFUSED = 3
 #: virtual seconds each process's world is moved forward per shard, so the
 #: members and channels of different processes never share an id

@@ -1,6 +1,6 @@
 """One writer per database, seen from the bot: a second bot on the same SQLite
 file is refused (the file's lock), and so is a second bot on the same PostgreSQL
-database for the same shard (the shard's advisory lock); ``restart``
+database for guilds the first serves (its claim, bot/storage/claims.py); ``restart``
 (tests/cogs/helpers.py) hands the database over the way a crashed process does,
 leaving none of the old bot's timers behind."""
 
