@@ -42,6 +42,11 @@ COPY_ORDER = ("guild_settings", "tables", "seats", "games", "deals", "actions", 
 #: the tables no copy carries: the schema's own history (the copy's migrations write
 #: it) and the claims of the running processes (bot/storage/claims.py), not data
 NOT_COPIED = ("schema_version", "shard_claims")
+#: the order a copy from PostgreSQL reads a table's rows in: its key, and for the hints,
+#: which have none, the order they were given (as ``PgStorage.hints`` reads them;
+#: by the deal alone, PostgreSQL's sort would mix up the hints of one deal)
+READ_ORDER = {"seats": "table_id, seat", "deal_hands": "deal_id, seat",
+              "hints": "deal_id, created_at, ctid"}
 #: seconds the read-only connection waits for a lock SQLite takes briefly (WAL
 #: recovery, a checkpoint's end)
 READ_WAIT = 10.0
@@ -275,7 +280,8 @@ async def postgres_to_sqlite(url: str, dest: Path, *,
                 " AND tablename <> ALL($1::text[]) ORDER BY tablename", list(NOT_COPIED))]
             order = [n for n in COPY_ORDER if n in names] + [
                 n for n in names if n not in COPY_ORDER]
-            rows = {name: await conn.fetch(f'SELECT * FROM "{name}" ORDER BY 1')
+            rows = {name: await conn.fetch(
+                        f'SELECT * FROM "{name}" ORDER BY {READ_ORDER.get(name, "1")}')
                     for name in order}
     finally:
         await conn.close()

@@ -259,3 +259,30 @@ async def test_the_compose_backup_routine_dumps_what_pg_restore_restores_equal(
         finally:
             await target.close()
             await source.close()
+
+
+async def test_an_sqlite_copy_keeps_the_hints_in_the_order_given(tmp_path: Path,
+                                                                 pg_migrated_url: str) -> None:
+    """Hints have no id: their order is the order they were given (their time, then
+    their place in the table). The copy reads them in that order; sorted by deal
+    alone, PostgreSQL's sort would mix up those of one deal."""
+    from bot.storage import PgStorage
+    from bot.storage.backups import postgres_to_sqlite
+
+    store = await PgStorage.open(pg_migrated_url)
+    try:
+        (first, deal_a), (second, deal_b) = [await playing_table(store, [ANN, BEN], guild=g)
+                                             for g in (GUILD, GUILD + 1)]
+        async with store.atomic():  # one second: the same time for all
+            for i in range(400):
+                await store.add_hint(deal_a if i % 2 else deal_b, i, 0, ANN, f"hint {i}", "")
+        copy = tmp_path / "copy.db"
+        await postgres_to_sqlite(pg_migrated_url, copy)
+        again = await Storage.open(copy)
+        try:
+            for table in (first, second):
+                assert await again.hints(table.id) == await store.hints(table.id)
+        finally:
+            await again.close()
+    finally:
+        await store.close()
