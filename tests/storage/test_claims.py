@@ -273,3 +273,30 @@ async def test_a_taker_waits_for_the_write_in_flight_and_the_next_write_is_fence
             await taker.close()
     finally:
         await store.close()
+
+
+async def test_a_claim_is_taken_back_once_the_server_lets_it_in_again(
+        pg_migrated_url: str, pg_server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server away for less than ``RECLAIM_WINDOW`` (a restart): the claim is tried
+    again until the server lets it in, then taken back, and writes go on."""
+    monkeypatch.setattr(claims_module, "RECLAIM_RETRY", 0.2)
+    store = await PgStorage.open(pg_migrated_url)
+    lost: list[str] = []
+    admin = await connect(pg_server.url())
+    name = urlsplit(pg_migrated_url).path.lstrip("/")
+    try:
+        await store.claim_shards([1], 2, on_lost=lost.append)
+        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity"
+            " WHERE application_name LIKE 'commerce-bot shards%'")
+        await asyncio.sleep(1.0)  # a few tries refused
+        assert not store._claim.held and lost == []
+        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        await wait_for(lambda: store._claim.held)
+        await store.update_settings(GUILD, turn_timer=5)
+        assert (await store.get_settings(GUILD)).turn_timer == 5 and lost == []
+    finally:
+        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        await admin.close()
+        await store.close()
