@@ -66,7 +66,11 @@ COPY_DESCRIPTION = (
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot.storage", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.storage",
+        description="The operator's commands for the whole Commerce database, on the host: "
+                    "copy moves it between SQLite and PostgreSQL, backup copies it while the "
+                    "bot runs. COMMAND --help says more.")
     sub = parser.add_subparsers(dest="command", required=True)
     copy = sub.add_parser("copy", help="move the whole database between SQLite and "
                           "PostgreSQL, and prove the copy", description=COPY_DESCRIPTION)
