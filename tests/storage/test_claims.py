@@ -173,6 +173,7 @@ async def test_a_lost_claims_connection_is_taken_back_at_once(pg_migrated_url: s
                 " WHERE application_name LIKE 'commerce-bot shards%'") == 1
         finally:
             await admin.close()
+        await wait_for(lambda: not store._claim.held or store._claim.id != before)  # seen
         await store.update_settings(GUILD, turn_timer=5)  # waits for the retake, then writes
         assert store._claim.held and store._claim.id != before and lost == []
         with pytest.raises(ClaimRefused):  # and it is live again
@@ -230,6 +231,7 @@ async def test_a_claim_the_server_keeps_away_from_too_long_is_lost(
         await admin.fetchval(
             "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity"
             " WHERE application_name LIKE 'commerce-bot shards%'")
+        await wait_for(lambda: not store._claim.held)  # the loss seen
         with pytest.raises(asyncpg.InterfaceError, match="being taken back; nothing was written"):
             await store.update_settings(GUILD, turn_timer=5)
         await wait_for(lambda: bool(lost))
