@@ -9,12 +9,14 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends libfribidi0 \
     && rm -rf /var/lib/apt/lists/*
 
-COPY pyproject.toml README.md ./
+# every dependency at the version constraints.txt pins (scripts/pin makes it; scripts/test
+# and so CI install with the same file)
+COPY pyproject.toml README.md constraints.txt ./
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir --constraint constraints.txt . \
     && useradd --create-home --uid 10001 commerce \
-    && mkdir -p /app/data && chown commerce:commerce /app/data
+    && mkdir -p /app/data/backups && chown -R commerce:commerce /app/data
 
 USER commerce
 VOLUME ["/app/data"]

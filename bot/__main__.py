@@ -13,6 +13,12 @@ off unless ``METRICS_PORT`` is set; a bad port stops it with exit code 2; both
 SIGTERM (``docker stop``) and SIGINT (Ctrl+C) stop either one cleanly
 (``bot/stopping.py``): no new interaction, the work in flight finished, the
 storage closed, exit code 0.
+
+Exit codes of ``python -m bot``: 0 stopped cleanly; 1 refused at start (the
+database or Discord: one line says why) or a stop that cut work short; 2 a bad
+``SHARD_COUNT`` / ``SHARD_IDS``; 3 this process lost its claim on its guilds
+while it ran (PostgreSQL, docs/SCALING.md "Claims"): stopped cleanly, to be
+started again by a restart policy.
 """
 
 from __future__ import annotations
@@ -114,8 +120,9 @@ def _where(database: str) -> str:
 
 async def _check_database(database: str, shards: Shards | None = None) -> None:
     """Open and close the database: migrations, the one-writer lock (another
-    process serving it; on PostgreSQL, another process serving one of the same
-    shards), and a real write (read-only file or folder, full disk)."""
+    process serving it; on PostgreSQL, another live process serving some of the
+    same guilds, whatever its ``SHARD_COUNT``), and a real write (read-only file
+    or folder, full disk)."""
     from .storage import open_storage
 
     storage = await open_storage(database)
@@ -157,11 +164,12 @@ def run_bot(db_path: str, shards: Shards | None = None,
     """Check the database (``db_path``: an SQLite file or a ``postgresql://`` URL),
     then connect to Discord with ``DISCORD_TOKEN``; returns the exit code. A
     corrupt, unwritable, unreachable or already served database (another bot
-    process holds it, or one of the same shards) stops the bot with one clear line
-    before Discord is contacted, and is never overwritten; so does an
+    process holds it, or serves some of the same guilds) stops the bot with one clear
+    line before Discord is contacted, and is never overwritten; so does an
     ``endpoint`` (``/metrics`` and ``/health``) that cannot listen, once the bot
     is set up. SIGTERM or SIGINT stops it cleanly (``bot.stopping.serve``): 0, or
-    1 if work in flight had to be cut short."""
+    1 if work in flight had to be cut short; a claim lost while it runs stops it
+    cleanly with 3."""
     try:
         asyncio.run(_check_database(db_path, shards))
     except DatabaseUnavailable as exc:

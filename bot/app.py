@@ -7,6 +7,7 @@ and they reach what the bot owns through its attributes (docs/ARCHITECTURE.md).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import random
@@ -86,6 +87,9 @@ class CommerceBot(commands.Bot):
             registry of its own); ``setup_hook`` adds the bot's state to it.
         endpoint: the ``/metrics`` and ``/health`` server (``bot.health``), once
             ``setup_hook`` started it; ``None`` when none was asked for.
+        claim_lost: set when the storage lost this process's claim on its guilds
+            for good (PostgreSQL: ``bot/storage/claims.py``); ``bot.stopping.serve``
+            then stops the bot with exit code 3. ``claim_lost_reason`` says why.
     """
 
     storage: AnyStorage
@@ -148,6 +152,8 @@ class CommerceBot(commands.Bot):
         self.in_flight = InFlight()
         self.endpoint_address = endpoint
         self.endpoint: Endpoint | None = None
+        self.claim_lost = asyncio.Event()
+        self.claim_lost_reason: str | None = None
 
     async def setup_hook(self) -> None:
         """Open the storage, make what the bot owns (service, publisher, timers,
@@ -157,14 +163,14 @@ class CommerceBot(commands.Bot):
 
         Raises:
             DatabaseUnavailable: the database is corrupt, in use by another bot (on
-                PostgreSQL: another process serves one of this one's shards),
+                PostgreSQL: another live process serves some of this one's guilds),
                 unreachable or not writable (``open_storage``); it is left untouched.
             EndpointError: the endpoint cannot listen where it was told.
         """
         self.storage = await open_storage(self.database)
         shards = self.served_shards()
         try:
-            await self.storage.claim_shards(*shards)
+            await self.storage.claim_shards(*shards, on_lost=self._lost_claim)
         except BaseException:
             await self.storage.close()
             raise
@@ -201,6 +207,12 @@ class CommerceBot(commands.Bot):
                                 lambda: problems(self))
             await endpoint.start()
             self.endpoint = endpoint
+
+    def _lost_claim(self, reason: str) -> None:
+        """The storage lost the claim on this process's guilds for good: ask for
+        a stop (``claim_lost``)."""
+        self.claim_lost_reason = reason
+        self.claim_lost.set()
 
     def served_shards(self) -> tuple[tuple[int, ...], int]:
         """``(shard_ids, shard_count)`` of this process: its shards, every shard of

@@ -11,6 +11,7 @@ process runs every shard.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -43,11 +44,48 @@ class Shards:
         """This process serves the guild."""
         return self.ids is None or self.shard_of(guild_id) in self.ids
 
+    @property
+    def served(self) -> tuple[int, ...]:
+        """The shards this process runs, ascending (every one when ``ids`` is ``None``)."""
+        return tuple(range(self.count)) if self.ids is None else self.ids
+
     def describe(self) -> str:
-        """``"shards 0-1 of 4"``, ``"all 4 shards"``, for the start-up log."""
-        if self.ids is None:
+        """``"shards 0-1 of 4"``, ``"all 4 shards"``, for the start-up log; a process
+        that is not sharded (one shard of one) is ``"every guild (not sharded)"``."""
+        if self.count == 1:
+            return "every guild (not sharded)"
+        if self.ids is None or len(self.ids) == self.count:
             return f"all {self.count} shards"
         return f"shard{'s' if len(self.ids) > 1 else ''} {_ranges(self.ids)} of {self.count}"
+
+    def overlap(self, other: Shards) -> tuple[int, int] | None:
+        """A guild both this process and ``other`` would serve, or ``None`` when no
+        guild is served by both, whatever their two counts.
+
+        A guild ``g`` is this process's when ``(g >> 22) % count`` is one of its
+        shards; so both serve ``g`` exactly when ``(g >> 22) % m``, with ``m`` the
+        least common multiple of the two counts, is a residue ``r`` whose remainders
+        by either count are shards of each. By the Chinese remainder theorem such an
+        ``r`` exists for shards ``i`` and ``j`` exactly when ``i`` and ``j`` leave the
+        same remainder by the greatest common divisor of the counts.
+
+        Returns:
+            ``(r, m)``: every guild whose ``(id >> 22) % m`` is ``r`` is served by both.
+        """
+        gcd = math.gcd(self.count, other.count)
+        lcm = self.count // gcd * other.count
+        mine: dict[int, int] = {}
+        for i in self.served:
+            mine.setdefault(i % gcd, i)
+        for j in other.served:
+            if j % gcd not in mine:
+                continue
+            i = mine[j % gcd]
+            for k in range(other.count // gcd):  # r = i + k * count, and r % other.count == j
+                r = i + k * self.count
+                if r % other.count == j:
+                    return r, lcm
+        return None
 
 
 def _ranges(ids: tuple[int, ...]) -> str:

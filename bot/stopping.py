@@ -17,6 +17,13 @@
 A second signal during the stop ends the wait at once (the exit code is then
 1: work still running is dropped, and what it had not committed is not kept,
 since a unit commits all or nothing); a third ends the process at once.
+
+The same stop follows when the storage lost this process's claim on its guilds
+for good (PostgreSQL: another process took them while the claim's connection
+was lost, or it could not be taken back in time; ``bot/storage/claims.py``):
+its writes are already refused, and the exit code is ``CLAIM_LOST`` (3), so a
+container's restart policy starts it again, to claim its guilds afresh or be
+refused at start with one line.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ STOP_GRACE = 8.0
 CLOSE_WAIT = 5.0
 #: the signals that stop the bot
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+#: the exit code of a bot that stopped because it lost its claim on its guilds
+CLAIM_LOST = 3
 
 _Handler = Callable[[int, FrameType | None], Any] | int | None
 
@@ -187,7 +196,8 @@ async def _drained(busy: list[InFlight], grace: float, hurry: asyncio.Event | No
 
 
 async def serve(bot: CommerceBot, token: str, *, grace: float = STOP_GRACE) -> int:
-    """Run ``bot`` on Discord with ``token`` until SIGTERM or SIGINT, then stop it
+    """Run ``bot`` on Discord with ``token`` until SIGTERM or SIGINT, or until its
+    claim on its guilds is lost (``CommerceBot.claim_lost``), then stop it
     cleanly (``stop_cleanly``); what ``python -m bot`` runs, in place of
     ``Client.run``.
 
@@ -198,7 +208,8 @@ async def serve(bot: CommerceBot, token: str, *, grace: float = STOP_GRACE) -> i
 
     Returns:
         The exit code: 0 after a clean stop (or a connection that ended by
-        itself without an error), 1 when the stop had to cut work short.
+        itself without an error), 1 when the stop had to cut work short,
+        ``CLAIM_LOST`` (3) when the claim was lost.
 
     Raises:
         discord.LoginFailure, discord.HTTPException, OSError: what ``bot.start``
@@ -208,18 +219,23 @@ async def serve(bot: CommerceBot, token: str, *, grace: float = STOP_GRACE) -> i
     with StopSignals() as signals:
         async with bot:
             connection = asyncio.create_task(bot.start(token), name="discord connection")
-            stop = asyncio.create_task(signals.requested.wait())
+            stops = {asyncio.create_task(signals.requested.wait()),
+                     asyncio.create_task(bot.claim_lost.wait())}
             try:
-                await asyncio.wait({connection, stop}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({connection, *stops}, return_when=asyncio.FIRST_COMPLETED)
             finally:
-                stop.cancel()
-            if connection.done():
+                for stop in stops:
+                    stop.cancel()
+            lost = bot.claim_lost.is_set()
+            if connection.done() and not lost:
                 connection.result()  # what ended it, raised
                 return 0
             clean = await stop_cleanly(bot, grace=grace, hurry=signals.hurry,
-                                       reason=signals.reason)
+                                       reason="claim lost" if lost else signals.reason)
             await _ended(connection)
             await bot.close_storage()  # a storage opened while the stop began (idempotent)
+            if lost:
+                return CLAIM_LOST
             return 0 if clean else 1
 
 

@@ -27,9 +27,10 @@ What it does, in ONE run (docs/SCALING.md explains the figures):
 4. Faults: process 0 plays on, announces a moment where one of its tables is
    mid-deal, and is killed with SIGKILL right then (it is still clicking). A
    misconfigured process for shard 1, which process 1 still serves, must be
-   refused (``DatabaseInUse``: PostgreSQL advisory locks). A replacement for
-   shard 0 starts (same ``SHARD_IDS``): it must get the shard (the dead one's
-   locks died with its connection) and load exactly the open tables of its
+   refused (``DatabaseInUse``: its claim overlaps a live one,
+   ``bot/storage/claims.py``). A replacement for shard 0 starts (same
+   ``SHARD_IDS``): it must get the shard (the dead one's claim died with its
+   connection) and load exactly the open tables of its
    shard. Its simulated Discord is a NEW one: the guilds, channels and members
    are re-created with the same ids (SimCord's ids come from a virtual clock, so
    building the same world in the same order gives the same ids; checked), but
@@ -82,7 +83,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 COMMAND = ".venv/bin/python scripts/load_shards.py"
-#: exit code of a worker refused because its shard is already served
+#: exit code of a worker refused because another process serves its guilds
 REFUSED = 3
 #: virtual seconds each process's world is moved forward per shard, so the
 #: members and channels of different processes never share an id

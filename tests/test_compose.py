@@ -1,21 +1,27 @@
 """compose.yaml runs N bot processes on one PostgreSQL: every shard is served by
 exactly one process, every service restarts by itself, the database is checked
 healthy before the bots start and keeps its data on a volume, each bot is checked
-healthy through its own /health endpoint, and no secret is written in the file
-(they come from .env, as .env.example documents)."""
+healthy through its own /health endpoint, backups land on a volume of their own (a
+pg_dump is one ``docker compose run`` away), and no secret is written in the file
+(they come from .env, as .env.example documents). The image and CI install every
+dependency at the version constraints.txt pins."""
 
 from __future__ import annotations
 
 import http.server
+import importlib.metadata
 import os
 import re
 import socket
 import subprocess
 import sys
 import threading
+import tomllib
 from pathlib import Path
 
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from bot.shards import parse_shards
 
@@ -118,3 +124,81 @@ def test_every_bot_is_checked_healthy_through_its_own_health_endpoint():
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
     assert _run_check(test, port) != 0
+#: the flags of the documented restore (compose.yaml's comments, README "Backups");
+#: tests/storage/test_backups.py restores a dump with them
+RESTORE_FLAGS = "--clean --if-exists --single-transaction"
+
+
+def test_backups_land_on_a_volume_and_a_pg_dump_is_one_run_away():
+    """``docker compose run --rm pg-backup`` writes a pg_dump of the database into the
+    ``backups`` volume (never started by ``up``: a profile), with the server's own
+    image, so its own version of pg_dump; the bots' SQLite copies land in the same
+    volume."""
+    assert "backups" in COMPOSE["volumes"]
+    backup = SERVICES["pg-backup"]
+    assert backup["image"] == SERVICES["postgres"]["image"]
+    assert backup["profiles"] == ["backup"]
+    assert backup["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert backup["environment"]["PGPASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    assert "backups:/backups" in backup["volumes"]
+    shell, flag, script = backup["command"]
+    assert (shell, flag) == ("sh", "-c")
+    assert "pg_dump --host=postgres --username=commerce --format=custom" in script
+    assert "dump=/backups/commerce-$$(date -u +%Y%m%dT%H%M%SZ).dump" in script
+    for service in BOTS.values():
+        assert "backups:/app/data/backups" in service["volumes"]
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert "mkdir -p /app/data/backups && chown -R commerce:commerce /app/data" in dockerfile
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "docker compose run --rm pg-backup" in text and "docker compose run --rm pg-backup" in readme
+    assert RESTORE_FLAGS in text and RESTORE_FLAGS in " ".join(readme.split())
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def test_every_dependency_is_pinned_and_the_image_and_ci_install_with_the_pins():
+    """constraints.txt pins every package the project needs, its test and sandbox
+    extras and what they need in turn (the installed distributions' own
+    requirements, followed from pyproject.toml), each at a version pyproject.toml
+    allows; the Dockerfile and scripts/test (which .ci/run runs) install with it."""
+    pins = _pins()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    direct = [Requirement(r) for r in project["dependencies"]]
+    for extra in ("test", "sandbox"):
+        direct += [Requirement(r) for r in project["optional-dependencies"][extra]]
+    for req in direct:
+        if req.marker is None or req.marker.evaluate():
+            name = canonicalize_name(req.name)
+            assert name in pins, f"{req.name} is not pinned"
+            assert req.specifier.contains(pins[name], prereleases=True), (req, pins[name])
+    # and everything they need, as installed here
+    seen: set[str] = set()
+    todo = [r for r in direct if r.marker is None or r.marker.evaluate()]
+    while todo:
+        req = todo.pop()
+        name = canonicalize_name(req.name)
+        if name in seen:
+            continue
+        seen.add(name)
+        assert name in pins, f"{req.name} (needed by the project) is not pinned"
+        for extra in sorted(req.extras) or [""]:
+            for raw in importlib.metadata.requires(req.name) or []:
+                sub = Requirement(raw)
+                if sub.marker is None or sub.marker.evaluate({"extra": extra}):
+                    todo.append(sub)
+    assert len(seen) >= 40
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert "COPY pyproject.toml README.md constraints.txt ./" in dockerfile
+    assert "pip install --no-cache-dir --constraint constraints.txt ." in dockerfile
+    script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
+    assert re.search(r"pip install .*--constraint constraints\.txt \\\n\s+-e \"\.\[test\]\"",
+                     script), script
+    assert "./scripts/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

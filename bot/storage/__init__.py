@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeAlias
 
+from .claims import ClaimRefused, ShardsLost
 from .database import (
     MIN_FREE_BYTES,
     CorruptDatabase,
@@ -68,5 +69,5 @@ __all__ = [
     "open_storage", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
     "LedgerRow", "MemberStats", "OPEN_STATUSES", "OpenTable", "PastGame", "PresetStats", "SeatRow",
-    "ShuffleEvent", "Storage", "TableClosed", "TableRow", "utc_now",
+    "ShuffleEvent", "Storage", "TableClosed", "TableRow", "utc_now", "ClaimRefused", "ShardsLost",
 ]

@@ -1,5 +1,12 @@
-"""``python -m bot.storage backup [DEST]``: a copy of the whole database, for the
-bot's operator, on the host (the bot may be running; it is not disturbed).
+"""``python -m bot.storage``: the operator's commands for the whole database, on the
+host.
+
+``copy SOURCE TARGET`` moves it between SQLite and PostgreSQL, every bot on either
+stopped, and proves the copy before keeping it (``bot/copying.py``; exit codes
+there: 0 copied and proven, 1 not copied, 2 a wrong command line).
+
+``backup [DEST]`` is a copy of the whole database, made while the bot may be
+running (it is not disturbed):
 
 The database is the one ``python -m bot`` uses (``.env`` is read the same way):
 ``DATABASE_URL`` when it is a ``postgresql://`` URL, else the SQLite file
@@ -45,9 +52,33 @@ DESCRIPTION = ("Copy the whole Commerce database (the one python -m bot uses: DA
                "command to use, or with --sqlite-copy writes an SQLite file of the same schema.")
 
 
+COPY_DESCRIPTION = (
+    "Copy the whole Commerce database between SQLite and PostgreSQL: every table, deal, "
+    "action, ledger row, game history, hint and setting. SQLite to PostgreSQL: SOURCE is "
+    "the SQLite file (e.g. data/commerce.db), TARGET a postgresql:// URL of an EMPTY "
+    "database (a database that holds rows is refused). PostgreSQL to SQLite: SOURCE the "
+    "URL, TARGET a new file. Stop every bot process on either first (one that runs "
+    "refuses the copy). The copy is then proven before it is kept: the same rows in "
+    "every table, every game replaying the same, every server's ledger summing the "
+    "same, new ids continuing after the copied ones; otherwise nothing is kept. "
+    "Exit status: 0 copied and proven, 1 not copied (one line says why), 2 a wrong "
+    "command line.")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot.storage", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.storage",
+        description="The operator's commands for the whole Commerce database, on the host: "
+                    "copy moves it between SQLite and PostgreSQL, backup copies it while the "
+                    "bot runs. COMMAND --help says more.")
     sub = parser.add_subparsers(dest="command", required=True)
+    copy = sub.add_parser("copy", help="move the whole database between SQLite and "
+                          "PostgreSQL, and prove the copy", description=COPY_DESCRIPTION)
+    copy.add_argument("source", metavar="SOURCE",
+                      help="the database to copy: an SQLite file or a postgresql:// URL")
+    copy.add_argument("target", metavar="TARGET",
+                      help="where to: an empty PostgreSQL database's postgresql:// URL, or "
+                           "a new SQLite file")
     backup = sub.add_parser(
         "backup", help="copy the whole database to a new file", description=DESCRIPTION)
     backup.add_argument(
@@ -115,6 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     own 2 for a bad command line)."""
     load_dotenv()
     args = _parser().parse_args(argv)
+    if args.command == "copy":
+        from ..copying import copy_command
+
+        return copy_command(args.source, args.target)
     return backup(database_from_env(), args.dest, sqlite_copy=args.sqlite_copy)
 
 

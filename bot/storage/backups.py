@@ -25,6 +25,7 @@ import re
 import shlex
 import sqlite3
 import tempfile
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
@@ -37,7 +38,15 @@ from .postgres import _PgUnits, describe_url
 #: the tables a copy from PostgreSQL fills, parents first (any table not named here
 #: follows, by name)
 COPY_ORDER = ("guild_settings", "tables", "seats", "games", "deals", "actions", "ledger",
-              "deal_hands", "audit")
+              "deal_hands", "hints", "audit")
+#: the tables no copy carries: the schema's own history (the copy's migrations write
+#: it) and the claims of the running processes (bot/storage/claims.py), not data
+NOT_COPIED = ("schema_version", "shard_claims")
+#: the order a copy from PostgreSQL reads a table's rows in: its key, and for the hints,
+#: which have none, the order they were given (as ``PgStorage.hints`` reads them;
+#: by the deal alone, PostgreSQL's sort would mix up the hints of one deal)
+READ_ORDER = {"seats": "table_id, seat", "deal_hands": "deal_id, seat",
+              "hints": "deal_id, created_at, ctid"}
 #: seconds the read-only connection waits for a lock SQLite takes briefly (WAL
 #: recovery, a checkpoint's end)
 READ_WAIT = 10.0
@@ -241,12 +250,15 @@ def pg_dump_command(url: str, dest: Path) -> str:
                        f"--dbname={url_without_password(url)}"])
 
 
-async def postgres_to_sqlite(url: str, dest: Path) -> int:
+async def postgres_to_sqlite(url: str, dest: Path, *,
+                             prove: Callable[[Path], Awaitable[None]] | None = None) -> int:
     """Copy the PostgreSQL database at ``url`` into a new SQLite file ``dest`` of
     the same schema (``Storage.open`` reads it), from one repeatable-read,
     read-only snapshot on a connection of its own (the bots' connections and
-    their shards' claims are not touched); returns the schema version. Every row
-    is held in memory while the file is written.
+    their claims are not touched); returns the schema version. Every row is held
+    in memory while the file is written. ``prove``, when given, is awaited with
+    the finished file before it gets its name: whatever it raises leaves nothing
+    at ``dest`` (``python -m bot.storage copy`` proves the copy there).
 
     Raises:
         BackupError: ``dest`` exists or cannot be written, or the database's
@@ -265,10 +277,11 @@ async def postgres_to_sqlite(url: str, dest: Path) -> int:
                     "pg_dump)")
             names = [r[0] for r in await conn.fetch(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-                " AND tablename <> 'schema_version' ORDER BY tablename")]
+                " AND tablename <> ALL($1::text[]) ORDER BY tablename", list(NOT_COPIED))]
             order = [n for n in COPY_ORDER if n in names] + [
                 n for n in names if n not in COPY_ORDER]
-            rows = {name: await conn.fetch(f'SELECT * FROM "{name}" ORDER BY 1')
+            rows = {name: await conn.fetch(
+                        f'SELECT * FROM "{name}" ORDER BY {READ_ORDER.get(name, "1")}')
                     for name in order}
     finally:
         await conn.close()
@@ -281,8 +294,13 @@ async def postgres_to_sqlite(url: str, dest: Path) -> int:
         finally:
             await copy.close()
             lock_path(part).unlink(missing_ok=True)
-        with sqlite3.connect(part) as db:
-            db.execute("PRAGMA journal_mode=DELETE")
+        if prove is not None:
+            try:
+                await prove(part)
+            finally:
+                lock_path(part).unlink(missing_ok=True)
+        with contextlib.closing(sqlite3.connect(part)) as db:
+            db.execute("PRAGMA journal_mode=DELETE")  # one file of its own, no -wal beside it
         _claim_name(part, dest)
     finally:
         part.unlink(missing_ok=True)

@@ -608,10 +608,12 @@ class Storage(TableUpdates, Reports):
                 fd, self._lock_fd = self._lock_fd, None
                 os.close(fd)
 
-    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> None:
+    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int, *,
+                           on_lost: Callable[[str], None] | None = None) -> None:
         """Serve the guilds of these shards: with SQLite nothing more than the
         file's lock, which already keeps every other process out (one writer per
-        file). Raises ValueError for bad shards (``check_shards``)."""
+        file) and is held by an open file, so it is never lost (``on_lost`` is
+        never called). Raises ValueError for bad shards (``check_shards``)."""
         self._claimed = check_shards(shard_ids, shard_count)
         self.claims_made += 1
 

@@ -13,9 +13,12 @@ written), and a move is only a handful of statements. Several bot processes
 each serves only the guilds of its shards (``claim_shards``), so their writes
 never touch the same rows.
 
-A second connection, opened by ``claim_shards`` only, holds one session-level
-advisory lock per shard until ``close``: a second process started with the same
-shard is refused with ``DatabaseInUse``.
+A second connection, opened by ``claim_shards`` only, holds the process's
+claim until ``close`` (``bot/storage/claims.py``): a process whose guilds
+overlap a running one's, whatever the two ``SHARD_COUNT``s, is refused with
+``DatabaseInUse``; every write transaction first checks the claim is still this
+process's; a lost claims connection is taken back at once, or the process is
+told (``on_lost``) and writes nothing more.
 
 The schema is ``migrations/postgres/NNNN_name.sql`` (``pg_migrate.migrate``): the
 same history as the SQLite files, in PostgreSQL's dialect; the append-only
@@ -40,7 +43,9 @@ from urllib.parse import unquote, urlsplit
 import asyncpg
 from asyncpg.transaction import Transaction
 
+from ..shards import Shards
 from ..waiting import acknowledge
+from .claims import KEEPALIVE, Claim
 from .database import (
     _SEAT_SHIFT,
     _SETTING_FIELDS,
@@ -48,7 +53,6 @@ from .database import (
     BUSY_WAIT,
     SHUFFLE_EVENTS,
     TABLE_MODES,
-    DatabaseInUse,
     DatabaseNotWritable,
     DatabaseUnavailable,
     TableClosed,
@@ -80,11 +84,6 @@ from .shared import table_row as _table_row
 log = logging.getLogger(__name__)
 
 
-class ShardsLost(asyncpg.PostgresError):
-    """Another process took one of this process's shards while their claims'
-    connection was lost: this process must write nothing more (a storage error,
-    so each request fails with nothing changed; restart it to serve again)."""
-
 T = TypeVar("T")
 #: a queued write: an async function of the connection, run inside the unit's transaction
 Write = Callable[[asyncpg.Connection], Awaitable[object]]
@@ -97,9 +96,6 @@ FIRST_WAIT_MS = 100
 CONNECT_TIMEOUT = 10.0
 #: seconds a statement of ``open`` (migrations, the probe write) waits for a lock
 MIGRATION_WAIT = 60.0
-#: the first key of the shards' advisory locks (the second is the shard id); the bytes
-#: of "cmrc", a number nothing else on the server uses
-SHARD_LOCK_CLASS = int.from_bytes(b"cmrc", "big")
 
 
 @lru_cache(maxsize=512)
@@ -216,48 +212,46 @@ class _PgUnits:
     """The connection and the units of work of ``PgStorage`` (the transactions
     section of ``Storage``, on asyncpg); the repository methods build on it."""
 
-    def __init__(self, db: asyncpg.Connection, url: str) -> None:
+    def __init__(self, db: asyncpg.Connection, url: str,
+                 application: str = "commerce-bot") -> None:
         """Use ``PgStorage.open``; this only wraps an already prepared connection."""
         self._db: asyncpg.Connection | None = db
         self.url = url
+        #: who this is on the server (``application_name``, and the claim's holder)
+        self.application = application
         #: the path the SQLite storage has (no database file lives here; a copy of the
         #: whole database is made on the host: ``python -m bot.storage backup``)
         self.path = Path("data") / "postgresql"
         self._lock = asyncio.Lock()
         self._units: dict[asyncio.Task[Any], _Unit] = {}
-        #: the connection that holds the shards' advisory locks (``claim_shards``)
-        self._claims: asyncpg.Connection | None = None
-        #: the shards claimed, as ``(ids, count)``; kept to take them back when the
-        #: claims' connection is lost (see ``claim_shards``)
-        self._claimed: tuple[tuple[int, ...], int] | None = None
-        #: taking the claims back after their connection was lost, while it runs
-        self._reclaiming: asyncio.Task[None] | None = None
-        #: why the shards could not be taken back (then every write is refused)
-        self.shards_lost: str | None = None
+        #: this process's claim on its guilds (``claim_shards``), once made
+        self._claim: Claim | None = None
         #: transactions and reads sent so far (as ``Storage.round_trips``; tests count them)
         self.round_trips = 0
         #: times the connection was found closed and opened again
         self.reconnects = 0
-        #: shard claims made (``claim_shards``; each one taken back counts), and
-        #: claims' connections lost (``bot.health`` shows both)
-        self.claims_made = self.claims_lost = 0
+        #: claims made (``claim_shards``), and claims' connections lost by earlier
+        #: claims (``claims_lost`` adds the present one's; ``bot.health`` shows both)
+        self.claims_made = self._claims_dropped = 0
 
     @staticmethod
-    async def _connect_raw(url: str, application: str = "commerce-bot") -> asyncpg.Connection:
-        """A connection with the session settings the storage relies on (its
-        failures are asyncpg's and OSError: storage errors)."""
+    async def _connect_raw(url: str, application: str = "commerce-bot",
+                           settings: dict[str, str] | None = None) -> asyncpg.Connection:
+        """A connection with the session settings the storage relies on, and
+        ``settings`` (its failures are asyncpg's and OSError: storage errors)."""
         return await asyncpg.connect(
             url, timeout=CONNECT_TIMEOUT, server_settings={
                 "application_name": f"{application} pid {os.getpid()}",
-                "lock_timeout": f"{FIRST_WAIT_MS}ms", "TimeZone": "UTC"})
+                "lock_timeout": f"{FIRST_WAIT_MS}ms", "TimeZone": "UTC", **(settings or {})})
 
     @classmethod
-    async def _connect(cls, url: str, *, application: str = "commerce-bot") -> asyncpg.Connection:
+    async def _connect(cls, url: str, *, application: str = "commerce-bot",
+                       settings: dict[str, str] | None = None) -> asyncpg.Connection:
         """``_connect_raw`` for a start: its failures become one-line
         ``DatabaseUnavailable`` errors."""
         where = describe_url(url)
         try:
-            return await cls._connect_raw(url, application)
+            return await cls._connect_raw(url, application, settings)
         except (asyncpg.InvalidPasswordError,
                 asyncpg.InvalidAuthorizationSpecificationError) as exc:
             raise DatabaseUnavailable(
@@ -284,7 +278,7 @@ class _PgUnits:
         if self._db is None:
             raise RuntimeError("Storage is closed")
         if self._db.is_closed():
-            self._db = await self._connect_raw(self.url)
+            self._db = await self._connect_raw(self.url, self.application)
             self.reconnects += 1
             log.warning("the PostgreSQL connection was lost; connected again")
         return self._db
@@ -371,6 +365,8 @@ class _PgUnits:
                 await tx.start()
                 if wait_ms is not None:
                     await conn.execute(f"SET LOCAL lock_timeout = {wait_ms}")
+                if self._claim is not None:
+                    await self._claim.fence(conn)
                 result = await self._steps(conn, pending, fn)
                 if commit:
                     await self._commit(tx)
@@ -400,7 +396,10 @@ class _PgUnits:
         return await fn(conn)
 
     async def _check_claims(self) -> None:
-        """Before any write: a hook ``PgStorage`` fills in (its shard claims)."""
+        """Before any write: this process's claim, if it made one, is still held
+        (``Claim.check``: raises ``ShardsLost`` once it is lost for good)."""
+        if self._claim is not None:
+            await self._claim.check()
 
     async def _commit(self, tx: Transaction) -> None:
         """``COMMIT`` the open transaction (the one place every write is made
@@ -770,7 +769,7 @@ class PgStorage(_PgTables, TableUpdates, Reports):
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    async def open(cls, url: str) -> PgStorage:
+    async def open(cls, url: str, *, application: str = "commerce-bot") -> PgStorage:
         """Connect to ``url`` (``postgresql://user:password@host:port/name``), apply
         the migrations of ``migrations/postgres`` (``pg_migrate.migrate``: each in one
         transaction, safe when several processes start at once), then commit a
@@ -785,8 +784,11 @@ class PgStorage(_PgTables, TableUpdates, Reports):
                 or its schema is newer than this bot; nothing is changed.
             DatabaseNotWritable: the probe write was refused (read-only server or
                 transaction, missing privilege, full disk).
+
+        ``application``: who this is on the server (its sessions' names, the
+        holder a claim shows; ``commerce-copy`` for ``python -m bot.storage copy``).
         """
-        conn = await cls._connect(url)
+        conn = await cls._connect(url, application=application)
         try:
             # a migration waits for the locks it needs (another process migrating, a
             # running bot's open transaction) longer than a move would
@@ -797,7 +799,7 @@ class PgStorage(_PgTables, TableUpdates, Reports):
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, url)
+        return cls(conn, url, application)
 
     @staticmethod
     async def _probe_write(conn: asyncpg.Connection, url: str) -> None:
@@ -815,64 +817,63 @@ class PgStorage(_PgTables, TableUpdates, Reports):
                 "right to write, on a primary server") from None
 
     async def close(self) -> None:
-        """Close the connection and release the shards' locks (idempotent)."""
-        self._claimed = None  # a claims' connection closed from here on is no loss
+        """Close the connection, then give the claim up (idempotent)."""
         try:
             if self._db is not None:
                 db, self._db = self._db, None
                 async with self._lock:
                     await db.close(timeout=5)
         finally:
-            if self._claims is not None:
-                claims, self._claims = self._claims, None
-                await claims.close(timeout=5)
+            if self._claim is not None:
+                claim, self._claim = self._claim, None
+                await claim.release()
 
-    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> None:
-        """Take one session advisory lock per shard of ``shard_ids`` (of
-        ``shard_count``), on a connection of their own held until ``close``: two
-        processes never serve the same shard, and so the same guild. A process
-        that dies releases its locks with its connection.
+    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int, *,
+                           on_lost: Callable[[str], None] | None = None) -> None:
+        """Claim the guilds of shards ``shard_ids`` of ``shard_count``
+        (``bot/storage/claims.py``), on a connection of their own kept until
+        ``close``: no other live process may serve any of them, whatever its
+        count; a process that dies gives them up with its connection. A second
+        call replaces the claim (the first one is kept if the second is refused).
+
+        Args:
+            shard_ids: the process's shards.
+            shard_count: the bot's number of shards (1: not sharded).
+            on_lost: told, once, with a one-line reason, when the claim is lost for
+                good (its connection lost and the claim not taken back); every
+                write then raises ``ShardsLost``.
 
         Raises:
             ValueError: no shard, a count below 1, or an id outside ``0…count-1``.
-            DatabaseInUse: another process holds one of the shards; one line naming
-                the shard (nothing is kept of this claim).
+            DatabaseInUse: another live process serves some of these guilds (a
+                ``ClaimRefused``: one line naming both topologies and the process);
+                nothing is kept of this claim.
+            DatabaseUnavailable: the server cannot be reached or refuses the login.
         """
         ids = check_shards(shard_ids, shard_count)
-        claims = await self._connect(self.url, application="commerce-bot shards")
-        try:
-            for shard in ids:
-                if not await claims.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                             SHARD_LOCK_CLASS, shard):
-                    holder = await claims.fetchval(
-                        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a"
-                        " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = $1"
-                        " AND l.objid = $2 AND l.granted AND l.database = (SELECT oid FROM"
-                        " pg_database WHERE datname = current_database()) LIMIT 1",
-                        SHARD_LOCK_CLASS, shard)
-                    who = f" ({holder})" if holder else ""
-                    raise DatabaseInUse(
-                        f"shard {shard} of {shard_count} is already served by another Commerce "
-                        f"process{who} on {describe_url(self.url)}: stop it, or give this "
-                        "one other SHARD_IDS")
-        except BaseException:
-            await claims.close(timeout=5)
-            raise
-        if self._claims is not None:
-            await self._claims.close(timeout=5)
-        self._claims = claims
-        self._claimed = (tuple(ids), shard_count)
+        claim = Claim(self.url, Shards(shard_count, ids), self.application, self._claims_connect,
+                      describe_url(self.url), on_lost)
+        previous = self._claim
+        await claim.take(previous)
+        self._claim = claim
         self.claims_made += 1
-        claims.add_termination_listener(self._claims_lost)
+        if previous is not None:
+            self._claims_dropped += previous.drops
+            await previous.release()
 
     def held_shards(self) -> tuple[int, ...]:
         """The shards whose claim this storage holds now, sorted: ``()`` while its
-        claims' connection is lost (until they are taken back), once another
-        process took one of them (``shards_lost``), and once closed."""
-        claims = self._claims
-        if self._claimed is None or claims is None or claims.is_closed() or self.shards_lost:
+        claim's connection is lost (until it is taken back), once the claim is lost
+        for good, and once closed."""
+        claim = self._claim
+        if claim is None or not claim.held or claim.lost is not None:
             return ()
-        return self._claimed[0]
+        return claim.shards.served
+
+    @property
+    def claims_lost(self) -> int:
+        """How many times this storage's claim lost its connection (taken back or not)."""
+        return self._claims_dropped + (self._claim.drops if self._claim is not None else 0)
 
     async def ping(self) -> None:
         """Ask the database a trivial question (``SELECT 1``) and return once it
@@ -884,54 +885,10 @@ class PgStorage(_PgTables, TableUpdates, Reports):
         """
         await self._read_now(lambda conn: conn.fetchval("SELECT 1"))
 
-    def _claims_lost(self, conn: Any) -> None:
-        """The claims' connection closed: when it was not ``close`` (a server
-        restart, a failover, a killed session), its locks are gone, so another
-        process could claim the shards. Take them back at once; until that is
-        done no write is made (``_check_claims``)."""
-        if conn is not self._claims or self._claimed is None:
-            return
-        self._claims = None
-        self.claims_lost += 1
-        log.warning("the connection holding the shards' claims was lost; taking them back")
-        ids, count = self._claimed
-        self._reclaiming = asyncio.get_running_loop().create_task(self._reclaim(ids, count))
-
-    async def _reclaim(self, ids: tuple[int, ...], count: int) -> None:
-        try:
-            await self.claim_shards(ids, count)
-        except Exception as exc:  # another process took a shard, or the server is away
-            if isinstance(exc, DatabaseInUse):
-                self.shards_lost = str(exc)
-                log.critical("shards lost to another process; this one writes nothing more: %s",
-                             exc)
-            else:
-                log.warning("could not take the shards back yet (%s); will retry",
-                            type(exc).__name__)
-
-    async def _check_claims(self) -> None:
-        """Before any write: the shards this process claimed are still its own.
-
-        Raises:
-            ShardsLost: another process holds one of them now.
-            asyncpg/OSError: they could not be taken back yet (a storage error:
-                the request fails with nothing written and can be tried again).
-        """
-        if self._claimed is None:
-            return
-        if self._reclaiming is not None and not self._reclaiming.done():
-            await asyncio.shield(self._reclaiming)
-        if self.shards_lost is not None:
-            raise ShardsLost(self.shards_lost)
-        if self._claims is None or self._claims.is_closed():
-            if self._claims is not None:  # lost without a word (else ``_claims_lost`` counted it)
-                self.claims_lost += 1
-            self._claims = None
-            await self._reclaim(*self._claimed)
-            if self.shards_lost is not None:
-                raise ShardsLost(self.shards_lost)
-            if self._claims is None:
-                raise asyncpg.InterfaceError("the shards' claims could not be taken back yet")
+    @classmethod
+    async def _claims_connect(cls, url: str, application: str) -> asyncpg.Connection:
+        """A connection for a claim: as the storage's, with TCP keepalives."""
+        return await cls._connect(url, application=application, settings=KEEPALIVE)
 
     # ------------------------------------------------------------------ games, deals, actions
 

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.shards import ShardConfigError, Shards, parse_shards, shards_from_env
 from tests.postgres import child_environ
@@ -76,3 +79,58 @@ def test_python_m_bot_stops_at_start_with_exit_code_2(tmp_path, env, message):
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and message in lines[0], proc.stderr
     assert not (tmp_path / "data").exists()  # stopped before anything else
+
+
+# ------------------------------------------------------------- two processes' guilds
+
+#: the topologies the claim tests use: not sharded, and every shard of 2, 3 and 4 alone,
+#: and both shards of 2 in one process
+TOPOLOGIES = [Shards(1, (0,)), Shards(2, (0,)), Shards(2, (1,)), Shards(3, (0,)),
+              Shards(3, (1,)), Shards(3, (2,)), Shards(4, (0,)), Shards(4, (1,)),
+              Shards(4, (2,)), Shards(4, (3,)), Shards(2, (0, 1))]
+
+
+def served_by_both(a: Shards, b: Shards) -> set[int]:
+    """Every residue r of (guild_id >> 22) modulo lcm(a.count, b.count) whose guilds
+    both serve, by trying each one (what ``Shards.overlap`` finds without trying)."""
+    m = math.lcm(a.count, b.count)
+    return {r for r in range(m) if a.owns(r << 22) and b.owns(r << 22)}
+
+
+def test_the_issue_s_pairs_overlap_and_disjoint_shards_do_not():
+    assert Shards(3, (2,)).overlap(Shards(2, (0,))) == (2, 6)  # guild 2 << 22: shard 2 of 3, 0 of 2
+    assert Shards(1, (0,)).overlap(Shards(2, (1,))) == (1, 2)  # an unsharded process: every guild
+    assert Shards(2, (0,)).overlap(Shards(4, (1,))) is None
+    assert Shards(2, (0,)).overlap(Shards(4, (3,))) is None
+    assert Shards(4, (0,)).overlap(Shards(4, (1,))) is None
+    assert Shards(4).overlap(Shards(1, (0,))) == (0, 4)  # every shard of 4, ids None
+
+
+@pytest.mark.parametrize("a", TOPOLOGIES, ids=str)
+def test_overlap_is_the_guilds_both_serve_for_every_pair(a):
+    for b in TOPOLOGIES:
+        found = a.overlap(b)
+        both = served_by_both(a, b)
+        assert (found is not None) == bool(both), (a, b)
+        assert (b.overlap(a) is not None) == bool(both)
+        if found is not None:
+            r, m = found
+            assert m == math.lcm(a.count, b.count) and r in both
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), st.data())
+def test_overlap_agrees_with_trying_every_guild(ca, cb, data):
+    a = Shards(ca, tuple(sorted(data.draw(st.sets(st.integers(0, ca - 1), min_size=1)))))
+    b = Shards(cb, tuple(sorted(data.draw(st.sets(st.integers(0, cb - 1), min_size=1)))))
+    found = a.overlap(b)
+    both = served_by_both(a, b)
+    assert (found is not None) == bool(both)
+    if found is not None:
+        assert found[0] in both
+
+
+def test_the_shards_of_a_process_are_described_for_a_refusal():
+    assert Shards(1, (0,)).describe() == "every guild (not sharded)"
+    assert Shards(2, (0, 1)).describe() == "all 2 shards"
+    assert Shards(4, (1,)).served == (1,) and Shards(3).served == (0, 1, 2)

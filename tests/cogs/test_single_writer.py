@@ -1,6 +1,6 @@
 """One writer per database, seen from the bot: a second bot on the same SQLite
 file is refused (the file's lock), and so is a second bot on the same PostgreSQL
-database for the same shard (the shard's advisory lock); ``restart``
+database for guilds the first serves (its claim, bot/storage/claims.py); ``restart``
 (tests/cogs/helpers.py) hands the database over the way a crashed process does,
 leaving none of the old bot's timers behind."""
 
@@ -34,16 +34,18 @@ async def test_a_second_bot_on_the_same_file_is_refused(simcord_env, bots, make_
 async def test_a_second_bot_on_the_same_shard_is_refused_with_one_line(simcord_env, bots,
                                                                        make_bot, db_path):
     """Several processes may open one PostgreSQL database (shards), but never serve the
-    same shard: the second bot is refused at start-up with one line naming the shard
-    and the database (never its password), and keeps nothing open."""
+    same guild: the second bot is refused at start-up with one line naming the shards
+    and the database (never its password), and keeps nothing open; beside a bot that
+    is not sharded, so serves every guild, no shard of any count is free."""
     env = simcord_env
     guild, _, _, _ = await open_table(env, bots)
     second = make_bot()
     with pytest.raises(DatabaseInUse) as refused:
         await second.setup_hook()  # Storage.open, then the shard claim
     line = str(refused.value)
-    assert line.startswith("shard 0 of 1 is already served by another Commerce process")
-    assert "\n" not in line and "give this one other SHARD_IDS" in line
+    assert line.startswith("every guild (not sharded) would serve guilds another Commerce "
+                           "process already serves (every guild (not sharded): commerce-bot pid")
+    assert "\n" not in line and "SHARD_COUNT and SHARD_IDS whose guilds no running" in line
     password = urlsplit(db_path).password
     assert password is None or password not in line
     with pytest.raises(RuntimeError, match="closed"):  # its storage was closed again
@@ -51,9 +53,10 @@ async def test_a_second_bot_on_the_same_shard_is_refused_with_one_line(simcord_e
     # a second process on the database: opening it is fine, claiming the shard is not
     storage = await PgStorage.open(db_path)
     try:
-        with pytest.raises(DatabaseInUse, match=r"^shard 0 of 1 is already served"):
+        with pytest.raises(DatabaseInUse, match=r"^every guild \(not sharded\) would serve"):
             await storage.claim_shards((0,), 1)
-        await storage.claim_shards((1,), 2)  # another shard of a 2-shard bot is free
+        with pytest.raises(DatabaseInUse, match=r"^shard 1 of 2 would serve guilds"):
+            await storage.claim_shards((1,), 2)  # its guilds are the unsharded bot's too
     finally:
         await storage.close()
     # the first bot is still served by its storage

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
@@ -189,6 +190,98 @@ async def test_postgres_prints_the_pg_dump_command_or_writes_an_sqlite_copy(
             assert await again.get_table(table.id) == await store.get_table(table.id)
             assert await again.deals(table.id) == await store.deals(table.id)
             assert await again.leaderboard(GUILD, 0, 10) == ([(BEN, 1), (ANN, -1)], 2)
+        finally:
+            await again.close()
+    finally:
+        await store.close()
+
+
+def _login(url: str) -> tuple[list[str], str, str]:
+    """pg_dump's connection options for ``url`` (host, port, user), its password and
+    its database."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    host = parts.hostname or query.get("host", [""])[0]
+    port = str(parts.port or query.get("port", ["5432"])[0])
+    user = unquote(parts.username or "") or query.get("user", ["postgres"])[0]
+    return ([f"--host={host}", f"--port={port}", f"--username={user}"],
+            unquote(parts.password or ""), unquote(parts.path.lstrip("/")))
+
+
+async def test_the_compose_backup_routine_dumps_what_pg_restore_restores_equal(
+        tmp_path: Path, pg_server, pg_template) -> None:
+    """compose.yaml's ``pg-backup`` command, run here against the test server (its
+    host, login and folder put in), writes one whole dump; the documented restore
+    (tests/test_compose.py ``RESTORE_FLAGS``) over a database holding other rows
+    leaves a copy that passes the proof of ``python -m bot.storage copy``."""
+    from bot.copying import prove
+    from bot.storage import PgStorage, copies
+    from tests.postgres import fresh_database
+    from tests.storage.test_copy import grow
+    from tests.test_compose import RESTORE_FLAGS, SERVICES
+
+    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
+        pytest.skip("no pg_dump / pg_restore on this machine")
+    async with fresh_database(pg_server, pg_template) as url, \
+            fresh_database(pg_server, pg_template) as restored_url:
+        source = await PgStorage.open(url)
+        await grow(source)
+        options, password, name = _login(url)
+        env = {**os.environ, "PGPASSWORD": password} if password else dict(os.environ)
+        script = (SERVICES["pg-backup"]["command"][2].replace("$$", "$")
+                  .replace("--host=postgres --username=commerce", " ".join(options))
+                  .replace(" commerce &&", f" {shlex.quote(name)} &&")
+                  .replace("/backups/", f"{tmp_path}/"))
+        dumped = subprocess.run(["sh", "-c", script], capture_output=True, text=True, env=env,
+                                timeout=120)
+        if dumped.returncode != 0 and "server version" in dumped.stderr:
+            await source.close()
+            pytest.skip(f"this machine's pg_dump does not match the server: {dumped.stderr}")
+        assert dumped.returncode == 0, dumped.stderr
+        [dump] = list(tmp_path.iterdir())  # one file, whole (no .part left)
+        assert re.fullmatch(r"commerce-\d{8}T\d{6}Z\.dump", dump.name)
+        assert dump.read_bytes()[:5] == b"PGDMP"
+        other = await PgStorage.open(restored_url)
+        await other.audit(GUILD, ANN, "before the restore", "")
+        await other.close()
+        restore_options, _, restored_name = _login(restored_url)
+        restored = subprocess.run(
+            ["pg_restore", *restore_options, f"--dbname={restored_name}",
+             *RESTORE_FLAGS.split(), str(dump)], capture_output=True, text=True, env=env,
+            timeout=120)
+        assert restored.returncode == 0, restored.stderr
+        target = await PgStorage.open(restored_url)
+        try:
+            proof = await prove(source, target, await copies.columns(source))
+            assert proof.games == 5 and proof.rows["actions"] > 0
+            assert all(entry[1] != "before the restore" for entry in
+                       await target.audit_entries(GUILD))
+        finally:
+            await target.close()
+            await source.close()
+
+
+async def test_an_sqlite_copy_keeps_the_hints_in_the_order_given(tmp_path: Path,
+                                                                 pg_migrated_url: str) -> None:
+    """Hints have no id: their order is the order they were given (their time, then
+    their place in the table). The copy reads them in that order; sorted by deal
+    alone, PostgreSQL's sort would mix up those of one deal."""
+    from bot.storage import PgStorage
+    from bot.storage.backups import postgres_to_sqlite
+
+    store = await PgStorage.open(pg_migrated_url)
+    try:
+        (first, deal_a), (second, deal_b) = [await playing_table(store, [ANN, BEN], guild=g)
+                                             for g in (GUILD, GUILD + 1)]
+        async with store.atomic():  # one second: the same time for all
+            for i in range(400):
+                await store.add_hint(deal_a if i % 2 else deal_b, i, 0, ANN, f"hint {i}", "")
+        copy = tmp_path / "copy.db"
+        await postgres_to_sqlite(pg_migrated_url, copy)
+        again = await Storage.open(copy)
+        try:
+            for table in (first, second):
+                assert await again.hints(table.id) == await store.hints(table.id)
         finally:
             await again.close()
     finally:

@@ -252,5 +252,6 @@ def test_the_docker_image_installs_the_package_with_its_fonts_and_fribidi():
     """The image installs the package (so its package data, the fonts) and FriBiDi,
     which Pillow's text layout loads to join Arabic letters and set Hebrew right to left."""
     dockerfile = (Path(fonts.__file__).parents[2] / "Dockerfile").read_text(encoding="utf-8")
-    assert "COPY bot ./bot" in dockerfile and "pip install --no-cache-dir ." in dockerfile
+    assert "COPY bot ./bot" in dockerfile
+    assert "pip install --no-cache-dir --constraint constraints.txt ." in dockerfile
     assert "libfribidi0" in dockerfile
