@@ -203,8 +203,9 @@ class Claim:
         self._held = asyncio.Event()
         self._released = False
         self._retaking: asyncio.Task[None] | None = None
-        #: times the claim's connection was lost (taken back or not)
-        self.drops = 0
+        #: times the claim's connection was lost (taken back or not), and times its
+        #: lock was taken (the first time, and each time it was taken back)
+        self.drops = self.takes = 0
 
     @property
     def connection(self) -> asyncpg.Connection | None:
@@ -237,6 +238,7 @@ class Claim:
 
     def _hold(self, conn: asyncpg.Connection, claim_id: int) -> None:
         self._conn, self.id = conn, claim_id
+        self.takes += 1
         conn.add_termination_listener(self._dropped)
         self._held.set()
 

@@ -39,7 +39,7 @@ from .postgres import PgStorage, _PgUnits, describe_url
 #: rows read and sent at a time
 BATCH = 5000
 #: the tables whose ``id`` a database gives (an identity column, AUTOINCREMENT in SQLite)
-IDENTITY_TABLES = ("tables", "deals", "actions", "ledger", "audit")
+IDENTITY_TABLES = ("tables", "shuffle_events", "deals", "actions", "ledger", "audit")
 #: the 32-bit columns' range (PostgreSQL ``INTEGER``)
 INT32 = (-(1 << 31), (1 << 31) - 1)
 #: the 64-bit columns' range (``BIGINT``, and every SQLite integer)
@@ -302,6 +302,8 @@ _PROBES = (
     ("tables", "INSERT INTO tables (guild_id, channel_id, number, host_id, preset, options,"
                " status, next_deal_delay, created_at) VALUES (-1, 0, 1, 0, 'foster', '{}',"
                " 'lobby', 0, ?) RETURNING id"),
+    ("shuffle_events", "INSERT INTO shuffle_events (table_id, kind, deal_number, attempt,"
+                       " payload, created_at) VALUES (?, 'attempt', 1, 1, '{}', ?) RETURNING id"),
     ("deals", "INSERT INTO deals (table_id, number, dealer, deck, status, started_at)"
               " VALUES (?, 0, 0, '', 'open', ?) RETURNING id"),
     ("actions", "INSERT INTO actions (deal_id, seq, payload, member_id, created_at)"
@@ -315,7 +317,7 @@ _PROBES = (
 
 def _probe_params(table: str, made: dict[str, int]) -> tuple[Any, ...]:
     now = _now()
-    if table == "deals":
+    if table in ("deals", "shuffle_events"):
         return made["tables"], now
     if table == "actions":
         return made["deals"], now
@@ -324,8 +326,8 @@ def _probe_params(table: str, made: dict[str, int]) -> tuple[Any, ...]:
 
 async def next_ids(store: Storage | PgStorage) -> dict[str, tuple[int, int]]:
     """For each identity table, ``(highest id, id a new row gets)``: one new row of
-    each is written (a lobby in no guild, its deal, an action, a ledger and an
-    audit row) and rolled back at once (PostgreSQL: to a savepoint of the open
+    each is written (a lobby in no guild, a shuffle event of it, its deal, an
+    action, a ledger and an audit row) and rolled back at once (PostgreSQL: to a savepoint of the open
     unit, and each sequence set back to give that id again). For a database no
     one else writes meanwhile (the copy's target)."""
     if isinstance(store, PgStorage):

@@ -230,9 +230,9 @@ class _PgUnits:
         self.round_trips = 0
         #: times the connection was found closed and opened again
         self.reconnects = 0
-        #: claims made (``claim_shards``), and claims' connections lost by earlier
-        #: claims (``claims_lost`` adds the present one's; ``bot.health`` shows both)
-        self.claims_made = self._claims_dropped = 0
+        #: claims' locks taken and claims' connections lost by earlier claims
+        #: (``claims_made`` and ``claims_lost`` add the present one's; ``bot.health``)
+        self._claims_taken = self._claims_dropped = 0
 
     @staticmethod
     async def _connect_raw(url: str, application: str = "commerce-bot",
@@ -856,9 +856,9 @@ class PgStorage(_PgTables, TableUpdates, Reports):
         previous = self._claim
         await claim.take(previous)
         self._claim = claim
-        self.claims_made += 1
         if previous is not None:
             self._claims_dropped += previous.drops
+            self._claims_taken += previous.takes
             await previous.release()
 
     def held_shards(self) -> tuple[int, ...]:
@@ -869,6 +869,11 @@ class PgStorage(_PgTables, TableUpdates, Reports):
         if claim is None or not claim.held or claim.lost is not None:
             return ()
         return claim.shards.served
+
+    @property
+    def claims_made(self) -> int:
+        """How many times this storage took a claim's lock (each take-back counts)."""
+        return self._claims_taken + (self._claim.takes if self._claim is not None else 0)
 
     @property
     def claims_lost(self) -> int:

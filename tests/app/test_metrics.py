@@ -311,9 +311,10 @@ async def test_postgres_a_lost_shard_claim_shows_in_the_metrics_and_the_health_c
         assert sample("commerce_shard_claimed", shard="1") == 1
 
         # this time another process takes the shard before it is taken back
-        claims = bot.storage._claims
-        claims.remove_termination_listener(bot.storage._claims_lost)
-        await claims.close()
+        claim = bot.storage._claim
+        conn = claim.connection
+        conn.remove_termination_listener(claim._dropped)  # no quick retake this time
+        await conn.close()
         await other.claim_shards([1], 2)
         assert sample("commerce_shard_claimed", shard="1") == 0
         assert "the claim of shard 1 is lost" in await problems(bot)
