@@ -24,10 +24,10 @@ from .health import BotReadings, Endpoint, problems
 from .interactions import NO_PINGS, discord_error_text
 from .locks import InFlight
 from .messages import Publisher
-from .metrics import Metrics
+from .metrics import GLOBAL_LIMIT, Metrics
 from .service import TableService
 from .shards import Shards
-from .showing import AI_PACE
+from .showing import AI_PACE, FRAME_SHARE
 from .storage import AnyStorage, open_storage
 from .timers import Timers
 from .ui.components import DYNAMIC_ITEMS, dispatch_cut_form
@@ -167,6 +167,7 @@ class CommerceBot(commands.Bot):
                 unreachable or not writable (``open_storage``); it is left untouched.
             EndpointError: the endpoint cannot listen where it was told.
         """
+        self._count_requests()
         self.storage = await open_storage(self.database)
         shards = self.served_shards()
         try:
@@ -185,6 +186,8 @@ class CommerceBot(commands.Bot):
             # click (docs/BENCHMARKS.md, "Resume")
             gc.freeze()
         self.publisher = Publisher(self, self.service, pace=self.ai_pace)
+        self.publisher.showing.crowded = lambda: (
+            self.metrics.request_rate() > FRAME_SHARE * self.request_share())
         self.timers = Timers(self, self.service, self.publisher)
         self.publisher.clock = self.timers
         self.handlers = Handlers(self.service, self.publisher, self.timers)
@@ -213,6 +216,24 @@ class CommerceBot(commands.Bot):
         a stop (``claim_lost``)."""
         self.claim_lost_reason = reason
         self.claim_lost.set()
+
+    def _count_requests(self) -> None:
+        """Count every request the bot's token makes (``Metrics.request``): the
+        REST calls of discord.py's HTTP client, which answers to interactions
+        (the interaction's own webhook) do not go through."""
+        request = self.http.request
+        metrics = self.metrics
+
+        async def counted(route: discord.http.Route, **kwargs: Any) -> Any:
+            metrics.request(f"{route.method} {route.path}")
+            return await request(route, **kwargs)
+        self.http.request = counted  # type: ignore[method-assign]
+
+    def request_share(self) -> float:
+        """This process's share of Discord's global request limit (requests a
+        second): the limit split by the shards it serves."""
+        ids, count = self.served_shards()
+        return GLOBAL_LIMIT * len(ids) / count
 
     def served_shards(self) -> tuple[tuple[int, ...], int]:
         """``(shard_ids, shard_count)`` of this process: its shards, every shard of

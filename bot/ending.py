@@ -33,23 +33,36 @@ def retryable(exc: discord.HTTPException) -> bool:
     return exc.status == 429 or exc.status >= 500
 
 
-async def settle_old(channel: discord.PartialMessageable, message_id: int) -> None:
+async def settle_old(channel: discord.PartialMessageable, message_id: int,
+                     sent: list[discord.Embed] | None = None) -> None:
     """A message of the deal before, once the next deal has started (or the
     table ended): its buttons go, and so does its line counting down to the next
-    deal.
+    deal. ``sent``: the message's embeds as the bot sent them (then the message
+    is not fetched first: one request fewer of Discord's global limit).
 
     Raises:
         discord.HTTPException: Discord refused (``Publisher.settle`` keeps it owed).
     """
-    message = await channel.fetch_message(message_id)
-    embeds = []
-    for embed in message.embeds:
+    message: discord.Message | discord.PartialMessage
+    if sent is None:
+        fetched = await channel.fetch_message(message_id)
+        message, found = fetched, fetched.embeds
+    else:
+        message, found = channel.get_partial_message(message_id), sent
+    await message.edit(embeds=without_countdown(found), view=None)
+
+
+def without_countdown(embeds: list[discord.Embed]) -> list[discord.Embed]:
+    """Copies of ``embeds`` without their line counting down to the next deal."""
+    out = []
+    for embed in embeds:
+        embed = embed.copy()
         if embed.description and "⏭" in embed.description:
             embed.description = "\n".join(
                 line for line in embed.description.split("\n")
                 if not line.startswith("⏭")).rstrip()
-        embeds.append(embed)
-    await message.edit(embeds=embeds, view=None)
+        out.append(embed)
+    return out
 
 
 class Timing(Protocol):
@@ -80,6 +93,10 @@ class Publishing(Protocol):
 
     def forget(self, table_id: int) -> None:
         """Drop what is remembered of the table's messages."""
+
+    def sent_embeds(self, live: LiveTable, message_id: int, *, drop: bool = False,
+                    ) -> list[discord.Embed] | None:
+        """The embeds of one of the table's messages as last sent (``None``: unknown)."""
 
     async def edit_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Edit the table message to the table's state now."""
@@ -179,7 +196,8 @@ class Ending:
         shown = live.showdown_messages.get(live.deal_number)
         if shown is not None and live.row.status == "closed":
             channel = self.publisher.channel(live)
-            await self.publisher.settle(live, shown, functools.partial(settle_old, channel, shown))
+            await self.publisher.settle(live, shown, functools.partial(
+                settle_old, channel, shown, self.publisher.sent_embeds(live, shown)))
         for (table_id, deal, seq), _ in list(self.publisher.offers.items()):
             if table_id == live.id:
                 await self.publisher.close_offer(live, deal, seq, "This table is closed.")

@@ -185,8 +185,10 @@ class Handlers(HistoryHandlers):
             if action in SIMPLE_MOVES:
                 _, before = self.service.observation(table_id, user.id)
                 live, op = await self.service.act(table_id, user.id, deal, decide(action))
-                try:
-                    await self.panels.send(interaction, self.publisher.showing.after(live, op),
+                shown = self.publisher.showing.after(live, op)
+                try:  # the table message shows the move in the press's own answer
+                    await self.publisher.answer_on_table(interaction, shown, frame=shown is not live)
+                    await self.panels.send(interaction, shown,
                                            note=confirm.confirmation(live, deal, before, op))
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.publisher.refresh(live, interaction)
@@ -353,8 +355,12 @@ class Handlers(HistoryHandlers):
                 raise UserError("This deal's showdown is still on its way: press Next deal "
                                 "on it once it is posted.")
             live = await self.service.next_deal(table_id, after=deal)
-            await edit(interaction, view=None)
-            await self.publisher.post_deal(live)
+            # the showdown loses Next deal (and its countdown) in the press's own answer:
+            # no request of the bot's token for it (docs/SCALING.md, "Discord's limit")
+            await edit(interaction, embeds=self.publisher.settled_embeds(interaction.message),
+                       view=None)
+            await self.publisher.post_deal(live, settled=interaction.message.id
+                                           if interaction.message is not None else None)
         await guarded(interaction, table_id, work)
 
     # ------------------------------------------------------------ ledger

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import discord
 
 from .commitments import Commitments
-from .ending import Ending, retryable, settle_old
+from .ending import Ending, retryable, settle_old, without_countdown
 from .interactions import NO_PINGS, ping, reply, retrying
 from .panels import Panels
 from .places import Places
@@ -132,6 +132,9 @@ class Publisher:
         #: per table, edits of its older messages Discord refused for a while
         #: (controls to take off): message id -> the edit, made again by ``settle``
         self.owed: dict[int, dict[int, Callable[[], Awaitable[Any]]]] = {}
+        #: per table, the embeds of its latest messages as sent (table message,
+        #: showdown): taking their controls off later needs no fetch first
+        self.sent: dict[int, dict[int, list[discord.Embed]]] = {}
         self.commitments = Commitments(self)
         self.ending = Ending(self)
         media.warm_up()  # the card sprites, drawn in the background once per process
@@ -157,6 +160,7 @@ class Publisher:
         self.behind.discard(table_id)
         self.ending.ends.pop(table_id, None)
         self.owed.pop(table_id, None)
+        self.sent.pop(table_id, None)
         self.commitments.refused.discard(table_id)
         self.dirty.discard(table_id)
         self.showing.forget(table_id)
@@ -182,17 +186,23 @@ class Publisher:
         return media.attach(render.table_embed(
             live, deadline=turn, next_deal=self.clock.next_deal_at(live.id)), media.TABLE_FILE)
 
-    async def post_deal(self, live: LiveTable, *, paced: bool = True) -> None:
+    async def post_deal(self, live: LiveTable, *, paced: bool = True,
+                        settled: int | None = None) -> None:
         """Post the new deal's table message, then anything the AI already did
         (``paced``: one move at a time, as ``refresh``); the previous showdown
-        loses its Next deal button."""
+        loses its Next deal button (unless it is ``settled``: the press of Next
+        deal on it took it off already, in its own answer)."""
         self.clock.cancel_timer(live.id)
         previous = live.showdown_messages.get(live.deal_number - 1)
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
+            if message_id is not None and message_id == settled:
+                self.sent_embeds(live, message_id, drop=True)
+                continue
             if message_id is not None:  # no button or countdown left on the deal before
-                await self.settle(live, message_id,
-                                  functools.partial(settle_old, self.channel(live), message_id))
+                await self.settle(live, message_id, functools.partial(
+                    settle_old, self.channel(live), message_id,
+                    self.sent_embeds(live, message_id, drop=True)))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
@@ -210,6 +220,31 @@ class Publisher:
         being shown (``frame``) no ping and My hand only."""
         return ("" if frame else render.ping_text(live)), table_controls(live, frame)
 
+    async def answer_on_table(self, interaction: discord.Interaction, live: LiveTable, *,
+                              frame: bool = False) -> None:
+        """Answer a press on the table message by editing that message to ``live``
+        (``frame``: a step being shown, as ``head``): the interaction's own answer,
+        which costs nothing of Discord's global limit, instead of an edit by the
+        bot's token afterwards. Nothing is done when the press was on another
+        message, or was answered already; a refused answer is left to ``refresh``.
+        """
+        message_id = live.row.table_message_id
+        if (interaction.response.is_done() or interaction.message is None
+                or interaction.message.id != message_id or message_id is None):
+            return
+        content, view = self.head(live, frame)
+        embed, png = self.table_embed(live), media.table_png(live)
+        try:
+            await interaction.response.edit_message(
+                content=content, embed=embed, view=view,
+                attachments=[media.picture_file(png)],
+                allowed_mentions=ping(None if frame else render.ping_target(live)))
+        except discord.HTTPException:
+            return
+        self.shown[live.id] = (message_id, shows(content, embed, png, view))
+        self.sent.setdefault(live.id, {})[message_id] = [embed]
+        self.showing.mark(live)
+
     async def post_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Post the deal's table message and remember it (failures are logged: the
         state is committed, and the watch posts a message that could not be);
@@ -226,6 +261,7 @@ class Publisher:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
+        self.sent.setdefault(live.id, {})[msg.id] = [embed]
         self.showing.mark(live)
         await self.service.set_message(live.id, table=msg.id)
 
@@ -269,6 +305,20 @@ class Publisher:
             self.editing.discard(live.id)
         if live.id in self.service.tables:
             await self.clock.arm_turn_timer(live)
+
+    @staticmethod
+    def settled_embeds(message: discord.Message | None) -> list[discord.Embed]:
+        """``message``'s embeds without their line counting down to the next deal
+        (as ``settle_old`` leaves them); ``[]`` without a message."""
+        return without_countdown(message.embeds if message is not None else [])
+
+    def sent_embeds(self, live: LiveTable, message_id: int, *, drop: bool = False,
+                    ) -> list[discord.Embed] | None:
+        """The embeds of the table's message ``message_id`` as the bot last sent
+        them (``None``: unknown, after a restart); ``drop``: forget them (the
+        message will not change again)."""
+        sent = self.sent.get(live.id, {})
+        return sent.pop(message_id, None) if drop else sent.get(message_id)
 
     async def settle(self, live: LiveTable, message_id: int | None = None,
                      edit: Callable[[], Awaitable[Any]] | None = None) -> bool:
@@ -370,6 +420,7 @@ class Publisher:
                 **changes, attachments=[media.picture_file(png)])
         await (call() if frame else retrying(call, self.service.metrics))
         self.shown[live.id] = (message_id, state)
+        self.sent.setdefault(live.id, {})[message_id] = [embed]
 
     async def after_deal_change(self, live: LiveTable) -> None:
         """Post a barter offer to a human target, or the showdown (and final standings)."""
@@ -392,10 +443,10 @@ class Publisher:
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)
                   if delay > 0 and not complete else None)
+            embed = media.attach(render.showdown_embed(live, next_deal=at), media.SHOWDOWN_FILE)
             msg = await retrying(lambda: channel.send(
-                embed=media.attach(render.showdown_embed(live, next_deal=at), media.SHOWDOWN_FILE),
-                file=media.showdown_file(live),
-                view=view), self.service.metrics)
+                embed=embed, file=media.showdown_file(live), view=view), self.service.metrics)
+            self.sent.setdefault(live.id, {})[msg.id] = [embed]
             await self.service.mark_announced(live, msg.id)
             if not complete:
                 self.clock.schedule_next(live, at)

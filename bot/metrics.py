@@ -14,7 +14,9 @@ whole ``custom_id``; a hidden card can never reach a label.
 
 from __future__ import annotations
 
+import collections
 import re
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -32,6 +34,12 @@ COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 OUTCOMES = ("ok", "refused", "cooldown", "restarting", "expired", "discord_error", "failed")
 #: the ``seen_by`` label of ``commerce_discord_429_total``: where a 429 answer was seen
 SEEN_BY = ("http", "retrying", "interaction")
+
+#: seconds over which ``Metrics.request_rate`` counts the bot's requests
+RATE_WINDOW = 10.0
+#: Discord's global limit on requests of one bot token, per second, shared by every
+#: process (interaction responses and follow-ups do not count against it)
+GLOBAL_LIMIT = 50
 
 #: the family of one of the bot's own controls: ``commerce:<family>:…`` (bot/ui/components.py)
 _FAMILY = re.compile(r"commerce:([a-z]{1,16}):")
@@ -67,6 +75,9 @@ class Metrics:
         commit_seconds: ``commerce_commit_seconds``, seconds.
         discord_429: ``commerce_discord_429_total{seen_by}`` (``SEEN_BY``).
         discord_retries: ``commerce_discord_retries_total{status}`` (``429``, ``5xx``).
+        requests: ``commerce_discord_requests_total{route}``: the requests the bot's
+            token makes (``CommerceBot`` counts them; every one counts against
+            Discord's global limit), by route (``POST /channels/{channel_id}/messages``).
         http_trace: an ``aiohttp.TraceConfig`` for discord.py's ``http_trace``
             option: it counts every 429 answer on the wire (``seen_by="http"``).
     """
@@ -106,8 +117,27 @@ class Metrics:
             self.discord_429.labels(seen)
         for status in ("429", "5xx"):
             self.discord_retries.labels(status)
+        self.requests = Counter(
+            "commerce_discord_requests", "Requests made with the bot's token (they count "
+            "against Discord's global limit of about 50 a second, shared by every process; "
+            "answers to interactions do not), by route.", ["route"], registry=r)
         self.http_trace = aiohttp.TraceConfig()
         self.http_trace.on_request_end.append(self._answered)
+        self._recent: collections.deque[float] = collections.deque(maxlen=4096)
+
+    def request(self, route: str) -> None:
+        """One request of the bot's token on ``route`` (a route template)."""
+        self.requests.labels(route).inc()
+        self._recent.append(time.monotonic())
+
+    def request_rate(self) -> float:
+        """Requests a second the bot's token made over the last ``RATE_WINDOW``
+        seconds (this process's own)."""
+        now = time.monotonic()
+        recent = self._recent
+        while recent and now - recent[0] > RATE_WINDOW:
+            recent.popleft()
+        return len(recent) / RATE_WINDOW
 
     async def _answered(self, session: aiohttp.ClientSession, context: SimpleNamespace,
                         params: aiohttp.TraceRequestEndParams) -> None:

@@ -22,6 +22,10 @@ log = logging.getLogger(__name__)
 
 #: seconds between two AI moves as the table message shows them
 AI_PACE = 1.5
+#: the share of the process's request budget (Discord's global limit, split by the
+#: shards it serves) that showing the AI moves one at a time may use: above it, a
+#: table shows the latest state at once (its moves merged into one edit)
+FRAME_SHARE = 0.5
 #: operations that answer an offer (shown to its maker with the offer itself)
 ANSWERS = (BarterAnswer, OfferAnswer)
 
@@ -46,6 +50,10 @@ class Showing:
         self.service = service
         self.pace = pace
         self.pause: Callable[[float], Awaitable[Any]] = asyncio.sleep
+        #: whether the bot is near its share of Discord's request limit now (the
+        #: bot sets it: ``CommerceBot.setup_hook``): moves are then not shown one
+        #: at a time
+        self.crowded: Callable[[], bool] = lambda: False
         self.presented: dict[int, tuple[int, int]] = {}
         self._running: set[int] = set()
         self._resting: dict[int, asyncio.Future[Any]] = {}
@@ -152,6 +160,8 @@ class Showing:
             count = shown[1] + 1
             if count > len(deal.operations):
                 return True
+            if self.crowded():
+                return True  # near the request limit: the latest state at once, in one edit
             if live.is_ai(deal.operations[count - 1].seat):
                 await self._rest(live.id)  # the AI "thinks": the table can read
                 await self.service.settled(live.id)

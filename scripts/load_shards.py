@@ -252,6 +252,14 @@ async def command() -> list[str]:
     return line.split()
 
 
+def requests_made(bot: Any) -> int:
+    """Requests the bot's token made so far (``commerce_discord_requests_total``:
+    every one counts against Discord's global limit; answers to interactions
+    do not)."""
+    return int(sum(sample.value for metric in bot.metrics.requests.collect()
+                   for sample in metric.samples if sample.name.endswith("_total")))
+
+
 async def worker(args: argparse.Namespace) -> int:
     """One bot process (see the module docstring); talks to the parent over
     stdin/stdout: READY → GO → DONE → (MORE k → MIDDEAL …) | STOP → RESULT."""
@@ -317,9 +325,11 @@ async def _serve(env: Any, bot: Any, world: World, served: Served, args: argpars
     emit("READY", **facts)
     await command()  # GO
     start = time.perf_counter()
+    asked = requests_made(bot)
     made, work = await play(env, bot, seats, served, args.interactions)
     spent = time.perf_counter() - start
-    emit("DONE", interactions=made, seconds=spent, work_s=work)
+    emit("DONE", interactions=made, seconds=spent, work_s=work,
+         requests=requests_made(bot) - asked)
     while True:
         words = await command()
         if not words or words[0] == "STOP":
@@ -616,6 +626,8 @@ async def sharded_play(run: Run, url: str, out: dict[str, Any]) -> list[Proc]:
                                 for p in procs}
     out["work_ms_per_interaction"] = 1000 * sum(p.done["work_s"] for p in procs) / max(
         out["total_interactions"], 1)
+    out["requests_per_interaction"] = sum(p.done["requests"] for p in procs) / max(
+        out["total_interactions"], 1)
     return procs
 
 
@@ -794,6 +806,8 @@ def report(out: dict[str, Any], failures: list[str], logs: Path) -> None:
           f"{out['work_ms_per_interaction']:.1f} ms sharded"
           + "".join(f", {out[f'single_{k}_work_ms_per_interaction']:.1f} ms on 1 {k} process"
                     for k in ("sqlite", "postgres") if f"single_{k}_per_s" in out))
+    print(f"   Discord requests of the bot's token (its global limit: about 50 a second for "
+          f"every process together): {out['requests_per_interaction']:.2f} per interaction")
     print(f"   PostgreSQL: {out['commits']} transactions committed in the sharded play, "
           f"{out['commits_per_interaction']:.2f} per interaction, {out['commits_per_s']:.0f}/s"
           + (f"; the server's capacity, {P} writers of small transactions: "
