@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
 from .interactions import retrying
+from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
 from .places import Places
 from .service import LiveTable, TableService
@@ -25,44 +26,7 @@ log = logging.getLogger(__name__)
 
 class StillOwed(Exception):
     """Edits of a table's older messages that Discord refused for a while are
-    still owed (``Publisher.owed``): the step that needed them is not done."""
-
-
-def retryable(exc: discord.HTTPException) -> bool:
-    """Whether Discord's refusal is for a while (429, 5xx): try again later."""
-    return exc.status == 429 or exc.status >= 500
-
-
-async def settle_old(channel: discord.PartialMessageable, message_id: int,
-                     sent: list[discord.Embed] | None = None) -> None:
-    """A message of the deal before, once the next deal has started (or the
-    table ended): its buttons go, and so does its line counting down to the next
-    deal. ``sent``: the message's embeds as the bot sent them (then the message
-    is not fetched first: one request fewer of Discord's global limit).
-
-    Raises:
-        discord.HTTPException: Discord refused (``Publisher.settle`` keeps it owed).
-    """
-    message: discord.Message | discord.PartialMessage
-    if sent is None:
-        fetched = await channel.fetch_message(message_id)
-        message, found = fetched, fetched.embeds
-    else:
-        message, found = channel.get_partial_message(message_id), sent
-    await message.edit(embeds=without_countdown(found), view=None)
-
-
-def without_countdown(embeds: list[discord.Embed]) -> list[discord.Embed]:
-    """Copies of ``embeds`` without their line counting down to the next deal."""
-    out = []
-    for embed in embeds:
-        embed = embed.copy()
-        if embed.description and "⏭" in embed.description:
-            embed.description = "\n".join(
-                line for line in embed.description.split("\n")
-                if not line.startswith("⏭")).rstrip()
-        out.append(embed)
-    return out
+    still owed (``OlderMessages.owed``): the step that needed them is not done."""
 
 
 class Timing(Protocol):
@@ -83,6 +47,7 @@ class Publishing(Protocol):
     places: Places
     behind: set[int]
     offers: dict[tuple[int, int, int], int | None]
+    older: OlderMessages
 
     @property
     def clock(self) -> Timing:
@@ -94,10 +59,6 @@ class Publishing(Protocol):
     def forget(self, table_id: int) -> None:
         """Drop what is remembered of the table's messages."""
 
-    def sent_embeds(self, live: LiveTable, message_id: int, *, drop: bool = False,
-                    ) -> list[discord.Embed] | None:
-        """The embeds of one of the table's messages as last sent (``None``: unknown)."""
-
     async def edit_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Edit the table message to the table's state now."""
 
@@ -107,10 +68,6 @@ class Publishing(Protocol):
 
     async def after_deal_change(self, live: LiveTable) -> None:
         """Post an offer's ping or the showdown."""
-
-    async def settle(self, live: LiveTable, message_id: int | None = None,
-                     edit: Callable[[], Awaitable[Any]] | None = None) -> bool:
-        """Take controls off an older message (owed while Discord refuses)."""
 
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
         """Replace an offer's buttons with its outcome."""
@@ -196,12 +153,12 @@ class Ending:
         shown = live.showdown_messages.get(live.deal_number)
         if shown is not None and live.row.status == "closed":
             channel = self.publisher.channel(live)
-            await self.publisher.settle(live, shown, functools.partial(
-                settle_old, channel, shown, self.publisher.sent_embeds(live, shown)))
+            await self.publisher.older.settle(live.id, shown, functools.partial(
+                settle_old, channel, shown, self.publisher.older.embeds(live.id, shown)))
         for (table_id, deal, seq), _ in list(self.publisher.offers.items()):
             if table_id == live.id:
                 await self.publisher.close_offer(live, deal, seq, "This table is closed.")
-        if not await self.publisher.settle(live):
+        if not await self.publisher.older.settle(live.id):
             raise StillOwed()
 
     async def _panels(self, live: LiveTable) -> None:

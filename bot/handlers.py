@@ -357,7 +357,7 @@ class Handlers(HistoryHandlers):
             live = await self.service.next_deal(table_id, after=deal)
             # the showdown loses Next deal (and its countdown) in the press's own answer:
             # no request of the bot's token for it (docs/SCALING.md, "Discord's limit")
-            await edit(interaction, embeds=self.publisher.settled_embeds(interaction.message),
+            await edit(interaction, embeds=self.publisher.older.settled_embeds(interaction.message),
                        view=None)
             await self.publisher.post_deal(live, settled=interaction.message.id
                                            if interaction.message is not None else None)

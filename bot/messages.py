@@ -15,14 +15,15 @@ import datetime
 import functools
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import discord
 
 from .commitments import Commitments
-from .ending import Ending, retryable, settle_old, without_countdown
+from .ending import Ending
 from .interactions import NO_PINGS, ping, reply, retrying
+from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
 from .places import Places
 from .service import LiveTable, TableService
@@ -129,12 +130,8 @@ class Publisher:
         #: tables whose public messages are behind their state (an edit or post
         #: Discord refused for a while): the watch brings them up to date
         self.behind: set[int] = set()
-        #: per table, edits of its older messages Discord refused for a while
-        #: (controls to take off): message id -> the edit, made again by ``settle``
-        self.owed: dict[int, dict[int, Callable[[], Awaitable[Any]]]] = {}
-        #: per table, the embeds of its latest messages as sent (table message,
-        #: showdown): taking their controls off later needs no fetch first
-        self.sent: dict[int, dict[int, list[discord.Embed]]] = {}
+        #: the table's older messages: what was sent, the edits still owed
+        self.older = OlderMessages(service.metrics, self.behind)
         self.commitments = Commitments(self)
         self.ending = Ending(self)
         media.warm_up()  # the card sprites, drawn in the background once per process
@@ -159,8 +156,7 @@ class Publisher:
         self.shown.pop(table_id, None)
         self.behind.discard(table_id)
         self.ending.ends.pop(table_id, None)
-        self.owed.pop(table_id, None)
-        self.sent.pop(table_id, None)
+        self.older.forget(table_id)
         self.commitments.refused.discard(table_id)
         self.dirty.discard(table_id)
         self.showing.forget(table_id)
@@ -197,12 +193,12 @@ class Publisher:
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
             if message_id is not None and message_id == settled:
-                self.sent_embeds(live, message_id, drop=True)
+                self.older.embeds(live.id, message_id, drop=True)
                 continue
             if message_id is not None:  # no button or countdown left on the deal before
-                await self.settle(live, message_id, functools.partial(
+                await self.older.settle(live.id, message_id, functools.partial(
                     settle_old, self.channel(live), message_id,
-                    self.sent_embeds(live, message_id, drop=True)))
+                    self.older.embeds(live.id, message_id, drop=True)))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
@@ -242,7 +238,7 @@ class Publisher:
         except discord.HTTPException:
             return
         self.shown[live.id] = (message_id, shows(content, embed, png, view))
-        self.sent.setdefault(live.id, {})[message_id] = [embed]
+        self.older.remember(live.id, message_id, [embed])
         self.showing.mark(live)
 
     async def post_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
@@ -261,7 +257,7 @@ class Publisher:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
-        self.sent.setdefault(live.id, {})[msg.id] = [embed]
+        self.older.remember(live.id, msg.id, [embed])
         self.showing.mark(live)
         await self.service.set_message(live.id, table=msg.id)
 
@@ -306,49 +302,9 @@ class Publisher:
         if live.id in self.service.tables:
             await self.clock.arm_turn_timer(live)
 
-    @staticmethod
-    def settled_embeds(message: discord.Message | None) -> list[discord.Embed]:
-        """``message``'s embeds without their line counting down to the next deal
-        (as ``settle_old`` leaves them); ``[]`` without a message."""
-        return without_countdown(message.embeds if message is not None else [])
-
-    def sent_embeds(self, live: LiveTable, message_id: int, *, drop: bool = False,
-                    ) -> list[discord.Embed] | None:
-        """The embeds of the table's message ``message_id`` as the bot last sent
-        them (``None``: unknown, after a restart); ``drop``: forget them (the
-        message will not change again)."""
-        sent = self.sent.get(live.id, {})
-        return sent.pop(message_id, None) if drop else sent.get(message_id)
-
-    async def settle(self, live: LiveTable, message_id: int | None = None,
-                     edit: Callable[[], Awaitable[Any]] | None = None) -> bool:
-        """Make ``edit`` of the table's older message ``message_id`` (its controls
-        taken off) and every edit still owed to the table. An edit Discord
-        refuses for a while (429, 5xx, after the retries) stays owed and the
-        table ``behind``, so the watch makes it later; one Discord can never make
-        (the message is gone, a permission is missing) is given up. Returns
-        whether nothing is owed any more."""
-        owed = self.owed.setdefault(live.id, {})
-        if message_id is not None and edit is not None:
-            owed[message_id] = edit
-        for mid, make in list(owed.items()):
-            try:
-                await retrying(make, self.service.metrics)
-            except discord.HTTPException as exc:
-                if retryable(exc):
-                    self.behind.add(live.id)
-                    continue
-                log.info("table %s: gave up an edit of message %s (%s)", live.id, mid,
-                         exc.status)
-            owed.pop(mid, None)
-        if not owed:
-            self.owed.pop(live.id, None)
-            return True
-        return False
-
     async def _refresh_once(self, live: LiveTable, interaction: discord.Interaction | None) -> None:
-        if live.id in self.owed:
-            await self.settle(live)
+        if live.id in self.older.owed:
+            await self.older.settle(live.id)
         if live.row.status not in OPEN_STATUSES:
             await self.ending.show(live)
             return
@@ -366,7 +322,7 @@ class Publisher:
                 else:
                     await self.post_table_message(live)
                 await self.after_deal_change(live)
-            if live.id not in self.owed:
+            if live.id not in self.older.owed:
                 self.behind.discard(live.id)
         except discord.Forbidden:
             log.warning("table %s: missing permission to post in channel %s",
@@ -420,7 +376,7 @@ class Publisher:
                 **changes, attachments=[media.picture_file(png)])
         await (call() if frame else retrying(call, self.service.metrics))
         self.shown[live.id] = (message_id, state)
-        self.sent.setdefault(live.id, {})[message_id] = [embed]
+        self.older.remember(live.id, message_id, [embed])
 
     async def after_deal_change(self, live: LiveTable) -> None:
         """Post a barter offer to a human target, or the showdown (and final standings)."""
@@ -446,7 +402,7 @@ class Publisher:
             embed = media.attach(render.showdown_embed(live, next_deal=at), media.SHOWDOWN_FILE)
             msg = await retrying(lambda: channel.send(
                 embed=embed, file=media.showdown_file(live), view=view), self.service.metrics)
-            self.sent.setdefault(live.id, {})[msg.id] = [embed]
+            self.older.remember(live.id, msg.id, [embed])
             await self.service.mark_announced(live, msg.id)
             if not complete:
                 self.clock.schedule_next(live, at)
@@ -482,7 +438,7 @@ class Publisher:
                 await self.service.set_offer_message(live, None, None)
         if msg_id is not None:
             message = self.channel(live).get_partial_message(msg_id)
-            await self.settle(live, msg_id, functools.partial(
+            await self.older.settle(live.id, msg_id, functools.partial(
                 message.edit, content=text, view=None, allowed_mentions=NO_PINGS))
 
     async def refresh_lobby(self, live: LiveTable, note: str | None = None, *,
@@ -504,6 +460,6 @@ class Publisher:
             if exc.status == 429 or exc.status >= 500:
                 self.behind.add(live.id)
             return
-        if live.deal is None and live.id not in self.owed:
+        if live.deal is None and live.id not in self.older.owed:
             self.behind.discard(live.id)
 
