@@ -7,14 +7,14 @@ Prints figures only (no assertions; the tests never time anything).
 opened with ``TableService.create`` (one human host), given AI seats with
 ``add_ai``, started with ``start`` and played with ``act`` and ``next_deal`` (the
 human seat plays what the ``easy`` AI would choose), so the rows are exactly what a
-running bot writes. The tables cycle through mixed states (``STATES``): lobbies,
-games in the middle of a deal of each family (trade, widow, discard), and games a
-few deals in; a game that ends on the way stays in the file as a finished table and
-another is built. One guild holds 50 tables. Building 10,000 tables this way took
-about 200 s on 2 shared cores (the time is printed and kept); no row is copied by
-SQL. The build's connection runs with ``PRAGMA synchronous=OFF`` (which changes how
-soon a commit reaches the disk, never what is written); the measured runs use the
-storage exactly as the bot opens it.
+running bot writes. The tables cycle through mixed states (``STATES``): lobbies, games
+in the middle of a deal of each family (trade, widow, discard), and games a few deals
+in; a game that ends on the way stays in the file as a finished table and another is
+built. One guild holds 50 tables (the most an admin may allow). Building 10,000 tables
+this way took about 200 s on 2 shared cores (the time is printed and kept); no row is
+copied by SQL. The build's connection runs with ``PRAGMA synchronous=OFF`` (which
+changes how soon a commit reaches the disk, never what is written); the measured runs
+use the storage exactly as the bot opens it.
 
 Built databases are cached under ``<tmp>/commerce-bench-resume/`` keyed by N, the
 schema (a hash of ``bot/storage/migrations/*.sql``) and the builder's version; each
@@ -152,7 +152,8 @@ async def build_table(service: TableService, i: int, state: tuple[str, str, int,
     ended on the way (the caller builds another)."""
     _, preset, ais, deals, moves = state
     guild, host, channel = GUILD_BASE + i // TABLES_PER_GUILD, HOST_BASE + i, CHANNEL_BASE + i
-    live = await service.create(guild, channel, host, f"Player {i}", preset, next_deal_delay=0)
+    live = await service.create(guild, channel, host, f"Player {i}", preset, next_deal_delay=0,
+                                max_tables=TABLES_PER_GUILD)
     for _ in range(ais):
         await service.add_ai(live.id, host)
     if deals is None:
