@@ -30,7 +30,7 @@ from bot.engine.record import (
 )
 from bot.engine.rules import get_preset
 
-from .families import random_move
+from .families import play, random_move
 from .test_choices import TABLES
 
 RECORDS = Path(__file__).parent / "records"
@@ -38,27 +38,27 @@ STORED = sorted(p.name.removesuffix(".json") for p in RECORDS.glob("*.json")
                 if p.name.count(".") == 1)
 
 
-def played(preset: str, opts: dict[str, Any], seed: int, moves: int) -> Game:
-    """A game of random legal moves (out of turn too), stopped after ``moves``."""
+def played(preset: str, opts: dict[str, Any], seed: int, deals: int, moves: int) -> Game:
+    """``deals`` whole deals of random legal moves (out of turn too), then a deal
+    stopped after at most ``moves`` more (its answers still awaited, say)."""
     rules = get_preset(preset, opts)
     rng = random.Random(seed)
     n = rng.randint(rules.min_players, min(rules.max_players, 6))
-    game = Game(rules, n, rng.randrange(n))
-    deal = game.start_deal(shuffled_deck(rng), rng=rng)
-    for _ in range(moves):
-        if deal.finished:
-            if game.complete:
+    game = play(rules, n, rng.randrange(n), rng, choose=random_move, max_deals=deals)
+    if not game.complete:
+        last = game.start_deal(shuffled_deck(rng), rng=rng)
+        for _ in range(moves):
+            if last.finished:
                 break
-            deal = game.start_deal(shuffled_deck(rng), rng=rng)
-        else:
-            deal.act(*random_move(deal, rng))
+            last.act(*random_move(last, rng))
     return game
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 150))
-def test_the_record_of_the_log_parses_back_to_the_same_game(table, seed, moves):
-    game = played(*table, seed, moves)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1), deals=st.integers(0, 3),
+       moves=st.integers(0, 40))
+def test_the_record_of_the_log_parses_back_to_the_same_game(table, seed, deals, moves):
+    game = played(*table, seed, deals, moves)
     for deal in game.deals:
         rows = [operation_to_dict(op) for op in deal.operations]
         folded: list[dict[str, Any]] = []
