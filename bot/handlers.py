@@ -20,6 +20,7 @@ import discord
 
 from .browsing import HistoryHandlers
 from .engine import Decision, choices
+from .engine.actions import BUTTONS, MOVES, Action
 from .interactions import edit, guarded, reply, require_manager
 from .messages import Publisher
 from .service import LiveTable, TableService, UserError
@@ -39,9 +40,8 @@ log = logging.getLogger(__name__)
 #: leaderboard lines per page
 PER_PAGE = 10
 
-#: moves without a card: a table-message button makes them at once
-SIMPLE_MOVES = frozenset({"knock", "stand", "pass", "take_widow", "keep_hand", "pounce",
-                          "buy_horse", "decline_horse"})
+#: moves without a card: a table-message button makes them at once (Draw asks next)
+SIMPLE_MOVES = (MOVES & BUTTONS) - {Action.DRAW}
 
 def seat_names(live: LiveTable) -> Callable[[int], str]:
     """A seat as menu labels name it (a plain label, never a mention)."""

@@ -18,8 +18,9 @@ RULES = ROOT / "docs" / "RULES.md"
 #: folders that are not the project's own text (tools, caches, local data)
 SKIP_DIRS = {".git", ".venv", ".venv-shots", ".hypothesis", ".mypy_cache", ".pytest_cache", ".ruff_cache",
              "__pycache__", "build", "data", "backups"}
-#: files never read: a local .env may hold a bot token
-SKIP_FILES = {".env"}
+#: files never read: a local .env may hold a bot token; a worktree's .git file
+#: names where its repository lies
+SKIP_FILES = {".env", ".git"}
 
 HEADING = re.compile(r"^#+\s+§(\d+(?:\.\d+)*)\b", re.MULTILINE)
 CITATION = re.compile(r"RULES\.md")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .actions import BUTTONS, SELECTS, Action, control_of, kind_of
 from .cards import Card, card_code, card_label, hand_label, parse_card
 from .common import DealBase, Decision, Observation
 
@@ -39,13 +40,9 @@ __all__ = [
 
 #: the most options one menu may list (Discord's limit)
 MAX_OPTIONS = 25
-#: controls that are buttons (no value): the decision of the same kind
-BUTTONS = frozenset({
-    "knock", "stand", "pass", "draw", "take_widow", "keep_hand", "pounce", "buy_horse",
-    "decline_horse", "refuse", "decline",
-})
-#: controls that are selects: each option's value names the decision
-SELECTS = frozenset({"trade", "barter", "accept", "swap", "take_discard", "draw_keep", "offer"})
+#: the controls: buttons (no value, the decision of the same kind) and selects (each
+#: option's value names the decision), as ``bot.engine.actions`` lists them
+assert BUTTONS.isdisjoint(SELECTS)
 
 _THEN_KNOCK = "!"
 _TO = "@"
@@ -90,34 +87,34 @@ def decide(control_name: str, value_text: str | None = None) -> Decision:
     if control_name in BUTTONS:
         if value_text is not None:
             raise ChoiceError()
-        return Decision("refuse" if control_name == "decline" else control_name)
+        return Decision(kind_of(control_name))
     if control_name not in SELECTS or value_text is None:
         raise ChoiceError()
-    if control_name in ("trade", "barter"):
+    if control_name in (Action.TRADE, Action.BARTER):
         knock = value_text.endswith(_THEN_KNOCK)
         code = value_text[:-1] if knock else value_text
         return Decision(control_name, _card(code), knock=knock)
-    if control_name == "draw_keep" and value_text == _DRAWN:
-        return Decision("draw_discard")
-    if control_name == "swap":
+    if control_name == Action.DRAW_KEEP and value_text == _DRAWN:
+        return Decision(Action.DRAW_DISCARD)
+    if control_name == Action.SWAP:
         give, sep, take = value_text.partition("-")
         if not sep:
             raise ChoiceError()
-        return Decision("swap", give=_cards(give), take=_cards(take))
-    if control_name == "offer":
+        return Decision(Action.SWAP, give=_cards(give), take=_cards(take))
+    if control_name == Action.OFFER:
         if value_text.endswith(_SEAT_NEXT):
-            return Decision("offer", _card(value_text[:-1]))
+            return Decision(Action.OFFER, _card(value_text[:-1]))
         code, sep, seat = value_text.partition(_TO)
         if not sep or not seat.isascii() or not seat.isdigit():
             raise ChoiceError()
-        return Decision("offer", _card(code), target=int(seat))
+        return Decision(Action.OFFER, _card(code), target=int(seat))
     return Decision(control_name, _card(value_text))
 
 
 def control(decision: Decision) -> str:
     """The control ``decision`` is made with: its kind, except ``draw_discard``
-    (an option of the ``draw_keep`` select)."""
-    return "draw_keep" if decision.kind == "draw_discard" else decision.kind
+    (an option of the ``draw_keep`` select; ``actions.control_of``)."""
+    return control_of(decision.kind)
 
 
 def value(decision: Decision) -> str | None:
@@ -129,14 +126,14 @@ def value(decision: Decision) -> str | None:
     kind = decision.kind
     if kind in BUTTONS:
         return None
-    if kind == "draw_discard":
+    if kind == Action.DRAW_DISCARD:
         return _DRAWN
-    if kind == "swap":
+    if kind == Action.SWAP:
         return f"{_codes(decision.give)}-{_codes(decision.take)}"
     if kind not in SELECTS or decision.card is None:
         raise ValueError(f"no control makes {decision!r}")
     code = card_code(decision.card)
-    if kind == "offer":
+    if kind == Action.OFFER:
         return code + _SEAT_NEXT if decision.target is None else f"{code}{_TO}{decision.target}"
     return code + _THEN_KNOCK if decision.knock else code
 
@@ -147,18 +144,18 @@ def label(decision: Decision, obs: Observation, seat_name: Callable[[int], str])
     shown to players). A button's decision is labelled with its action name.
     """
     kind, card = decision.kind, decision.card
-    if kind == "swap":
+    if kind == Action.SWAP:
         return f"give {hand_label(decision.give)} · take {hand_label(decision.take)}"
-    if kind == "draw_discard":
+    if kind == Action.DRAW_DISCARD:
         drawn = "the drawn card" if obs.drawn is None else card_label(obs.drawn)
         return f"throw {drawn} away"
     if card is None:
         return kind.replace("_", " ")
-    if kind == "take_discard" and obs.discard_top is not None:
+    if kind == Action.TAKE_DISCARD and obs.discard_top is not None:
         return f"lay {card_label(card)}, take {card_label(obs.discard_top)}"
-    if kind == "draw_keep" and obs.drawn is not None:
+    if kind == Action.DRAW_KEEP and obs.drawn is not None:
         return f"keep {card_label(obs.drawn)}, lay {card_label(card)}"
-    if kind == "offer":
+    if kind == Action.OFFER:
         if decision.target is None:
             return f"offer {card_label(card)}…"
         return f"{card_label(card)} to {seat_name(decision.target)}"
@@ -183,9 +180,9 @@ def options(deal: DealBase, seat: int, action: str,
     (values ``Kd?``, then ``target_options``).
     """
     decisions = deal.choices(seat, action)
-    if action == "offer" and len(decisions) > MAX_OPTIONS:
+    if action == Action.OFFER and len(decisions) > MAX_OPTIONS:
         cards = dict.fromkeys(d.card for d in decisions if d.card is not None)
-        decisions = [Decision("offer", card) for card in cards]
+        decisions = [Decision(Action.OFFER, card) for card in cards]
     return _pairs(decisions, deal.observation(seat), seat_name)
 
 
@@ -193,5 +190,5 @@ def target_options(deal: DealBase, seat: int, card: Card,
                    seat_name: Callable[[int], str]) -> list[tuple[str, str]]:
     """The second step of an offer at a large table: ``(label, value)`` of each
     seat ``seat`` may offer ``card`` to, at most ``MAX_OPTIONS``."""
-    decisions = [d for d in deal.choices(seat, "offer") if d.card == card]
+    decisions = [d for d in deal.choices(seat, Action.OFFER) if d.card == card]
     return _pairs(decisions[:MAX_OPTIONS], deal.observation(seat), seat_name)

@@ -11,7 +11,7 @@ methods and properties), so code outside the engine never asks which family it
 holds: ``to_act``, ``turn``, ``finished``, ``voided``, ``void()``,
 ``operations``, ``events``, ``pending``, ``drawn``, ``apply(op)``,
 ``act(seat, decision)``, ``legal_actions(seat)``, ``controls(seat)``,
-``choices(seat, action)``, ``observation(seat | None)``, ``showdown``,
+``choices(seat, action)``, ``neighbour(seat)``, ``observation(seat | None)``, ``showdown``,
 ``delta``, ``movements``, ``cards_in_play()``, ``hands``, ``dealer``, ``pots``,
 ``standing_after()``, ``game_over``, ``conserved_total()``.
 """
@@ -459,6 +459,12 @@ class DealBase(ABC):
         """What the next deal starts with (a void keeps what came in)."""
 
     # ----------------------------------------------------------------- state
+    def neighbour(self, seat: int) -> int | None:
+        """The seat ``seat`` barters with (docs/RULES.md §2.1): the next seat in
+        play order in the trade-and-barter family (``TradeDeal``); ``None`` in the
+        families without a barter."""
+        return None
+
     @property
     def finished(self) -> bool:
         """The deal is over (showdown reached or voided)."""

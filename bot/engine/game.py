@@ -9,58 +9,36 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import Card, card_code, parse_card, shuffled_deck
+from .cards import Card, card_code, shuffled_deck
 from .common import DealBase, IllegalAction, Standing
 from .deal import TradeDeal
 from .discard import DiscardDeal
-from .fairness import (
-    Attempt,
-    Cut,
-    ShuffleLog,
-    Shuffler,
-    chain_entries,
-    chain_heads,
-)
-from .fairness_v1 import SEED_BYTES, DealProof, deck_order
+from .fairness import Attempt, ShuffleLog, Shuffler, chain_entries, chain_heads
+from .fairness_v1 import DealProof, deck_order
 from .hands import Category
-from .operations import (
-    BarterAnswer,
-    BarterOffer,
-    Draw,
-    DrawDiscard,
-    DrawKeep,
-    Knock,
-    Offer,
-    OfferAnswer,
-    Operation,
-    Pounce,
-    Swap,
-    TakeDiscard,
-    Trade,
-    operation_from_dict,
+from .operations import Operation
+from .record import (
+    FORMAT,
+    RECORD_KEYS,
+    RecordError,
+    _attempt,
+    _card,
+    _proof,
+    _shuffle_of,
+    operations_of,
+    record_actions,
+    record_format,
 )
 from .rules import PRESETS, Rules, RulesError, get_preset
+
+__all__ = ["AnyDeal", "Game", "GameError", "RecordError", "category_name", "record_actions",
+           "replay"]
 from .seating import next_in
 from .widow import WidowDeal
 
 
 class GameError(ValueError):
     """A game-level step that is not allowed now (e.g. a deal while one is open)."""
-
-
-class RecordError(ValueError):
-    """An invalid game record. ``deal`` and ``action`` index from 0 (or are ``None``)."""
-
-    def __init__(self, reason: str, deal: int | None = None, action: int | None = None) -> None:
-        """``reason`` is the message; ``deal`` and ``action`` say where (0-based)."""
-        super().__init__(reason)
-        self.reason = reason
-        self.deal = deal
-        self.action = action
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"error": {"deal", "action", "reason"}}`` as ``replay`` prints it."""
-        return {"error": {"deal": self.deal, "action": self.action, "reason": self.reason}}
 
 
 #: a deal of any family: the abstract interface every family implements
@@ -489,7 +467,7 @@ def _record(game: Game, players: Sequence[str], options: dict[str, Any] | None,
         deals.append(item)
     record: dict[str, Any] = {}
     if log is not None:
-        record["format"] = 2
+        record["format"] = FORMAT
     record.update({
         "rules": game.rules.name,
         "options": dict(game.options if options is None else options),
@@ -566,278 +544,6 @@ def category_name(category: Category) -> str:
     """Lower-case category name for records: ``four``, ``tricon``, ``sequence``,
     ``flush``, ``pair``, ``point``, ``none`` (jaques: high card)."""
     return category.name.lower()
-
-
-def record_actions(operations: Sequence[Operation]) -> list[dict[str, Any]]:
-    """docs/RULES.md §3 action objects from operations (docs/RECORDS.md). A barter
-    offer and its answer become one ``barter`` object with ``response``; a
-    direct-trade offer and its answer one ``offer`` object with ``response``
-    (a card code or ``"refuse"``); a draw and its follow-up one ``draw`` object
-    with ``discard`` (the hand card laid down, or ``"drawn"``). Each answer or
-    follow-up is absent while pending."""
-    out: list[dict[str, Any]] = []
-    for op in operations:
-        item: dict[str, Any] = {"seat": op.seat, "action": op.kind}
-        if isinstance(op, Trade | BarterOffer):
-            item["action"] = "trade" if isinstance(op, Trade) else "barter"
-            item["card"] = card_code(op.card)
-            if op.knock:
-                item["knock"] = True
-        elif isinstance(op, BarterAnswer):
-            out[-1]["response"] = "knock" if op.card is None else card_code(op.card)
-            continue
-        elif isinstance(op, OfferAnswer):
-            out[-1]["response"] = "refuse" if op.card is None else card_code(op.card)
-            continue
-        elif isinstance(op, DrawKeep):
-            out[-1]["discard"] = card_code(op.card)
-            continue
-        elif isinstance(op, DrawDiscard):
-            out[-1]["discard"] = "drawn"
-            continue
-        elif isinstance(op, Swap):
-            item["give"] = [card_code(c) for c in op.give]
-            item["take"] = [card_code(c) for c in op.take]
-        elif isinstance(op, Pounce | TakeDiscard):
-            item["card"] = card_code(op.card)
-        elif isinstance(op, Offer):
-            item["target"] = op.target
-            item["card"] = card_code(op.card)
-        elif isinstance(op, Draw) and op.reshuffle is not None:
-            item["reshuffle"] = [card_code(c) for c in op.reshuffle]
-        out.append(item)
-    return out
-
-
-def _card(value: Any, what: str) -> Card:
-    try:
-        return parse_card(value)
-    except ValueError:
-        raise ValueError(f"{what} is not a card code: {value!r}") from None
-
-
-def _cards(value: Any, what: str) -> tuple[Card, ...]:
-    if not isinstance(value, list):
-        raise ValueError(f"{what} must be a list of card codes")
-    return tuple(_card(c, what) for c in value)
-
-
-def _int(value: Any, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{what} must be a seat number")
-    return value
-
-
-_SEAT_ONLY = {"take_widow", "keep_hand", "stand", "buy_horse", "decline_horse", "pass"}
-
-
-def _apply_action(deal: AnyDeal, action: Any) -> None:
-    if not isinstance(action, dict):
-        raise ValueError("an action must be an object")
-    seat, kind = action.get("seat"), action.get("action")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < deal.n:
-        raise ValueError(f"seat {seat!r} is not a seat")
-    if not isinstance(kind, str):
-        raise ValueError("an action needs its name in 'action'")
-    knock = action.get("knock", False)
-    if not isinstance(knock, bool):
-        raise ValueError("knock must be true or false")
-    if knock and kind not in ("trade", "barter"):
-        raise ValueError(f"a {kind} action cannot carry knock: true")
-    if isinstance(deal, TradeDeal):
-        _apply_trade_action(deal, seat, kind, knock, action)
-    elif kind == "knock":
-        deal.apply(Knock(seat))
-    elif kind in _SEAT_ONLY:
-        deal.apply(operation_from_dict({"kind": kind, "seat": seat}))
-    elif isinstance(deal, WidowDeal):
-        if kind == "swap":
-            deal.swap(seat, _cards(action.get("give"), "give"), _cards(action.get("take"), "take"))
-        elif kind == "pounce":
-            deal.apply(Pounce(seat, _card(action.get("card"), "card")))
-        else:
-            raise ValueError(f"unknown action {kind!r}")
-    else:
-        assert isinstance(deal, DiscardDeal)
-        _apply_discard_action(deal, seat, kind, action)
-
-
-def _apply_trade_action(deal: TradeDeal, seat: int, kind: Any, knock: bool, action: dict[str, Any]) -> None:
-    if kind == "trade":
-        deal.trade(seat, _card(action.get("card"), "card"), knock)
-    elif kind == "barter":
-        deal.barter(seat, _card(action.get("card"), "card"), knock)
-        if "response" in action:
-            response = action["response"]
-            target = deal.neighbour(seat)
-            deal.answer(target, None if response == "knock" else _card(response, "response"))
-    elif kind == "knock":
-        deal.knock(seat)
-    else:
-        raise ValueError(f"unknown action {kind!r}")
-
-
-def _apply_discard_action(deal: DiscardDeal, seat: int, kind: Any, action: dict[str, Any]) -> None:
-    if kind == "take_discard":
-        deal.take_discard(seat, _card(action.get("card"), "card"))
-    elif kind == "draw":
-        order = _cards(action["reshuffle"], "reshuffle") if "reshuffle" in action else None
-        deal.apply(Draw(seat, order))  # never shuffles: an empty stock needs the order
-        if "discard" in action:
-            thrown = action["discard"]
-            if thrown == "drawn":
-                deal.draw_discard(seat)
-            else:
-                deal.draw_keep(seat, _card(thrown, "discard"))
-    elif kind == "offer":
-        deal.offer(seat, _int(action.get("target"), "target"), _card(action.get("card"), "card"))
-        if "response" in action:
-            response = action["response"]
-            target = _int(action.get("target"), "target")
-            deal.answer(target, None if response == "refuse" else _card(response, "response"))
-    else:
-        raise ValueError(f"unknown action {kind!r}")
-
-
-#: the keys every record holds (docs/RECORDS.md "The record")
-RECORD_KEYS = ("rules", "options", "players", "first_dealer", "deals")
-#: optional per-deal keys of a format 1 fair deal (docs/FAIRNESS.md "Format 1 records")
-PROOF_KEYS = ("commitment", "seed", "cuts")
-#: the record formats ``replay`` reads: 1 (no ``format`` key) and 2 (docs/FAIRNESS.md)
-FORMATS = (1, 2)
-#: how a format 2 game ended, as its ``shuffle`` says
-ENDS = ("finished", "closed")
-
-_HEX = frozenset("0123456789abcdefABCDEF")
-
-
-def _hex(value: Any, what: str) -> bytes:
-    if not isinstance(value, str) or len(value) % 2 or not _HEX.issuperset(value):
-        raise ValueError(f"{what} must be a string of hex digits (two per byte)")
-    return bytes.fromhex(value)
-
-
-def _whole(value: Any, what: str, low: int = 0, top: int = 1 << 64) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value < top:
-        raise ValueError(f"{what} must be a whole number from {low}")
-    return value
-
-
-def _digest(value: Any, what: str) -> str:
-    if len(_hex(value, what)) != 32:
-        raise ValueError(f"{what} must be 64 hex digits")
-    return str(value).lower()
-
-
-def record_format(record: dict[str, Any]) -> int:
-    """The record's format: 1 when it has no ``format`` key, else its value.
-
-    Raises:
-        RecordError: a format ``replay`` does not read.
-    """
-    fmt = record.get("format", 1)
-    if fmt not in FORMATS or isinstance(fmt, bool):
-        raise RecordError(f"format must be one of {', '.join(map(str, FORMATS))}")
-    return int(fmt)
-
-
-def _cuts(value: Any, seats: int, what: str = "cuts") -> tuple[Cut, ...]:
-    """A format 2 list of cuts (``[{"seat", "text"}]``), checked for shape."""
-    if not isinstance(value, list):
-        raise ValueError(f"{what} must be a list of cuts")
-    out = []
-    for item in value:
-        if not isinstance(item, dict) or set(item) != {"seat", "text"}:
-            raise ValueError(f"a cut in {what} must be an object with seat and text")
-        seat = _whole(item["seat"], "a cut's seat", 0, seats)
-        if not isinstance(item["text"], str):
-            raise ValueError("a cut's text must be a string")
-        out.append(Cut(seat, item["text"]))
-    return tuple(out)
-
-
-def _shuffle_of(record: dict[str, Any], seats: int, table: int | None,
-                preset: str) -> tuple[ShuffleLog, Shuffler | None]:
-    """A format 2 record's ``shuffle``, checked for shape (``verify_record`` checks
-    the values): its public log, and a shuffler when the seed is revealed.
-
-    Raises:
-        ValueError: a field missing or of the wrong shape.
-    """
-    part = record.get("shuffle")
-    if not isinstance(part, dict):
-        raise ValueError("a format 2 record needs its shuffle")
-    unknown = set(part) - {"commitment", "posted", "seed", "burned", "end", "head"}
-    if unknown:
-        raise ValueError(f"the shuffle has unknown fields: {', '.join(sorted(unknown))}")
-    if table is None:
-        raise ValueError("a format 2 record needs its table")
-    committed = _digest(part.get("commitment"), "the shuffle's commitment")
-    posted = part.get("posted")
-    if posted is not None:
-        if not isinstance(posted, dict) or set(posted) != {"guild", "channel", "message"}:
-            raise ValueError("posted must be null or an object with guild, channel and message")
-        posted = {k: _whole(v, f"posted {k}") for k, v in posted.items()}
-    burned = _burned(part.get("burned", []), seats)
-    if "end" in part and part["end"] not in ENDS:
-        raise ValueError(f"the shuffle's end must be {' or '.join(ENDS)}")
-    if "head" in part:
-        _digest(part["head"], "the shuffle's head")
-    shuffler = None
-    if "seed" in part:
-        seed = _hex(part["seed"], "the shuffle's seed")
-        if len(seed) != SEED_BYTES:
-            raise ValueError("the shuffle's seed must be 64 hex digits (32 bytes)")
-        shuffler = Shuffler(seed, table, preset)
-    return ShuffleLog(committed, posted, [], burned), shuffler
-
-
-def _burned(value: Any, seats: int) -> list[Attempt]:
-    """A format 2 record's burned attempts, checked for shape."""
-    if not isinstance(value, list):
-        raise ValueError("burned must be a list")
-    burned = []
-    for item in value:
-        if not isinstance(item, dict) or set(item) != {"deal", "attempt", "cuts"}:
-            raise ValueError("a burned attempt must be an object with deal, attempt and cuts")
-        burned.append(Attempt(_whole(item["deal"], "a burned deal", 1),
-                              _whole(item["attempt"], "a burned attempt", 1, 1 << 32),
-                              _cuts(item["cuts"], seats, "a burned attempt's cuts")))
-    return burned
-
-
-def _attempt(deal_record: dict[str, Any], number: int, seats: int) -> Attempt | None:
-    """A format 2 deal's ``attempt`` and ``cuts``, checked for shape; ``None`` when
-    the deal has neither (it was not dealt from the seed)."""
-    if any(key in deal_record for key in ("commitment", "seed")):
-        raise ValueError("a format 2 deal has no commitment or seed of its own")
-    if "attempt" not in deal_record and "cuts" not in deal_record:
-        return None
-    attempt = _whole(deal_record.get("attempt"), "attempt", 1, 1 << 32)
-    return Attempt(number, attempt, _cuts(deal_record.get("cuts"), seats))
-
-
-def _proof(deal_record: dict[str, Any]) -> DealProof | None:
-    """The deal's fairness fields, checked for shape only (``verify_record`` checks
-    the values); ``None`` when it has none."""
-    if not any(key in deal_record for key in PROOF_KEYS):
-        return None
-    committed = seed = cuts = None
-    if "commitment" in deal_record:
-        raw = deal_record["commitment"]
-        if len(_hex(raw, "commitment")) != 32:
-            raise ValueError("commitment must be 64 hex digits (a SHA-256)")
-        committed = raw.lower()
-    if "seed" in deal_record:
-        seed = _hex(deal_record["seed"], "seed")
-        if len(seed) != SEED_BYTES:
-            raise ValueError("seed must be 64 hex digits (32 bytes)")
-    if "cuts" in deal_record:
-        raw_cuts = deal_record["cuts"]
-        if not isinstance(raw_cuts, list):
-            raise ValueError("cuts must be a list of hex strings")
-        cuts = tuple(_hex(c, "a cut") for c in raw_cuts)
-    return DealProof(committed, seed, cuts)
 
 
 def replay(record: Any) -> Game:
@@ -947,6 +653,7 @@ def _replay_deal(game: Game, di: int, deal_record: Any) -> None:
         if deal.finished:
             raise RecordError("the deal is already over", di, ai)
         try:
-            _apply_action(deal, action)
+            for op in operations_of(deal, action):  # one at a time: each applied first
+                deal.apply(op)
         except ValueError as exc:  # IllegalAction is a ValueError
             raise RecordError(str(exc), di, ai) from None

@@ -28,7 +28,8 @@ from .cards import Card, card_code
 from .discard import DiscardDeal
 from .fairness import Attempt, Cut, Shuffler, chain_entries, chain_heads
 from .fairness_v1 import failed_checks
-from .game import PROOF_KEYS, Game, RecordError, record_format, replay
+from .game import Game, replay
+from .record import PROOF_KEYS, RecordError, record_format
 
 #: the checks, in the order they are listed
 CHECKS = ("commitment", "random", "cuts", "complete", "chain", "published")

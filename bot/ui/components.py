@@ -28,6 +28,7 @@ from ..engine import PRESETS, Controls
 from ..engine.fairness import CUT_MAX
 from ..service import LiveTable, UserError
 from ..service.queries import PERIODS
+from .controls import ANSWER_NAMES, CONTROLS, SELECT_NAMES, TABLE_NAMES, pattern
 
 if TYPE_CHECKING:
     from discord.types.interactions import SelectMessageComponentInteractionData
@@ -191,36 +192,18 @@ class LobbyButton(Placed, DynamicButton,
 
 
 class PlayButton(Placed, DynamicButton,
-                 template=(r"commerce:play:(?P<table>\d+):(?P<deal>\d+):(?P<action>hand|trade|barter|knock"
-                           r"|back|swap|stand|take_widow|keep_hand|pounce|buy_horse|decline_horse"
-                           r"|take_discard|draw|pass|offer)")):
-    """My hand / Trade / Barter / Knock on a deal's table message."""
-
-    STYLES = {
-        "hand": ("My hand", discord.ButtonStyle.primary),
-        "trade": ("Trade", discord.ButtonStyle.secondary),
-        "barter": ("Barter", discord.ButtonStyle.secondary),
-        "knock": ("Knock", discord.ButtonStyle.danger),
-        "back": ("I'm back", discord.ButtonStyle.success),
-        "swap": ("Swap", discord.ButtonStyle.secondary),
-        "stand": ("Stand", discord.ButtonStyle.danger),
-        "take_widow": ("Take the widow", discord.ButtonStyle.success),
-        "keep_hand": ("Keep my hand", discord.ButtonStyle.secondary),
-        "pounce": ("Pounce!", discord.ButtonStyle.danger),
-        "buy_horse": ("Buy a horse (1)", discord.ButtonStyle.success),
-        "decline_horse": ("No horse", discord.ButtonStyle.secondary),
-        "take_discard": ("Take discard", discord.ButtonStyle.secondary),
-        "draw": ("Draw", discord.ButtonStyle.secondary),
-        "pass": ("Pass", discord.ButtonStyle.secondary),
-        "offer": ("Offer a trade", discord.ButtonStyle.secondary),
-    }
+                 template=(r"commerce:play:(?P<table>\d+):(?P<deal>\d+)"
+                           rf":(?P<action>{pattern(TABLE_NAMES)})")):
+    """My hand / Trade / Barter / Knock on a deal's table message (the names of
+    ``controls.TABLE_NAMES``, shown as ``controls.CONTROLS`` says)."""
 
     def __init__(self, table_id: int, deal: int, action: str) -> None:
         """A button of deal number ``deal`` (1-based) at table ``table_id``;
-        ``action``: a key of ``STYLES``."""
-        label, style = self.STYLES[action]
+        ``action``: one of ``controls.TABLE_NAMES``."""
+        control = CONTROLS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=f"commerce:play:{table_id}:{deal}:{action}"))
+            label=control.label, style=control.style,
+            custom_id=f"commerce:play:{table_id}:{deal}:{action}"))
         self.table_id, self.deal, self.action = table_id, deal, action
 
     @classmethod
@@ -236,18 +219,15 @@ class PlayButton(Placed, DynamicButton,
 
 class AnswerButton(Placed, DynamicButton,
                    template=(r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
-                             r":(?P<action>accept|refuse|decline)")):
+                             rf":(?P<action>{pattern(ANSWER_NAMES)})")):
     """Accept / Refuse (knock) on a barter offer, Accept / Decline on a direct trade."""
-
-    LABELS = {"accept": "Accept", "refuse": "Refuse (knock)", "decline": "Decline"}
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str) -> None:
         """An answer to the offer made at operation count ``seq`` of deal ``deal``
         at table ``table_id``; ``action``: ``accept``, ``refuse`` or ``decline``."""
-        label = self.LABELS[action]
-        style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
+        control = CONTROLS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style,
+            label=control.label, style=control.style,
             custom_id=f"commerce:answer:{table_id}:{deal}:{seq}:{action}"))
         self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
 
@@ -265,37 +245,27 @@ class AnswerButton(Placed, DynamicButton,
 
 class CardSelect(Private, DynamicSelect,
                  template=(r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
-                           r":(?P<action>trade|barter|accept|swap|take_discard|draw_keep|offer)")):
+                           rf":(?P<action>{pattern(SELECT_NAMES)})")):
     """An ephemeral select of the decisions a control offers; option values are
     those of ``bot.engine.choices`` (one encoding: ``Kd``, ``Kd!``, ``Kd@3``...)."""
 
-    PLACEHOLDERS = {
-        "trade": "Card to give the dealer",
-        "barter": "Card to offer your neighbour",
-        "accept": "Card to give back",
-        "swap": "What to give and what to take",
-        "take_discard": "Card to lay on the pile",
-        "draw_keep": "Keep the drawn card, or throw it away",
-        "offer": "Card to offer, and to whom",
-    }
-
     def __init__(self, table_id: int, deal: int, seq: int, action: str,
                  choices: list[tuple[str, str]] | None = None) -> None:
-        """The select for ``action`` (a key of ``PLACEHOLDERS``) at operation count
+        """The select for ``action`` (one of ``controls.SELECT_NAMES``) at operation count
         ``seq`` of deal ``deal`` at table ``table_id``.
 
         Args:
             table_id: the table.
             deal: the deal number (1-based).
             seq: the operation count the choices were made for; a later click is stale.
-            action: a key of ``PLACEHOLDERS``.
+            action: one of ``controls.SELECT_NAMES``.
             choices: ``(label, value)`` pairs (``bot.engine.choices.options``), the
                 first 25 shown; none when the control is rebuilt from its ``custom_id``.
         """
         choices = choices or []
         options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
         super().__init__(discord.ui.Select(
-            placeholder=self.PLACEHOLDERS[action],
+            placeholder=CONTROLS[action].placeholder,
             options=options or [discord.SelectOption(label="?", value="?")],
             custom_id=f"commerce:card:{table_id}:{deal}:{seq}:{action}"))
         self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action

@@ -78,7 +78,7 @@ def trade_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
                if seat != deal.dealer and rules.trade_fee else "")
         text = f"You traded {given}{face} and drew {got}{fee}."
     elif op.kind == "barter_offer":
-        neighbour = _name(live, getattr(deal, "neighbour", lambda s: None)(seat))
+        neighbour = _name(live, deal.neighbour(seat))
         if deal.pending is not None and deal.pending.seat == seat:
             text = f"You offered {given} face down to {neighbour}: waiting for their answer."
         elif got:

@@ -23,9 +23,11 @@ from typing import Any
 import discord
 
 from ..engine import AnyDeal, Decision, Observation, card_label, choices
+from ..engine.actions import BUTTONS, Action, kind_of
 from ..service import LiveTable
 from . import names, payments, render
 from .components import CardSelect, PickButton, dynamic_view
+from .controls import CONTROLS
 from .media import hand_file, hand_png
 
 #: rows of controls a message may carry, and buttons a row holds (Discord's limits)
@@ -33,33 +35,6 @@ ROWS = 5
 PER_ROW = 5
 #: an action with more decisions than this is a menu rather than a row of buttons
 GROUP_BUTTONS = 10
-
-#: what the menu of a focused action asks
-PROMPTS = {
-    "trade": "Pick the card you give the dealer (you pay 1 point unless you deal).",
-    "barter": "Pick the card you offer face down to {neighbour}.",
-    "accept": "Pick the card you give back. You see the offered card once the swap is made.",
-    "swap": "Pick what you put into the middle and what you take from it.",
-    "take_discard": "Pick the card you lay on the pile; you take the top discard.",
-    "draw_keep": "Keep the drawn card (and lay one of yours on the pile), or throw it away.",
-    "offer": "Pick the card you offer, and to whom.",
-}
-
-#: buttons of a decision without a card: label and style
-SINGLE = {
-    "knock": ("Knock", discord.ButtonStyle.danger),
-    "stand": ("Stand", discord.ButtonStyle.danger),
-    "pass": ("Pass", discord.ButtonStyle.secondary),
-    "draw": ("Draw", discord.ButtonStyle.primary),
-    "take_widow": ("Take the widow", discord.ButtonStyle.success),
-    "keep_hand": ("Keep my hand", discord.ButtonStyle.secondary),
-    "pounce": ("Pounce!", discord.ButtonStyle.danger),
-    "buy_horse": ("Buy a horse (1 point)", discord.ButtonStyle.success),
-    "decline_horse": ("No horse", discord.ButtonStyle.secondary),
-    "refuse": ("Refuse (knock)", discord.ButtonStyle.danger),
-    "decline": ("Decline", discord.ButtonStyle.danger),
-}
-
 
 @dataclass(frozen=True)
 class Panel:
@@ -83,10 +58,8 @@ class Panel:
 
 def neighbour_name(live: LiveTable, deal: AnyDeal, seat: int) -> str | None:
     """The name of the seat ``seat`` barters with (trade-and-barter deals), else ``None``."""
-    neighbour = getattr(deal, "neighbour", None)
-    if neighbour is None:
-        return None
-    return render.seat_label(live, neighbour(seat))
+    neighbour = deal.neighbour(seat)
+    return None if neighbour is None else render.seat_label(live, neighbour)
 
 
 def hand_order(decisions: Sequence[Decision]) -> list[Decision]:
@@ -99,7 +72,7 @@ def hand_order(decisions: Sequence[Decision]) -> list[Decision]:
 
     def key(d: Decision) -> tuple[Any, ...]:
         cards = d.give or ((d.card,) if d.card is not None else ())
-        return (d.knock, d.kind == "draw_discard", targets[d.target], len(cards),
+        return (d.knock, d.kind == Action.DRAW_DISCARD, targets[d.target], len(cards),
                 tuple(-c for c in cards), tuple(-c for c in d.take))
     return sorted(decisions, key=key)
 
@@ -125,9 +98,9 @@ def groups(deal: AnyDeal, seat: int) -> list[tuple[str, list[Decision]]]:
     seat's private buttons (Pounce). Only what is legal for ``seat`` now."""
     controls = deal.controls(seat)
     out = []
-    for name in dict.fromkeys((*controls.answers, *controls.moves, "draw_keep",
+    for name in dict.fromkeys((*controls.answers, *controls.moves, Action.DRAW_KEEP,
                                *controls.private)):
-        decisions = deal.choices(seat, "refuse" if name == "decline" else name)
+        decisions = deal.choices(seat, kind_of(name))
         if decisions:
             out.append((name, hand_order(decisions)))
     return out
@@ -135,28 +108,27 @@ def groups(deal: AnyDeal, seat: int) -> list[tuple[str, list[Decision]]]:
 
 def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
                neighbour: str | None) -> str:
-    """What a panel button says for ``decision`` of control ``name``."""
-    if name in SINGLE:
-        return SINGLE[name][0]
+    """What a panel button says for ``decision`` of control ``name``: a button's
+    label (``controls.CONTROLS``), or the decision with its card ("Trade K♥")."""
+    if name in BUTTONS:
+        return CONTROLS[name].label
     card = card_label(decision.card) if decision.card is not None else ""
     then_knock = " and knock" if decision.knock else ""
-    if name == "trade":
-        return f"Trade {card}{then_knock}"
-    if name == "barter":
-        return f"Barter {card} with {neighbour}{then_knock}" if neighbour else \
-            f"Barter {card}{then_knock}"
-    if name == "accept":
+    if name == Action.TRADE:
+        return f"{CONTROLS[name].label} {card}{then_knock}"
+    if name == Action.BARTER:
+        partner = f" with {neighbour}" if neighbour else ""
+        return f"{CONTROLS[name].label} {card}{partner}{then_knock}"
+    if name == Action.ACCEPT:
         return f"Give {card}"
-    if name == "offer" and decision.target is not None:
+    if name == Action.OFFER and decision.target is not None:
         return f"Offer {card} to {render.seat_label(live, decision.target)}"
     text = choices.label(decision, obs, seat_labeller(live))
     return text[:1].upper() + text[1:]
 
 
 def _style(name: str) -> discord.ButtonStyle:
-    if name in SINGLE:
-        return SINGLE[name][1]
-    return discord.ButtonStyle.success if name == "accept" else discord.ButtonStyle.secondary
+    return CONTROLS[name].on_panel
 
 
 def layout(grouped: list[tuple[str, list[Decision]]], focus: str | None) -> dict[str, bool]:
@@ -213,8 +185,9 @@ def controls_view(live: LiveTable, seat: int, focus: str | None) -> discord.ui.V
                 row=row + i // PER_ROW))
         row += -(-len(decisions) // PER_ROW)
     if live.row.coach and deal.to_act == seat and not deal.finished:
-        singles.append(PickButton(table, number, seq, "hint", label="Hint",
-                                  style=discord.ButtonStyle.secondary))
+        hint = CONTROLS["hint"]
+        singles.append(PickButton(table, number, seq, "hint", label=hint.label,
+                                  style=hint.on_panel))
     for i, item in enumerate(singles):
         item.row = row + i // PER_ROW
     return dynamic_view(*items, *singles)
@@ -245,7 +218,7 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
         lines.append(f"**Your result:** {payments.tallies(deal)[seat].text()}")
     if focus is not None:
         neighbour = neighbour_name(live, deal, seat)
-        lines.append(PROMPTS[focus].format(
+        lines.append(CONTROLS[focus].prompt.format(
             neighbour=names.markdown_safe(neighbour) if neighbour else "your neighbour"))
     view = controls_view(live, seat, focus) if controls else None
     picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None

@@ -14,8 +14,10 @@ from typing import NamedTuple
 import discord
 
 from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe, hand_label
+from ..engine.actions import Action
 from ..service import LiveTable
 from . import names, payments, proofs
+from .controls import label
 from .words import names_list as names_list  # the commands and timers use them through render
 from .words import plural as plural
 
@@ -345,13 +347,11 @@ FOOTERS = {
                "pass, or knock for a last round.",
 }
 
-ACTION_NAMES = {
-    "trade": "Trade", "barter": "Barter", "knock": "Knock", "swap": "Swap", "stand": "Stand",
-    "take_widow": "Take the widow", "keep_hand": "Keep my hand", "pounce": "Pounce",
-    "buy_horse": "Buy a horse", "decline_horse": "No horse", "take_discard": "Take discard",
-    "draw": "Draw", "draw_keep": "Keep the drawn card", "draw_discard": "Throw it away",
-    "pass": "Pass", "offer": "Offer a trade", "accept": "Accept", "refuse": "Refuse",
-}
+def action_names(obs: Observation) -> list[str]:
+    """``obs.legal`` as the controls that make them are labelled (``controls.CONTROLS``):
+    "Swap", "Stand"...; a direct trade is refused with its Decline button (§2.7)."""
+    discard = obs.family == "discard"
+    return [label(Action.DECLINE if discard and a == Action.REFUSE else a) for a in obs.legal]
 
 
 def hand_text(live: LiveTable, obs: Observation) -> str:
@@ -374,11 +374,11 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
                      f"down: choose the card you give back{refuse}.")
     elif "barter" in obs.legal:
         fee = "free for you as dealer" if obs.seat == obs.dealer else "costs 1 point"
-        neighbour = getattr(live.deal, "neighbour", None)
-        partner = f" with {seat_name(live, neighbour(obs.seat))}" if neighbour else ""
+        neighbour = live.deal.neighbour(obs.seat) if live.deal is not None else None
+        partner = f" with {seat_name(live, neighbour)}" if neighbour is not None else ""
         lines.append(f"**Your turn.** Trade ({fee}), Barter{partner} or Knock.")
     elif obs.legal:
-        lines.append("You may: " + ", ".join(ACTION_NAMES.get(a, a) for a in obs.legal) + ".")
+        lines.append("You may: " + ", ".join(action_names(obs)) + ".")
     else:
         lines.append("Not your turn yet.")
     return "\n".join(lines)

@@ -44,7 +44,7 @@ PRESETS = [
 
 LABELS = {
     "trade": "Trade", "barter": "Barter", "knock": "Knock", "swap": "Swap", "stand": "Stand",
-    "take_widow": "Take the widow", "keep_hand": "Keep my hand", "buy_horse": "Buy a horse (1)",
+    "take_widow": "Take the widow", "keep_hand": "Keep my hand", "buy_horse": "Buy a horse (1 point)",
     "decline_horse": "No horse", "take_discard": "Take discard", "draw": "Draw",
     "pass": "Pass", "offer": "Offer a trade",
 }
