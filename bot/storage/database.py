@@ -38,7 +38,7 @@ from .ledger import Ledger
 from .reports import Reports
 from .shared import TableUpdates, check_shards, utc_now
 from .tables import TABLE_MODES, Tables
-from .units import Native, Tx, Unit, UnitOfWork, drive
+from .units import Native, Unit, UnitOfWork, drive
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
@@ -505,15 +505,10 @@ class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games,
         self.round_trips += 1
         return await db._execute(lambda: fn(db._conn))  # type: ignore[no-untyped-call,no-any-return]
 
-    @staticmethod
-    def _raw_tx(conn: sqlite3.Connection) -> Tx:
-        """A ``ThreadTx``: synchronous underneath, so ``drive`` runs its steps."""
-        return ThreadTx(conn)
-
-    @staticmethod
-    def _loop_tx(db: Any) -> Tx:
-        """A ``LoopTx`` over the aiosqlite connection ``db``."""
-        return LoopTx(db)
+    #: a native function's ``Tx`` (synchronous underneath: ``drive`` runs its steps),
+    #: and the one over the aiosqlite connection ``_read`` yields
+    _raw_tx = staticmethod(ThreadTx)
+    _loop_tx = staticmethod(LoopTx)
 
     def _native_db(self) -> aiosqlite.Connection:
         return self._conn()

@@ -58,7 +58,7 @@ from .pg_migrate import migrate
 from .reports import Reports
 from .shared import TableUpdates, check_shards
 from .tables import Tables
-from .units import Native, Tx, Unit, UnitFailed, UnitOfWork
+from .units import Native, Unit, UnitFailed, UnitOfWork
 
 __all__ = ["PgStorage", "PgTx", "UnitFailed", "connect", "describe_url", "pg_sql"]
 
@@ -465,16 +465,8 @@ class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdate
         durable; fault-injection tests make it fail)."""
         await tx.commit()
 
-
-    @staticmethod
-    def _raw_tx(conn: asyncpg.Connection) -> Tx:
-        """A ``PgTx`` over ``conn``."""
-        return PgTx(conn)
-
-    @staticmethod
-    def _loop_tx(db: Any) -> Tx:
-        """A ``PgTx`` over the asyncpg connection ``db``."""
-        return PgTx(db)
+    #: the ``Tx`` of a native function's connection and of the one ``_read`` yields
+    _raw_tx = _loop_tx = staticmethod(PgTx)
 
     def _native_db(self) -> asyncpg.Connection:
         return self._conn_now()

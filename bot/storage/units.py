@@ -87,7 +87,7 @@ class Statements:
         def _write(self) -> AbstractAsyncContextManager[Tx]: ...
 
         @staticmethod
-        def _loop_tx(db: Any) -> Tx: ...
+        def _loop_tx(conn: Any) -> Tx: ...
 
         async def _step_read(self, step: Step[T]) -> T: ...
 
@@ -169,7 +169,7 @@ class UnitOfWork(Generic[H, C]):
         raise NotImplementedError
 
     @staticmethod
-    def _loop_tx(db: Any) -> Tx:
+    def _loop_tx(conn: Any) -> Tx:
         """The ``Tx`` over the driver's async connection (the one ``_read`` yields)."""
         raise NotImplementedError
 
