@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import TypeAlias
 
 from .claims import ClaimRefused, ShardsLost
-from .database import (
-    MIN_FREE_BYTES,
+from .database import MIN_FREE_BYTES, Storage
+from .errors import (
     CorruptDatabase,
     DatabaseInUse,
     DatabaseNotWritable,
     DatabaseUnavailable,
-    Storage,
     TableClosed,
 )
 from .models import (

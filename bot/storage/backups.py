@@ -33,7 +33,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 import asyncpg
 
 from .database import _SQLITE_HEADER, Storage, _migrations, lock_path
-from .postgres import _PgUnits, describe_url
+from .postgres import connect, describe_url
 
 #: the tables a copy from PostgreSQL fills, parents first (any table not named here
 #: follows, by name)
@@ -266,7 +266,7 @@ async def postgres_to_sqlite(url: str, dest: Path, *,
         DatabaseUnavailable: the server cannot be reached or refuses the login.
     """
     known = _migrations()[-1][0]
-    conn = await _PgUnits._connect(url, application="commerce-backup")
+    conn = await connect(url, application="commerce-backup")
     try:
         async with conn.transaction(isolation="repeatable_read", readonly=True):
             version = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
@@ -290,7 +290,9 @@ async def postgres_to_sqlite(url: str, dest: Path, *,
     try:
         copy = await Storage.open(part)
         try:
-            await copy._write_now(lambda db: _fill_sqlite(db, rows))
+            async def fill(db: sqlite3.Connection) -> None:
+                _fill_sqlite(db, rows)
+            await copy._write_now(fill)
         finally:
             await copy.close()
             lock_path(part).unlink(missing_ok=True)

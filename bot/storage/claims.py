@@ -45,7 +45,8 @@ import asyncpg
 
 from ..shards import Shards
 from ..waiting import acknowledge
-from .database import DatabaseInUse, DatabaseUnavailable, _now
+from .errors import DatabaseInUse, DatabaseUnavailable
+from .shared import utc_now as _now
 
 log = logging.getLogger(__name__)
 

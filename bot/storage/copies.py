@@ -33,8 +33,10 @@ from typing import Any
 import asyncpg
 
 from .backups import COPY_ORDER, NOT_COPIED
-from .database import Storage, _now
-from .postgres import PgStorage, _PgUnits, describe_url
+from .database import Storage
+from .postgres import PgStorage, connect, describe_url
+from .shared import utc_now as _now
+from .units import Tx
 
 #: rows read and sent at a time
 BATCH = 5000
@@ -150,7 +152,7 @@ async def refuse_unless_empty(url: str) -> None:
             of something else.
         DatabaseUnavailable: the server cannot be reached or refuses the login.
     """
-    conn = await _PgUnits._connect(url, application="commerce-copy")
+    conn = await connect(url, application="commerce-copy")
     try:
         names = [r[0] for r in await conn.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
@@ -202,7 +204,7 @@ async def fill_postgres(source: Storage, target: PgStorage, types: Columns) -> d
         last = 0
         sql = _select(table, types[table], "rowid, ") + " WHERE rowid > ? ORDER BY rowid LIMIT ?"
         while True:
-            def read(db: Any, after: int = last, query: str = sql) -> list[Any]:
+            async def read(db: Any, after: int = last, query: str = sql) -> list[Any]:
                 return list(db.execute(query, (after, BATCH)).fetchall())
             rows = await source._read_now(read)
             if not rows:
@@ -250,7 +252,7 @@ async def figures(store: Storage | PgStorage, types: Columns) -> dict[str, Figur
                 return Figures(rows, total % (1 << 64))
             out[table] = await store._read_now(read)
         else:
-            def read_sqlite(db: Any, t: str = table) -> Figures:
+            async def read_sqlite(db: Any, t: str = table) -> Figures:
                 rows = total = 0
                 for row in db.execute(_select(t, types[t])):
                     rows += 1
@@ -264,32 +266,26 @@ async def guilds(store: Storage | PgStorage) -> list[int]:
     """Every guild the database knows: with settings, tables, ledger or audit rows."""
     sql = ("SELECT guild_id FROM guild_settings UNION SELECT guild_id FROM tables UNION"
            " SELECT guild_id FROM ledger UNION SELECT guild_id FROM audit ORDER BY 1")
-    if isinstance(store, PgStorage):
-        async def read(conn: asyncpg.Connection) -> list[int]:
-            return [int(r[0]) for r in await conn.fetch(sql)]
-        return await store._read_now(read)
-    return await store._read_now(lambda db: [int(r[0]) for r in db.execute(sql)])
+    return [int(r[0]) for r in await _rows(store, sql)]
+
+
+async def _rows(store: Storage | PgStorage, sql: str) -> list[Any]:
+    """Every row of ``sql`` (no parameters), in one read of either storage."""
+    async def read(tx: Tx) -> list[Any]:
+        return await tx.all(sql)
+    return await store._step_read(read)
 
 
 async def table_ids(store: Storage | PgStorage) -> list[int]:
     """Every table's id, ascending."""
-    sql = "SELECT id FROM tables ORDER BY id"
-    if isinstance(store, PgStorage):
-        async def read(conn: asyncpg.Connection) -> list[int]:
-            return [int(r[0]) for r in await conn.fetch(sql)]
-        return await store._read_now(read)
-    return await store._read_now(lambda db: [int(r[0]) for r in db.execute(sql)])
+    return [int(r[0]) for r in await _rows(store, "SELECT id FROM tables ORDER BY id")]
 
 
 async def top_ids(store: Storage | PgStorage) -> dict[str, int]:
     """The highest id of each table with ids (0 for an empty one)."""
     sql = " UNION ALL ".join(f"SELECT '{t}', COALESCE(MAX(id), 0) FROM {t}"
                              for t in IDENTITY_TABLES)
-    if isinstance(store, PgStorage):
-        async def read(conn: asyncpg.Connection) -> dict[str, int]:
-            return {r[0]: int(r[1]) for r in await conn.fetch(sql)}
-        return await store._read_now(read)
-    return await store._read_now(lambda db: {r[0]: int(r[1]) for r in db.execute(sql)})
+    return {r[0]: int(r[1]) for r in await _rows(store, sql)}
 
 
 class _Probe(Exception):
@@ -351,7 +347,7 @@ async def next_ids(store: Storage | PgStorage) -> dict[str, tuple[int, int]]:
             return {t: (top[t], made[t]) for t in IDENTITY_TABLES}
         return await store._write_now(probe)
 
-    def probe_sqlite(db: Any) -> dict[str, tuple[int, int]]:
+    async def probe_sqlite(db: Any) -> dict[str, tuple[int, int]]:
         top = {t: int(db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {t}").fetchone()[0])
                for t in IDENTITY_TABLES}
         made: dict[str, int] = {}

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import asyncpg
 
-from .database import CorruptDatabase, _migrations
+from .database import _migrations
+from .errors import CorruptDatabase
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations") / "postgres"
 #: the key of the advisory lock that serialises migrations (any 64-bit number that

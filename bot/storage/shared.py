@@ -1,8 +1,8 @@
-"""What both storages do the same way (a mixin: ``class Storage(TableUpdates,
-Reports)``, ``class PgStorage(..., TableUpdates, Reports)``): the writes that are one
-``UPDATE tables`` through the storage's ``_update_table`` (``?`` placeholders;
-PgStorage translates them), the reads through its ``_read()`` helpers, and the
-checks of status values. Each storage supplies the helpers it names."""
+"""What both storages share that needs no connection of theirs: the statuses, the
+rows read back as ``models`` (``table_row``, ``seat_row``), the shards' check, the
+clock; and ``TableUpdates`` (a mixin of ``Storage`` and ``PgStorage``): the writes
+that are one ``UPDATE tables`` through ``Tables._update_table`` (``?``
+placeholders; PgStorage translates them) and a few reads through ``_read()``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from .models import GuildSettings, TableRow
+from .models import GuildSettings, SeatRow, TableRow
 
 TABLE_STATUSES = ("lobby", "playing", "finished", "closed")
 #: the statuses of a table that is open: a lobby or a game being played
@@ -47,6 +47,26 @@ def table_row(row: Any) -> TableRow:  # a row of sqlite3 or asyncpg
     )
 
 
+def seat_row(row: Any) -> SeatRow:  # a row of sqlite3 or asyncpg
+    """A ``SeatRow`` from a row of ``seats`` (sqlite3 or asyncpg)."""
+    return SeatRow(
+        table_id=row["table_id"], seat=row["seat"], member_id=row["member_id"], name=row["name"],
+        away=bool(row["away"]), timeouts=row["timeouts"], gone=bool(row["gone"]),
+        ai_level=row["ai_level"],
+    )
+
+
+def check_shards(shard_ids: Iterable[int], shard_count: int) -> tuple[int, ...]:
+    """``shard_ids`` sorted, once each, after checking them against ``shard_count``.
+    Raises ValueError for a count below 1, no shard, or an id outside ``0…count-1``."""
+    if shard_count < 1:
+        raise ValueError(f"a shard count is 1 or more, not {shard_count}")
+    ids = tuple(sorted({int(i) for i in shard_ids}))
+    if not ids or ids[0] < 0 or ids[-1] >= shard_count:
+        raise ValueError(f"shard ids must be among 0-{shard_count - 1}, not {list(shard_ids)}")
+    return ids
+
+
 def utc_now() -> str:
     """Now, as the storage writes timestamps: ISO 8601 UTC to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -65,9 +85,6 @@ class TableUpdates:
                                 params: tuple[Any, ...]) -> None: ...
 
         async def _settings(self, db: Any, guild_id: int) -> GuildSettings: ...
-
-        @staticmethod
-        async def _points_in_pots(db: Any, guild_id: int) -> int: ...
 
         @staticmethod
         async def _one(db: Any, sql: str, params: Iterable[Any] = ()) -> Any: ...
@@ -100,12 +117,6 @@ class TableUpdates:
         """Hand the table to another member. Raises ValueError for an unknown table."""
         await self._update_table(table_id, "UPDATE tables SET host_id = ? WHERE id = ?",
                                  (member_id,))
-
-    async def points_in_pots(self, guild_id: int) -> int:
-        """Points in the pools and pots of the guild's open tables (see
-        ``reset_ledger``); ``guild_ledger_sum`` equals minus this when consistent."""
-        async with self._read() as db:
-            return await self._points_in_pots(db, guild_id)
 
     async def set_messages(
         self, table_id: int, *, lobby_message_id: int | None = None,
@@ -140,11 +151,6 @@ class TableUpdates:
         await self._update_table(
             table_id, "UPDATE tables SET commitment_message_id = ? WHERE id = ?",
             (message_id,))
-
-    @staticmethod
-    def _check_finish(status: str) -> None:
-        if status not in CLOSED_DEAL_STATUSES:
-            raise ValueError(f"a deal closes as 'finished' or 'void', not {status!r}")
 
     # ------------------------------------------------- a table's end and its channel
     # (docs/RELIABILITY.md "A table's channel")
