@@ -21,7 +21,7 @@ from discord.ext import commands
 from .commands import CommerceGroup
 from .handlers import Handlers
 from .health import BotReadings, Endpoint, problems
-from .interactions import NO_PINGS, discord_error_text
+from .interactions import NO_PINGS, answer_error
 from .locks import InFlight
 from .messages import Publisher
 from .metrics import GLOBAL_LIMIT, Metrics
@@ -44,27 +44,10 @@ class CommerceTree(app_commands.CommandTree["CommerceBot"]):
 
     async def on_error(self, interaction: discord.Interaction[CommerceBot],
                        error: app_commands.AppCommandError, /) -> None:
-        """Log the error and answer with a short ephemeral, never a traceback: a
-        missing permission or a command used in direct messages says so; anything
-        else is logged and apologised for (nothing was changed)."""
-        if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Commerce is played in servers, not in direct messages."
-        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = "You do not have permission to do that."
-        elif isinstance(error, app_commands.CommandInvokeError) and isinstance(
-                error.original, discord.HTTPException):
-            text = discord_error_text(error.original)
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=error)
-            text = "Something went wrong on our side. Nothing was changed."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        """Answer with ``bot.interactions.error_reply``'s short ephemeral, as a
+        control's error is answered (never a traceback); what is the bot's fault
+        is logged."""
+        await answer_error(interaction, error, None)
 
 
 class CommerceBot(commands.Bot):

@@ -22,7 +22,16 @@ from .browsing import HistoryHandlers
 from .engine import Decision, choices
 from .interactions import edit, guarded, reply, require_manager
 from .messages import Publisher
-from .service import LiveTable, TableService, UserError
+from .service import (
+    LiveTable,
+    NotSeated,
+    OutOfDate,
+    ServiceError,
+    StorageFailure,
+    TableGone,
+    TableService,
+    UserError,
+)
 from .timers import Timers, still_member
 from .ui import confirm, panel, render, standings
 from .ui.components import (
@@ -58,6 +67,19 @@ def decide(action: str, value: str | None = None) -> Decision:
         return choices.decide(action, value)
     except choices.ChoiceError as exc:
         raise UserError(str(exc)) from None
+
+
+def said_on_panel(exc: ServiceError, *, earlier: bool = False) -> bool:
+    """Whether the error of a move or hint from a player's panel is said on the
+    panel, shown as things stand now; not when there is nothing to show: the
+    table is gone (or set aside to be rebuilt after a storage problem), the
+    member is not seated, or (unless ``earlier``: the panel then shows the deal
+    now) the panel is of an earlier deal. Those get a short answer."""
+    if isinstance(exc, StorageFailure):
+        return exc.rebuilt
+    if isinstance(exc, OutOfDate):
+        return earlier or not exc.earlier_deal
+    return not isinstance(exc, TableGone | NotSeated)
 
 
 def cut_answer(number: int, text: str) -> str:
@@ -288,13 +310,12 @@ class Handlers(HistoryHandlers):
             await interaction.response.defer()
         try:
             live, line = await self.service.hint(table_id, interaction.user.id, deal, seq)
-        except UserError as exc:
-            current = self.service.tables.get(table_id)
-            if (current is None or current.deal is None or current.deal_number != deal
-                    or current.seat_of(interaction.user.id) is None):
+        except (UserError, StorageFailure) as exc:
+            if not said_on_panel(exc):
                 raise
+            current = self.service.get(table_id)
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
-                                     note=str(exc))
+                                     note=exc.text)
             return
         await self.panels.update(interaction, live, note=f"💡 **Coach:** {line}")
 
@@ -321,12 +342,12 @@ class Handlers(HistoryHandlers):
         before = live.deal.observation(seat)
         try:
             live, op = await self.service.act(table_id, user.id, deal, decision, seq=seq)
-        except UserError as exc:  # said on the panel, shown as things stand now
-            current = self.service.tables.get(table_id)
-            if current is None or current.deal is None or current.seat_of(user.id) is None:
+        except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
+            if not said_on_panel(exc, earlier=True):
                 raise  # closed, or being rebuilt after a storage problem: a short answer
+            current = self.service.get(table_id)
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
-                                     note=str(exc))
+                                     note=exc.text)
             return
         try:
             await self.panels.update(interaction, self.publisher.showing.after(live, op),

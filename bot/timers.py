@@ -341,6 +341,10 @@ class Timers:
     async def _deal_next(self, table_id: int, after: int) -> None:
         try:
             live = await self.service.next_deal(table_id, after=after)
+        except StorageFailure:  # the bot's failure: the watch arms the delay again
+            log.warning("table %s: automatic next deal could not be saved; the watch tries "
+                        "again", table_id)
+            return
         except UserError:
             return  # someone pressed Next deal, or the table closed
         except Exception:

@@ -19,7 +19,7 @@ from bot.commands import Subcommands
 from bot.engine import OPTIONS
 from bot.engine.fairness import CUT_MAX
 from bot.interactions import guarded, reply, retrying, say
-from bot.service import DEFAULT_AI_LEVEL, LiveTable, StorageFailure, UserError
+from bot.service import DEFAULT_AI_LEVEL, LiveTable, ServiceError, StorageFailure, UserError
 from bot.timers import still_member
 from bot.ui import help as help_text
 from bot.ui import proofs, render
@@ -104,7 +104,7 @@ class Tables(Subcommands):
                     interaction.guild.id, interaction.channel_id or 0, interaction.user.id,
                     interaction.user.display_name, preset, options, settings.next_deal_delay,
                     open_place=open_here, coach=coach, max_tables=settings.max_tables)
-            except UserError:
+            except ServiceError:  # refused, or not stored: a place opened for it goes
                 for place in opened:
                     if place.id != interaction.channel_id:
                         with contextlib.suppress(discord.HTTPException):

@@ -3,7 +3,9 @@
 Each public coroutine takes the table's lock, checks the request, steps the
 engine, appends the operation to the action log (committed before it
 returns), lets AI seats play, and returns a ``LiveTable`` for rendering.
-Errors a user can cause are raised as ``UserError`` with a short message.
+Errors carry their short message (``ServiceError.text``): a request refused is a
+``UserError`` (``TableGone``, ``NotSeated``, ``OutOfDate`` say which), a write
+that failed a ``StorageFailure`` (the bot's failure, never a ``UserError``).
 
 ``TableService`` is the one entry; its parts live beside it:
 
@@ -27,7 +29,15 @@ from __future__ import annotations
 
 from .actions import Actions
 from .archive import Archive, Archived, record_of
-from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .errors import (
+    STORAGE_ERRORS,
+    NotSeated,
+    OutOfDate,
+    ServiceError,
+    StorageFailure,
+    TableGone,
+    UserError,
+)
 from .exports import (
     EXPORT_INTERVAL,
     EXPORT_MAX_BYTES,
@@ -45,7 +55,8 @@ from .queries import Queries
 from .shuffles import Shuffles
 
 __all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL", "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
-           "Archived", "ExportTooSoon", "LiveTable", "ServerExport", "StorageFailure",
+           "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
+           "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 

@@ -10,7 +10,7 @@ import logging
 from ..engine import AnyDeal, Decision, IllegalAction, Operation, choices, coach
 from ..engine import ai as engine_ai
 from .core import ServiceBase
-from .errors import UserError
+from .errors import NotSeated, OutOfDate, UserError
 from .live import LiveTable
 
 log = logging.getLogger(__name__)
@@ -122,18 +122,21 @@ class Actions(ServiceBase):
         """The table, the member's seat and the deal a control acts on.
 
         Raises:
-            UserError: not seated, a control of an earlier deal, or one that is
-                out of date (``seq`` is the operation count it was issued at).
+            TableGone: the table is not open.
+            NotSeated: the member is not seated there.
+            OutOfDate: a control of an earlier deal (``earlier_deal``), or one
+                that is out of date (``seq`` is the operation count it was issued at).
         """
         live = self.get(table_id)
         seat = live.seat_of(member_id)
         if seat is None:
-            raise UserError("You are not playing at this table.")
+            raise NotSeated("You are not playing at this table.")
         deal = live.deal
         if deal is None or live.deal_number != deal_number:
-            raise UserError("That button belongs to an earlier deal.")
+            raise OutOfDate("That button belongs to an earlier deal.", earlier_deal=True)
         if seq is not None and seq != len(deal.operations):
-            raise UserError("That choice is out of date: press My hand to see where things stand.")
+            raise OutOfDate("That choice is out of date: press My hand to see where things "
+                            "stand.")
         return live, seat, deal
 
     def verify(self, table_id: int, member_id: int, deal_number: int, kind: str,
@@ -212,7 +215,7 @@ class Actions(ServiceBase):
             live = self.get(table_id)
             seat = live.seat_of(member_id)
             if seat is None:
-                raise UserError("You are not playing at this table.")
+                raise NotSeated("You are not playing at this table.")
             if not live.seats[seat].away:
                 raise UserError("You are not marked away.")
             async with self._unit(table_id):
