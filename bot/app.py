@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .after import AfterChange
 from .commands import CommerceGroup
 from .handlers import Handlers
 from .health import BotReadings, Endpoint, problems
@@ -59,6 +60,9 @@ class CommerceBot(commands.Bot):
         publisher: the public messages of every table (``bot.messages.Publisher``).
         timers: next-deal and turn timers and the watch (``bot.timers.Timers``);
             the ``Play`` cog starts and stops them.
+        after: the one step after every change (``bot.after.AfterChange``): what
+            a command, a control or a timer changed becomes messages, panels and
+            timers.
         handlers: what every control does (``bot.handlers.Handlers``); the controls
             reach it as ``interaction.client.handlers``.
         commerce: the ``/commerce`` group the command cogs add their commands to.
@@ -79,6 +83,7 @@ class CommerceBot(commands.Bot):
     service: TableService
     publisher: Publisher
     timers: Timers
+    after: AfterChange
     handlers: Handlers
     commerce: CommerceGroup
 
@@ -173,6 +178,7 @@ class CommerceBot(commands.Bot):
             self.metrics.request_rate() > FRAME_SHARE * self.request_share())
         self.timers = Timers(self, self.service, self.publisher)
         self.publisher.clock = self.timers
+        self.after = self.timers.after
         self.handlers = Handlers(self.service, self.publisher, self.timers)
         self.commerce = CommerceGroup()
         self.tree.add_command(self.commerce)

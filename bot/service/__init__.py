@@ -9,6 +9,11 @@ that failed a ``StorageFailure`` (the bot's failure, never a ``UserError``).
 
 ``TableService`` is the one entry; its parts live beside it:
 
+Every coroutine that changes a table returns its ``Outcome`` (``outcome``):
+the operations appended (the member's, then the AI's), a deal dealt or over,
+an offer answered, a turn timed out, the table ended; ``bot.after`` turns it
+into messages, panels and timers.
+
 - ``core``: open tables in memory, the unit of work, rebuilds from the action
   log, the engine step (append an operation, let AI seats play);
 - ``lifecycle``: create, join, add an AI, leave, start, departures, idle
@@ -49,12 +54,14 @@ from .exports import (
 )
 from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
+from .outcome import Answered, Moment, Outcome
 from .posted import Posted
 from .progress import Progress
 from .queries import Queries
 from .shuffles import Shuffles
 
-__all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL", "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
+__all__ = ["AI_NAMES", "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
+           "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
            "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
