@@ -17,17 +17,27 @@ from tests.cogs.test_hardening import fail_next_commit
 pytestmark = pytest.mark.simcord(settle_timeout=0.5)
 
 
+async def a_lobby(env, names=("ann",), joined=(), ai=0):
+    """The first of ``names`` opens a lobby, those of ``joined`` (indexes) press
+    Join, the host adds ``ai`` AI seats. Returns the guild, the channel, the
+    lobby message and the members."""
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    actors = [guild.add_member(env.create_user(n)) for n in names]
+    await actors[0].slash(general, "commerce new")
+    channel = guild.channels["commerce-1"]
+    lobby = channel.history()[0]
+    for index in joined:
+        await actors[index].click(lobby, label="Join")
+    for _ in range(ai):
+        await actors[0].click(lobby, label="Add AI")
+    return guild, channel, lobby, actors
+
+
 async def lobby_of_three(env):
     """Ann opens a lobby, ben and cat join; ann then leaves the server without
     the bot being told (no members intent). Returns the channel, the lobby, ben."""
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
-    await ann.slash(general, "commerce new")
-    channel = guild.channels["commerce-1"]
-    lobby = channel.history()[0]
-    await ben.click(lobby, label="Join")
-    await cat.click(lobby, label="Join")
+    guild, channel, lobby, (ann, ben, cat) = await a_lobby(env, ("ann", "ben", "cat"), (1, 2))
     await ben.click(lobby, label="Add AI")
     guild.remove_member(ann)
     return guild, channel, lobby, ben, cat
@@ -53,16 +63,10 @@ async def ended_by(env, bots, path: str):
     """A running table ended by ``/commerce end`` (its host) or by
     ``/commerce-admin cancel`` (a moderator). Returns the guild and the table."""
     import discord
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
+    guild, channel, lobby, (ann,) = await a_lobby(env, ai=2)
+    general = guild.channels["general"]
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
-    ann = guild.add_member(env.create_user("ann"))
-    await ann.slash(general, "commerce new")
-    channel = guild.channels["commerce-1"]
-    lobby = channel.history()[0]
-    await ann.click(lobby, label="Add AI")
-    await ann.click(lobby, label="Add AI")
     await ann.click(lobby, label="Start")
     table = Table(env, bots, channel, {ann.id: ann})
     number = table.live.row.number
@@ -89,13 +93,7 @@ async def test_end_and_admin_cancel_close_the_channel_alike(simcord_env, bots, p
 @pytest.mark.parametrize("path", ["button", "slash"])
 async def test_the_last_player_leaving_closes_the_lobby_alike(simcord_env, bots, path):
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    await ann.slash(general, "commerce new", rules="foster")
-    channel = guild.channels["commerce-1"]
-    lobby = channel.history()[0]
-    await ann.click(lobby, label="Add AI")
+    guild, channel, lobby, (ann,) = await a_lobby(env, ai=1)
     table = Table(env, bots, channel, {ann.id: ann})
     table_id = table.live.id
     if path == "button":
@@ -110,13 +108,7 @@ async def test_the_last_player_leaving_closes_the_lobby_alike(simcord_env, bots,
 @pytest.mark.parametrize("path", ["button", "slash"])
 async def test_a_lobby_left_by_one_of_two_shows_the_same(simcord_env, bots, path):
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
-    await ann.slash(general, "commerce new")
-    channel = guild.channels["commerce-1"]
-    lobby = channel.history()[0]
-    await ben.click(lobby, label="Join")
+    guild, channel, lobby, (ann, ben) = await a_lobby(env, ("ann", "ben"), (1,))
     if path == "button":
         res = await ben.click(lobby, label="Leave")
     else:
@@ -151,12 +143,7 @@ async def test_a_storage_failure_is_answered_alike(simcord_env, bots, path):
     """The same error (a write that failed) gives the same words from a slash
     command and from a button."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
-    await ann.slash(general, "commerce new")
-    channel = guild.channels["commerce-1"]
-    lobby = channel.history()[0]
+    guild, channel, lobby, (ann, ben) = await a_lobby(env, ("ann", "ben"))
     table = Table(env, bots, channel, {ann.id: ann})
     fail_next_commit(table.bot)
     if path == "button":
@@ -176,11 +163,7 @@ async def test_an_unexpected_error_is_answered_alike(simcord_env, bots, monkeypa
     from bot.interactions import error_reply
     text, _ = error_reply(RuntimeError("boom"), None)
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    await ann.slash(general, "commerce new")
-    channel = guild.channels["commerce-1"]
+    guild, channel, lobby, (ann,) = await a_lobby(env)
     bot = bots[-1]
 
     def broken(*args, **kwargs):
