@@ -18,10 +18,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .after import AfterChange
 from .commands import CommerceGroup
 from .handlers import Handlers
 from .health import BotReadings, Endpoint, problems
-from .interactions import NO_PINGS, discord_error_text
+from .interactions import NO_PINGS, answer_error
 from .locks import InFlight
 from .messages import Publisher
 from .metrics import GLOBAL_LIMIT, Metrics
@@ -44,27 +45,10 @@ class CommerceTree(app_commands.CommandTree["CommerceBot"]):
 
     async def on_error(self, interaction: discord.Interaction[CommerceBot],
                        error: app_commands.AppCommandError, /) -> None:
-        """Log the error and answer with a short ephemeral, never a traceback: a
-        missing permission or a command used in direct messages says so; anything
-        else is logged and apologised for (nothing was changed)."""
-        if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Commerce is played in servers, not in direct messages."
-        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = "You do not have permission to do that."
-        elif isinstance(error, app_commands.CommandInvokeError) and isinstance(
-                error.original, discord.HTTPException):
-            text = discord_error_text(error.original)
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=error)
-            text = "Something went wrong on our side. Nothing was changed."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        """Answer with ``bot.interactions.error_reply``'s short ephemeral, as a
+        control's error is answered (never a traceback); what is the bot's fault
+        is logged."""
+        await answer_error(interaction, error, None)
 
 
 class CommerceBot(commands.Bot):
@@ -76,6 +60,9 @@ class CommerceBot(commands.Bot):
         publisher: the public messages of every table (``bot.messages.Publisher``).
         timers: next-deal and turn timers and the watch (``bot.timers.Timers``);
             the ``Play`` cog starts and stops them.
+        after: the one step after every change (``bot.after.AfterChange``): what
+            a command, a control or a timer changed becomes messages, panels and
+            timers.
         handlers: what every control does (``bot.handlers.Handlers``); the controls
             reach it as ``interaction.client.handlers``.
         commerce: the ``/commerce`` group the command cogs add their commands to.
@@ -96,6 +83,7 @@ class CommerceBot(commands.Bot):
     service: TableService
     publisher: Publisher
     timers: Timers
+    after: AfterChange
     handlers: Handlers
     commerce: CommerceGroup
 
@@ -190,6 +178,7 @@ class CommerceBot(commands.Bot):
             self.metrics.request_rate() > FRAME_SHARE * self.request_share())
         self.timers = Timers(self, self.service, self.publisher)
         self.publisher.clock = self.timers
+        self.after = self.timers.after
         self.handlers = Handlers(self.service, self.publisher, self.timers)
         self.commerce = CommerceGroup()
         self.tree.add_command(self.commerce)

@@ -1,10 +1,10 @@
 """The controls' handlers: what a press of a lobby, table, offer, showdown,
 leaderboard or reset button, or a choice in a card select, does.
 
-Every handler follows one path: service call (lock, engine, commit) → answer
-the interaction → refresh the public messages (``bot.messages``). ``UserError``
-becomes a short ephemeral answer; anything else is logged with the table id
-and answered with an apology, never a traceback (``bot.interactions.guarded``).
+Every handler follows one path: service call (lock, engine, commit) returning
+an ``Outcome`` → answer the member → the one step after every change
+(``bot.after.AfterChange.show``). Errors are answered by
+``bot.interactions.guarded`` (``error_reply``'s words), never a traceback.
 
 One ``Handlers`` per bot (``CommerceBot.handlers``): the controls of
 ``bot.ui.components`` reach it through ``interaction.client.handlers``, typed
@@ -23,7 +23,17 @@ from .engine import Decision, choices
 from .engine.actions import BUTTONS, MOVES, Action
 from .interactions import edit, guarded, reply, require_manager
 from .messages import Publisher
-from .service import LiveTable, TableService, UserError
+from .service import (
+    LiveTable,
+    NotSeated,
+    Outcome,
+    OutOfDate,
+    ServiceError,
+    StorageFailure,
+    TableGone,
+    TableService,
+    UserError,
+)
 from .timers import Timers, still_member
 from .ui import confirm, panel, render, standings
 from .ui.components import (
@@ -31,7 +41,6 @@ from .ui.components import (
     CardSelect,
     cut_form,
     dynamic_view,
-    lobby_view,
     pager_view,
 )
 
@@ -60,15 +69,24 @@ def decide(action: str, value: str | None = None) -> Decision:
         raise UserError(str(exc)) from None
 
 
+def said_on_panel(exc: ServiceError, *, earlier: bool = False) -> bool:
+    """Whether the error of a move or hint from a player's panel is said on the
+    panel, shown as things stand now; not when there is nothing to show: the
+    table is gone (or set aside to be rebuilt after a storage problem), the
+    member is not seated, or (unless ``earlier``: the panel then shows the deal
+    now) the panel is of an earlier deal. Those get a short answer."""
+    if isinstance(exc, StorageFailure):
+        return exc.rebuilt
+    if isinstance(exc, OutOfDate):
+        return earlier or not exc.earlier_deal
+    return not isinstance(exc, TableGone | NotSeated)
+
+
 def cut_answer(number: int, text: str) -> str:
     """What a member who cut is told (only they see it)."""
     return (f"✂️ Your cut for deal {number}: `{text}`. It is written in the table's log "
             "before the deal is dealt; the deal's table message and showdown list who cut "
             "it, and the game's record keeps your word: check that they do.")
-
-
-#: the operations of an exchange whose public line hides what the player got
-CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
 
 
 class Handlers(HistoryHandlers):
@@ -77,41 +95,50 @@ class Handlers(HistoryHandlers):
     Args:
         service: the table service.
         publisher: the public messages of every table.
-        timers: asked whether a member is still in the guild.
+        timers: asked whether a member is still in the guild; their
+            ``AfterChange`` shows what every change did.
     """
 
     def __init__(self, service: TableService, publisher: Publisher, timers: Timers) -> None:
-        """Handlers acting through ``service`` and posting through ``publisher``."""
+        """Handlers acting through ``service``; what changed is shown by the
+        timers' ``AfterChange`` (``timers.after``)."""
         self.service = service
         self.publisher = publisher
+        self.after = timers.after
         self.timers = timers
         self.panels = publisher.panels
 
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
-        """Join / Leave / Add AI / Start pressed on a lobby message."""
+        """Join / Leave / Add AI / Start pressed on a lobby message: the lobby
+        message is edited in the press's own answer (``AfterChange.show``)."""
         async def work() -> None:
             user = interaction.user
             if action == "join":
-                live = await self.service.join(table_id, user.id, user.display_name)
+                outcome = await self.service.join(table_id, user.id, user.display_name)
             elif action == "ai":
-                live = await self.service.add_ai(table_id, user.id)
+                outcome = await self.service.add_ai(table_id, user.id)
             elif action == "leave":
-                live = await self.service.leave(table_id, user.id)
-                if live.row.status == "closed":
-                    await edit(interaction, content="The last player left: this table is closed.",
-                               embed=render.lobby_embed(live), view=None)
-                    await self.publisher.refresh(live)
-                    return
+                outcome = await self.service.leave(table_id, user.id)
             else:
-                await self.replace_gone_host(self.service.get(table_id), user.id)
-                await self.committed(table_id)
-                live = await self.service.start(table_id, user.id)
-                await edit(interaction, embed=render.lobby_embed(live), view=None)
-                await self.publisher.post_deal(live)
-                return
-            await edit(interaction, embed=render.lobby_embed(live), view=lobby_view(table_id))
+                outcome = await self.start(interaction, table_id)
+            await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
+
+    async def start(self, interaction: discord.Interaction, table_id: int) -> Outcome:
+        """Start the game for the member who asked (Start, ``/commerce start``):
+        a host gone from the server first hands the lobby on
+        (``replace_gone_host``), and the fair-shuffle message must be posted
+        (``committed``). Returns what changed, for ``AfterChange.show``.
+
+        Raises:
+            UserError: as ``TableService.start``, or the fair-shuffle message
+                cannot be posted now.
+            StorageFailure: nothing changed.
+        """
+        await self.replace_gone_host(self.service.get(table_id), interaction.user.id)
+        await self.committed(table_id)
+        return await self.service.start(table_id, interaction.user.id)
 
     async def committed(self, table_id: int) -> LiveTable:
         """The lobby's fair-shuffle message is posted (``Commitments.post``):
@@ -160,8 +187,7 @@ class Handlers(HistoryHandlers):
         host = live.row.host_id
         if member_id == host or await still_member(self.timers.client, live.row.guild_id, host):
             return False
-        for changed in await self.service.member_gone(live.row.guild_id, host):
-            await self.publisher.refresh(changed)
+        await self.after.show_all(await self.service.member_gone(live.row.guild_id, host))
         return True
 
     # ------------------------------------------------------------- play
@@ -178,20 +204,22 @@ class Handlers(HistoryHandlers):
                 await self.show_hand(interaction, table_id)
                 return
             if action == "back":
-                live = await self.service.back(table_id, user.id)
+                outcome = await self.service.back(table_id, user.id)
                 await reply(interaction, "Welcome back: your seat is yours again.")
-                await self.publisher.refresh(live)
+                await self.after.show(outcome, interaction)
                 return
             if action in SIMPLE_MOVES:
                 _, before = self.service.observation(table_id, user.id)
-                live, op = await self.service.act(table_id, user.id, deal, decide(action))
+                outcome = await self.service.act(table_id, user.id, deal, decide(action))
+                live, op = outcome.live, outcome.own
+                assert op is not None
                 shown = self.publisher.showing.after(live, op)
                 try:  # the table message shows the move in the press's own answer
                     await self.publisher.answer_on_table(interaction, shown, frame=shown is not live)
                     await self.panels.send(interaction, shown,
                                            note=confirm.confirmation(live, deal, before, op))
                 finally:  # the table hears of the committed move even if the answer fails
-                    await self.publisher.refresh(live, interaction)
+                    await self.after.show(outcome, interaction)
                 return
             if action == "draw":
                 await self.on_draw(interaction, table_id, deal)
@@ -208,9 +236,10 @@ class Handlers(HistoryHandlers):
         live = self.service.get(table_id)
         note = ""
         if obs.drawn is None:
-            live, op = await self.service.act(table_id, user.id, deal, decide("draw"))
-            await self.publisher.refresh(live)
-            note = confirm.confirmation(live, deal, obs, op)
+            outcome = await self.service.act(table_id, user.id, deal, decide("draw"))
+            await self.after.show(outcome)
+            assert outcome.own is not None
+            live, note = outcome.live, confirm.confirmation(live, deal, obs, outcome.own)
         await self.panels.send(interaction, live, focus="draw_keep", note=note)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -228,16 +257,15 @@ class Handlers(HistoryHandlers):
             user = interaction.user
             if action in ("refuse", "decline"):
                 _, before = self.service.observation(table_id, user.id)
-                live, op = await self.service.act(table_id, user.id, deal, decide(action), seq=seq)
-                who = render.seat_name(live, live.seat_of(user.id) or 0, mention=False)
-                text = (f"{who} refused the barter by knocking." if action == "refuse"
-                        else f"{who} declined the trade.")
+                outcome = await self.service.act(table_id, user.id, deal, decide(action),
+                                                 seq=seq)
+                live, op = outcome.live, outcome.own
+                assert op is not None
                 try:
                     await self.panels.send(interaction, self.publisher.showing.after(live, op),
                                            note=confirm.confirmation(live, deal, before, op))
-                    await self.publisher.close_offer(live, deal, seq, text)
-                finally:
-                    await self.publisher.refresh(live, interaction)
+                finally:  # the offer closes and the table hears of the move
+                    await self.after.show(outcome, interaction)
                 return
             live = self.service.verify(table_id, user.id, deal, "accept", seq=seq)
             await self.panels.send(interaction, live, focus="accept")
@@ -288,13 +316,12 @@ class Handlers(HistoryHandlers):
             await interaction.response.defer()
         try:
             live, line = await self.service.hint(table_id, interaction.user.id, deal, seq)
-        except UserError as exc:
-            current = self.service.tables.get(table_id)
-            if (current is None or current.deal is None or current.deal_number != deal
-                    or current.seat_of(interaction.user.id) is None):
+        except (UserError, StorageFailure) as exc:
+            if not said_on_panel(exc):
                 raise
+            current = self.service.get(table_id)
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
-                                     note=str(exc))
+                                     note=exc.text)
             return
         await self.panels.update(interaction, live, note=f"💡 **Coach:** {line}")
 
@@ -320,28 +347,21 @@ class Handlers(HistoryHandlers):
         assert seat is not None
         before = live.deal.observation(seat)
         try:
-            live, op = await self.service.act(table_id, user.id, deal, decision, seq=seq)
-        except UserError as exc:  # said on the panel, shown as things stand now
-            current = self.service.tables.get(table_id)
-            if current is None or current.deal is None or current.seat_of(user.id) is None:
+            outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq)
+        except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
+            if not said_on_panel(exc, earlier=True):
                 raise  # closed, or being rebuilt after a storage problem: a short answer
+            current = self.service.get(table_id)
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
-                                     note=str(exc))
+                                     note=exc.text)
             return
+        live, op = outcome.live, outcome.own
+        assert op is not None
         try:
             await self.panels.update(interaction, self.publisher.showing.after(live, op),
                                      note=confirm.confirmation(live, deal, before, op))
-            if action == "accept":
-                what = "barter" if op.kind in CONCEALED else "trade"
-                await self.publisher.close_offer(live, deal, seq, f"{render.seat_name(live, seat)} "
-                                                             f"accepted the {what}.")
-            elif decision.kind == "refuse":
-                who = render.seat_name(live, seat, mention=False)
-                await self.publisher.close_offer(
-                    live, deal, seq, f"{who} refused the barter by knocking."
-                    if action == "refuse" else f"{who} declined the trade.")
-        finally:
-            await self.publisher.refresh(live, interaction)
+        finally:  # an answered offer closes, and the table hears of the move
+            await self.after.show(outcome, interaction)
 
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal pressed on a showdown message."""
@@ -354,13 +374,8 @@ class Handlers(HistoryHandlers):
                     and deal not in live.announced):
                 raise UserError("This deal's showdown is still on its way: press Next deal "
                                 "on it once it is posted.")
-            live = await self.service.next_deal(table_id, after=deal)
-            # the showdown loses Next deal (and its countdown) in the press's own answer:
-            # no request of the bot's token for it (docs/SCALING.md, "Discord's limit")
-            await edit(interaction, embeds=self.publisher.older.settled_embeds(interaction.message),
-                       view=None)
-            await self.publisher.post_deal(live, settled=interaction.message.id
-                                           if interaction.message is not None else None)
+            # the showdown loses Next deal in the press's own answer (``AfterChange``)
+            await self.after.show(await self.service.next_deal(table_id, after=deal), interaction)
         await guarded(interaction, table_id, work)
 
     # ------------------------------------------------------------ ledger

@@ -2,8 +2,9 @@
 
 ``guarded`` is the one frame of every handler: the refusal while the bot stops
 (``RESTARTING``), the member's cooldown, the acknowledgement before any wait
-(``defer_hook``), ``UserError`` as a short ephemeral answer and anything else as
-a logged apology, never a traceback.
+(``defer_hook``), and any error answered by ``answer_error``: the words of
+``error_reply``, the one place an error becomes a reply (a service error's own
+text, Discord's refusal said plainly, a logged apology), never a traceback.
 ``reply`` / ``say`` / ``edit`` answer whether or not the interaction was
 acknowledged already; ``retrying`` retries a Discord call on 429 and 5xx.
 Both count what they see in the bot's metrics (``bot.metrics``).
@@ -19,11 +20,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from . import waiting
 from .locks import InFlight
 from .metrics import Metrics, interaction_kind
-from .service import StorageFailure, UserError
+from .service import ServiceError, StorageFailure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -117,8 +119,8 @@ def defer_hook(interaction: discord.Interaction, public: bool = False,
 
 async def guarded(interaction: discord.Interaction, table_id: int | None,
                   work: Callable[[], Awaitable[None]], *, public: bool = False) -> None:
-    """Run ``work``; turn ``UserError`` into an ephemeral answer and any other
-    error into a logged apology. A member clicking or commanding faster than
+    """Run ``work``; any error it raises is answered ephemerally by
+    ``answer_error`` (``error_reply``'s words). A member clicking or commanding faster than
     the bot's cooldown allows gets a short answer and nothing runs. Before any
     wait (a busy table or database) the interaction is acknowledged first
     (``defer_hook``; ``public``: a command whose answer everyone sees).
@@ -169,32 +171,59 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
                 await service.settled(table_id)  # never read a move still being committed
             await work()
         return "ok"
-    except UserError as exc:
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, str(exc))
-        return "failed" if isinstance(exc, StorageFailure) else "refused"  # the bot's fault, logged
-    except discord.NotFound as exc:
-        if exc.code not in (10062, 10015):  # not an expired interaction: a real fault
-            log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)
-            with contextlib.suppress(discord.HTTPException):
-                await reply(interaction, discord_error_text(exc))
-            return "discord_error"
+    except Exception as exc:
+        return await answer_error(interaction, exc, table_id)
+
+
+#: the answer to a bug (any error not foreseen), from a command or a control alike
+APOLOGY = ("Something went wrong on our side. Nothing was lost: press My hand to see where "
+           "things stand.")
+
+
+def error_reply(exc: BaseException, table_id: int | None) -> tuple[str | None, str]:
+    """The one place an error becomes a reply, for app commands and components
+    alike: the short ephemeral answer (``None``: none can be given, the
+    interaction expired) and how the interaction ended (``OUTCOMES``:
+    ``refused``, ``failed``, ``discord_error``, ``expired``). What is the bot's
+    fault (a storage failure, Discord's refusal, a bug) is logged, with the table
+    id (``None``: no table); a member's refused request is not. Never a traceback
+    in the answer."""
+    if isinstance(exc, app_commands.CommandInvokeError):
+        exc = exc.original
+    if isinstance(exc, StorageFailure):  # the bot's failure, logged where it failed
+        log.warning("table %s: a request could not be saved", table_id)
+        return exc.text, "failed"
+    if isinstance(exc, ServiceError):
+        return exc.text, "refused"
+    if isinstance(exc, app_commands.NoPrivateMessage):
+        return "Commerce is played in servers, not in direct messages.", "refused"
+    if isinstance(exc, app_commands.MissingPermissions | app_commands.CheckFailure):
+        return "You do not have permission to do that.", "refused"
+    if isinstance(exc, discord.NotFound) and exc.code in (10062, 10015):
         log.warning("table %s: the interaction expired before it was answered", table_id)
-        return "expired"
-    except discord.HTTPException as exc:  # Discord refused something: say what, plainly
+        return None, "expired"
+    if isinstance(exc, discord.HTTPException):  # Discord refused something: say what, plainly
         log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)
-        metrics = getattr(client, "metrics", None)
-        if exc.status == 429 and isinstance(metrics, Metrics):
-            metrics.rate_limited("interaction")
+        return discord_error_text(exc), "discord_error"
+    log.error("table %s: interaction failed", table_id, exc_info=exc)
+    return APOLOGY, "failed"
+
+
+async def answer_error(interaction: discord.Interaction, exc: BaseException,
+                       table_id: int | None) -> str:
+    """Answer ``interaction`` with ``error_reply``'s words for ``exc``, ephemerally
+    (a failed answer is ignored); returns how it ended (``OUTCOMES``). A 429 is
+    counted in the client's metrics."""
+    text, outcome = error_reply(exc, table_id)
+    original = exc.original if isinstance(exc, app_commands.CommandInvokeError) else exc
+    metrics = getattr(interaction.client, "metrics", None)
+    if (isinstance(original, discord.HTTPException) and original.status == 429
+            and isinstance(metrics, Metrics)):
+        metrics.rate_limited("interaction")
+    if text is not None:
         with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, discord_error_text(exc))
-        return "discord_error"
-    except Exception:
-        log.exception("table %s: interaction failed", table_id)
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, "Something went wrong on our side. Nothing was lost: "
-                                     "press My hand to see where things stand.")
-        return "failed"
+            await reply(interaction, text)
+    return outcome
 
 
 #: what the bot needs where a table plays (README "Inviting the bot")

@@ -76,6 +76,9 @@ class Clock(Protocol):
     def cancel_timer(self, table_id: int) -> None:
         """Stop the table's next-deal timer."""
 
+    def reschedule_next(self, live: LiveTable) -> None:
+        """Apply a changed delay to a next deal already waiting."""
+
     async def arm_turn_timer(self, live: LiveTable) -> None:
         """(Re)start the turn timer of the member to act."""
 

@@ -21,7 +21,8 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from .interactions import NO_PINGS, ping
+from .after import AfterChange
+from .interactions import ping
 from .locks import InFlight
 from .messages import Publisher
 from .service import LiveTable, StorageFailure, TableService, UserError
@@ -78,6 +79,8 @@ class Timers:
         self.client = client
         self.service = service
         self.publisher = publisher
+        #: the one step after every change (``bot.after``), the timers' and everyone's
+        self.after = AfterChange(publisher)
         #: event-loop time of the next sweep of finished tables' channels
         self.next_sweep = 0.0
         self.next_deal_timers: dict[int, asyncio.Task[None]] = {}
@@ -181,16 +184,13 @@ class Timers:
                 log.exception("table %s: the watch failed", table_id)
         for table_id in self.service.idle_lobbies(LOBBY_IDLE):
             try:
-                live = await self.service.close_idle(table_id, LOBBY_IDLE)
+                closed = await self.service.close_idle(table_id, LOBBY_IDLE)
             except StorageFailure:
                 continue
-            if live is not None:
+            if closed is not None:
                 log.info("table %s: lobby closed after %s s without activity", table_id,
                          LOBBY_IDLE)
-                await self.publisher.refresh_lobby(
-                    live, f"Nobody joined or left for {LOBBY_IDLE // 60} minutes: "
-                          "this lobby is closed.")
-                await self.publisher.refresh(live)
+                await self.after.show(closed, idle=LOBBY_IDLE)
         if self.service.unsaved:
             await self.service.write_unsaved()
         now = asyncio.get_running_loop().time()
@@ -236,13 +236,9 @@ class Timers:
 
     async def _resume(self, table_id: int) -> None:
         """Take the automatic step the table owes (``TableService.resume``) and show it."""
-        before = self.service.tables.get(table_id)
-        number = before.deal_number if before is not None else None
-        live = await self.service.resume(table_id)
-        if live is not None and live.deal_number != number:
-            await self.publisher.post_deal(live, paced=False)  # the first deal, dealt late
-        elif live is not None:
-            await self.publisher.refresh(live, paced=False)
+        outcome = await self.service.resume(table_id)
+        if outcome is not None:
+            await self.after.show(outcome, paced=False)
 
     async def _commit(self, live: LiveTable) -> bool:
         """Post a lobby's fair-shuffle message that a failure kept back (or a lobby
@@ -340,13 +336,17 @@ class Timers:
 
     async def _deal_next(self, table_id: int, after: int) -> None:
         try:
-            live = await self.service.next_deal(table_id, after=after)
+            outcome = await self.service.next_deal(table_id, after=after)
+        except StorageFailure:  # the bot's failure: the watch arms the delay again
+            log.warning("table %s: automatic next deal could not be saved; the watch tries "
+                        "again", table_id)
+            return
         except UserError:
             return  # someone pressed Next deal, or the table closed
         except Exception:
             log.exception("table %s: automatic next deal failed", table_id)
             return
-        await self.publisher.post_deal(live)
+        await self.after.show(outcome)
 
     # ------------------------------------------------------------ turn timer
     async def arm_turn_timer(self, live: LiveTable) -> None:
@@ -427,22 +427,11 @@ class Timers:
             if live is None or member_id is None:
                 return
             if not await still_member(self.client, live.row.guild_id, member_id):
-                for changed in await self.service.member_gone(live.row.guild_id, member_id):
-                    await self.publisher.refresh(changed)
+                await self.after.show_all(await self.service.member_gone(live.row.guild_id,
+                                                                         member_id))
                 return
             timed = await self.service.timeout(table_id, deal_number, seq)
-            if timed is None:
-                return
-            played = render.moves_made(timed, deal_number, seq, seat)
-            await self.publisher.close_offer(timed, deal_number, seq,
-                                             "Answered by the AI: time ran out.")
-            note = (" They are marked away: the AI plays for them until they press I'm back."
-                    if timed.seats[seat].away else "")
-            with contextlib.suppress(discord.HTTPException):
-                await self.publisher.channel(timed).send(
-                    f"⌛ {render.seat_name(timed, seat, mention=False)} ran out of time, "
-                    f"so the AI {played or 'played'} for them.{note}",
-                    allowed_mentions=NO_PINGS)
-            await self.publisher.refresh(timed)
+            if timed is not None:  # the offer answered, the move said, the table shown
+                await self.after.show(timed)
         except Exception:
             log.exception("table %s: turn timer failed", table_id)

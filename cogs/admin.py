@@ -131,9 +131,9 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                          if t.row.guild_id == interaction.guild.id and t.row.number == table), None)
             if live is None:
                 raise UserError(f"There is no open table number {table} on this server.")
-            live = await self.service.end(live.id, member.id, is_manager=True)
+            outcome = await self.service.end(live.id, member.id, is_manager=True)
             await reply(interaction, f"Table {table} is closed; any unfinished deal was refunded.")
-            await self.bot.publisher.refresh(live)
+            await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="export",

@@ -56,19 +56,19 @@ class Play(commands.Cog):
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the server: the AI takes their seat in running games and
         they leave lobbies; refresh the public messages of each table changed."""
-        for live in await self.service.member_gone(payload.guild_id, payload.user.id):
-            await self.bot.publisher.refresh(live)
+        await self.bot.after.show_all(await self.service.member_gone(payload.guild_id,
+                                                                     payload.user.id))
 
     async def channel_gone(self, channel_id: int, how: str) -> None:
         """A moderator deleted or archived a table's channel: end the table cleanly."""
         try:
-            live = await self.service.channel_gone(channel_id)
+            outcome = await self.service.channel_gone(channel_id)
         except Exception:
             log.exception("channel %s: could not close its table", channel_id)
             return
-        if live is not None:
-            await self.bot.publisher.ending.unseen(live)
-            log.info("table %s closed: its channel was %s", live.id, how)
+        if outcome is not None:  # nothing can be shown where the channel was
+            await self.bot.after.show(outcome)
+            log.info("table %s closed: its channel was %s", outcome.live.id, how)
 
 
 async def setup(bot: CommerceBot) -> None:

@@ -2,7 +2,8 @@
 your hand, end, and the next-deal delay.
 
 Commands are thin: they find the table, call the table service, answer, and
-let the bot's publisher (``bot.messages``) bring the public messages up to date.
+hand what changed to the bot's one step after every change (``bot.after``),
+as the buttons do.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from bot.commands import Subcommands
 from bot.engine import OPTIONS
 from bot.engine.fairness import CUT_MAX
 from bot.interactions import guarded, reply, retrying, say
-from bot.service import DEFAULT_AI_LEVEL, LiveTable, StorageFailure, UserError
+from bot.service import DEFAULT_AI_LEVEL, LiveTable, ServiceError, StorageFailure, UserError
 from bot.timers import still_member
 from bot.ui import help as help_text
 from bot.ui import proofs, render
@@ -104,7 +105,7 @@ class Tables(Subcommands):
                     interaction.guild.id, interaction.channel_id or 0, interaction.user.id,
                     interaction.user.display_name, preset, options, settings.next_deal_delay,
                     open_place=open_here, coach=coach, max_tables=settings.max_tables)
-            except UserError:
+            except ServiceError:  # refused, or not stored: a place opened for it goes
                 for place in opened:
                     if place.id != interaction.channel_id:
                         with contextlib.suppress(discord.HTTPException):
@@ -118,8 +119,7 @@ class Tables(Subcommands):
             except discord.HTTPException:
                 # nothing half-made: the lobby closes (its channel goes) and the member
                 # hears what Discord refused (``guarded``)
-                await self.bot.publisher.refresh(
-                    await self.service.end(live.id, None, is_manager=True))
+                await self.bot.after.show(await self.service.end(live.id, None, is_manager=True))
                 raise
             await self.service.set_message(live.id, lobby=msg.id)
             try:  # the game's commitment, in a message of its own (never edited)
@@ -136,10 +136,10 @@ class Tables(Subcommands):
     async def join(self, interaction: discord.Interaction) -> None:
         """Sit the member at the table in this channel (lobby only)."""
         async def work() -> None:
-            live = await self.service.join(self.here(interaction).id, interaction.user.id,
-                                           interaction.user.display_name)
+            outcome = await self.service.join(self.here(interaction).id, interaction.user.id,
+                                              interaction.user.display_name)
             await reply(interaction, "You are seated. Wait for the host to press Start.")
-            await self.bot.publisher.refresh_lobby(live)
+            await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="leave", description="Leave the table you sit at (before it starts)")
@@ -152,21 +152,19 @@ class Tables(Subcommands):
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
             if live is None:
                 raise UserError("You are not seated at any table.")
-            left = await self.service.leave(live.id, interaction.user.id)
+            outcome = await self.service.leave(live.id, interaction.user.id)
             await reply(interaction, "You left the table.")
-            await self.bot.publisher.refresh(left)
+            await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="start", description="Start the game at this table (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        """Start the game (host only) and post the first deal's table message."""
+        """Start the game (host only, or anyone seated once the host left the
+        server: ``Handlers.start``) and post the first deal's table message."""
         async def work() -> None:
-            table_id = self.here(interaction).id
-            await self.bot.handlers.committed(table_id)
-            live = await self.service.start(table_id, interaction.user.id)
+            outcome = await self.bot.handlers.start(interaction, self.here(interaction).id)
             await reply(interaction, "The game begins!")
-            await self.bot.publisher.refresh_lobby(live)
-            await self.bot.publisher.post_deal(live)
+            await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="addbot", description="Add an AI player to the table in this channel")
@@ -180,10 +178,11 @@ class Tables(Subcommands):
                      level: app_commands.Choice[str] | None = None) -> None:
         """Seat an AI player at the table in this channel, at ``level``."""
         async def work() -> None:
-            live = await self.service.add_ai(self.here(interaction).id, interaction.user.id,
-                                             level.value if level else DEFAULT_AI_LEVEL)
+            outcome = await self.service.add_ai(self.here(interaction).id, interaction.user.id,
+                                                level.value if level else DEFAULT_AI_LEVEL)
+            live = outcome.live
             await reply(interaction, f"{render.seat_name(live, len(live.seats) - 1)} sits down.")
-            await self.bot.publisher.refresh_lobby(live)
+            await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="hand", description="Show your cards (only you can see them)")
@@ -208,7 +207,8 @@ class Tables(Subcommands):
             here = self.here(interaction)
             gone = (not manager and member.id != here.row.host_id
                     and not await still_member(self.bot, here.row.guild_id, here.row.host_id))
-            live = await self.service.end(here.id, member.id, manager, host_gone=gone)
+            outcome = await self.service.end(here.id, member.id, manager, host_gone=gone)
+            live = outcome.live
             voided = live.deal is not None and live.deal.voided
             shared = -sum(live.game.ledger) if live.game is not None else 0
             text = "The table is closed." + (
@@ -219,7 +219,7 @@ class Tables(Subcommands):
                 f"{render.plural(shared, 'was', number=False)} shared by the players still in."
                 if shared > 0 else "")
             await say(interaction, text)
-            await self.bot.publisher.refresh(live)
+            await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work, public=True)
 
     @app_commands.command(name="cut", description="Add your own word to the next deal's shuffle")
@@ -241,9 +241,11 @@ class Tables(Subcommands):
                     seconds: app_commands.Range[int, 0, 600]) -> None:
         """Set this table's delay before the next deal starts by itself (host only)."""
         async def work() -> None:
-            live = await self.service.set_delay(self.here(interaction).id, interaction.user.id, seconds)
-            self.bot.timers.reschedule_next(live)
-            text = (f"The next deal now starts {render.plural(live.row.next_deal_delay, 'second')} "
+            outcome = await self.service.set_delay(self.here(interaction).id, interaction.user.id,
+                                                   seconds)
+            await self.bot.after.show(outcome, interaction)  # a waiting next deal: the new delay
+            delay = outcome.live.row.next_deal_delay
+            text = (f"The next deal now starts {render.plural(delay, 'second')} "
                     "after a showdown."
                     if seconds else "The next deal now waits for the Next deal button.")
             await say(interaction, text)

@@ -3,9 +3,16 @@
 Each public coroutine takes the table's lock, checks the request, steps the
 engine, appends the operation to the action log (committed before it
 returns), lets AI seats play, and returns a ``LiveTable`` for rendering.
-Errors a user can cause are raised as ``UserError`` with a short message.
+Errors carry their short message (``ServiceError.text``): a request refused is a
+``UserError`` (``TableGone``, ``NotSeated``, ``OutOfDate`` say which), a write
+that failed a ``StorageFailure`` (the bot's failure, never a ``UserError``).
 
 ``TableService`` is the one entry; its parts live beside it:
+
+Every coroutine that changes a table returns its ``Outcome`` (``outcome``):
+the operations appended (the member's, then the AI's), a deal dealt or over,
+an offer answered, a turn timed out, the table ended; ``bot.after`` turns it
+into messages, panels and timers.
 
 - ``core``: open tables in memory, the unit of work, rebuilds from the action
   log, the engine step (append an operation, let AI seats play);
@@ -27,7 +34,15 @@ from __future__ import annotations
 
 from .actions import Actions
 from .archive import Archive, Archived, record_of
-from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .errors import (
+    STORAGE_ERRORS,
+    NotSeated,
+    OutOfDate,
+    ServiceError,
+    StorageFailure,
+    TableGone,
+    UserError,
+)
 from .exports import (
     EXPORT_INTERVAL,
     EXPORT_MAX_BYTES,
@@ -39,13 +54,16 @@ from .exports import (
 )
 from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
+from .outcome import Answered, Moment, Outcome
 from .posted import Posted
 from .progress import Progress
 from .queries import Queries
 from .shuffles import Shuffles
 
-__all__ = ["AI_NAMES", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL", "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
-           "Archived", "ExportTooSoon", "LiveTable", "ServerExport", "StorageFailure",
+__all__ = ["AI_NAMES", "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
+           "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
+           "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
+           "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 

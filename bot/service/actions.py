@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import logging
 
-from ..engine import AnyDeal, Decision, IllegalAction, Operation, choices, coach
+from ..engine import AnyDeal, Decision, IllegalAction, choices, coach
 from ..engine import ai as engine_ai
 from .core import ServiceBase
-from .errors import UserError
+from .errors import NotSeated, OutOfDate, UserError
 from .live import LiveTable
+from .outcome import Answered, Moment, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -19,11 +20,11 @@ log = logging.getLogger(__name__)
 class Actions(ServiceBase):
     """Moves at a running table (part of ``TableService``)."""
 
-    async def next_deal(self, table_id: int, after: int) -> LiveTable:
+    async def next_deal(self, table_id: int, after: int) -> Outcome:
         """Deal the next hand once deal number ``after`` is over (idempotent: a
         second call for the same ``after`` is refused), whoever asks (Next deal,
         the timer): it uses the cuts members made for it (docs/FAIRNESS.md "In the
-        bot").
+        bot"). Returns what changed (the deal dealt, with the AI's first moves).
 
         Raises:
             UserError: the deal is not over, already dealt, or the game is over.
@@ -36,11 +37,12 @@ class Actions(ServiceBase):
                 raise UserError("The next deal has already started.")
             if live.game.complete:
                 raise UserError("This game is over.")
+            before = Moment.of(live)
             await self._deal_next(live)
-            return live
+            return Outcome.of(live, before)
 
     async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,
-                  seq: int | None = None) -> tuple[LiveTable, Operation]:
+                  seq: int | None = None) -> Outcome:
         """Apply a player's decision and let AI seats answer (docs/RULES.md §2:
         ``deal.act`` of the table's family).
 
@@ -54,7 +56,8 @@ class Actions(ServiceBase):
                 carries one (card selects): a used or outdated select is refused.
 
         Returns:
-            the table and the player's own operation.
+            what changed: the player's own operation (``own``), then the AI's,
+            the offer it answered (``answered``).
 
         Raises:
             UserError: not seated, stale control, not your turn, a card not held,
@@ -63,6 +66,7 @@ class Actions(ServiceBase):
         """
         async with self.lock(table_id):
             live, seat, deal = self._control(table_id, member_id, deal_number, seq)
+            before = Moment.of(live)
             async with self._unit(table_id):
                 try:
                     op = deal.act(seat, decision)
@@ -73,7 +77,16 @@ class Actions(ServiceBase):
                     await self.storage.set_seat_state(table_id, seat, timeouts=0)
                     live.set_seat(seat, timeouts=0)
                 await self._run_ai(live)
-            return live, op
+            return Outcome.of(live, before, own=op, decision=decision,
+                              answered=self._answered(before, seat))
+
+    @staticmethod
+    def _answered(before: Moment, seat: int) -> Answered | None:
+        """The offer waiting at ``before`` that ``seat``'s decision answered."""
+        if before.offer is None:
+            return None
+        seq, answers = before.offer
+        return Answered(before.deal, seq, seat, answers)
 
     async def hint(self, table_id: int, member_id: int, deal_number: int,
                    seq: int) -> tuple[LiveTable, str]:
@@ -122,18 +135,21 @@ class Actions(ServiceBase):
         """The table, the member's seat and the deal a control acts on.
 
         Raises:
-            UserError: not seated, a control of an earlier deal, or one that is
-                out of date (``seq`` is the operation count it was issued at).
+            TableGone: the table is not open.
+            NotSeated: the member is not seated there.
+            OutOfDate: a control of an earlier deal (``earlier_deal``), or one
+                that is out of date (``seq`` is the operation count it was issued at).
         """
         live = self.get(table_id)
         seat = live.seat_of(member_id)
         if seat is None:
-            raise UserError("You are not playing at this table.")
+            raise NotSeated("You are not playing at this table.")
         deal = live.deal
         if deal is None or live.deal_number != deal_number:
-            raise UserError("That button belongs to an earlier deal.")
+            raise OutOfDate("That button belongs to an earlier deal.", earlier_deal=True)
         if seq is not None and seq != len(deal.operations):
-            raise UserError("That choice is out of date: press My hand to see where things stand.")
+            raise OutOfDate("That choice is out of date: press My hand to see where things "
+                            "stand.")
         return live, seat, deal
 
     def verify(self, table_id: int, member_id: int, deal_number: int, kind: str,
@@ -157,12 +173,13 @@ class Actions(ServiceBase):
 
     # ----------------------------------------------------- presence (issue 3)
     async def timeout(self, table_id: int, deal_number: int, seq: int,
-                      away_after: int = 2) -> LiveTable | None:
+                      away_after: int = 2) -> Outcome | None:
         """The turn timer ran out for the seat to act at (``deal_number``, ``seq``):
         the AI plays that decision (a barter answer is an accept with the AI's
         card) and the seat's timeouts grow; at ``away_after`` in a row the seat is
-        marked away. Returns ``None`` (and changes nothing) when the moment has
-        passed. One transaction.
+        marked away. Returns what changed (``timed_out``: the seat; ``answered``:
+        the offer it answered), or ``None`` (and changes nothing) when the moment
+        has passed. One transaction.
 
         Raises:
             StorageFailure: nothing changed; the timer may try again.
@@ -178,6 +195,7 @@ class Actions(ServiceBase):
             if live.is_ai(seat):
                 return None
             own_turn = seat == deal.turn and deal.pending is None
+            before = Moment.of(live)
             async with self._unit(table_id):
                 # the AI finishes the whole move (a jaques draw is followed by keep or
                 # throw), but never spends the absent player's points on a horse
@@ -199,10 +217,11 @@ class Actions(ServiceBase):
                                                       away=away)
                     live.set_seat(seat, timeouts=timeouts, away=away)
                 await self._run_ai(live)
-            return live
+            return Outcome.of(live, before, timed_out=seat,
+                              answered=self._answered(before, seat))
 
-    async def back(self, table_id: int, member_id: int) -> LiveTable:
-        """The member takes their seat back from the AI.
+    async def back(self, table_id: int, member_id: int) -> Outcome:
+        """The member takes their seat back from the AI; returns what changed.
 
         Raises:
             UserError: not seated, or not away.
@@ -212,10 +231,10 @@ class Actions(ServiceBase):
             live = self.get(table_id)
             seat = live.seat_of(member_id)
             if seat is None:
-                raise UserError("You are not playing at this table.")
+                raise NotSeated("You are not playing at this table.")
             if not live.seats[seat].away:
                 raise UserError("You are not marked away.")
             async with self._unit(table_id):
                 await self.storage.set_seat_state(table_id, seat, away=False, timeouts=0)
                 live.set_seat(seat, away=False, timeouts=0)
-            return live
+            return Outcome.of(live, Moment.of(live))

@@ -52,7 +52,7 @@ from ..storage import (
     TableRow,
     utc_now,
 )
-from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .errors import STORAGE_ERRORS, NotSeated, ServiceError, StorageFailure, TableGone, UserError
 from .live import LiveTable
 from .players import AiPlayers
 
@@ -241,8 +241,9 @@ class ServiceBase:
         ``metrics`` count its commit (and the seconds it took), or its failure.
 
         Raises:
-            UserError: the table was closed in storage (it leaves memory too).
-            StorageFailure: the transaction could not begin or commit.
+            TableGone: the table was closed in storage (it leaves memory too).
+            StorageFailure: the transaction could not begin or commit
+                (``rebuilt``: memory was rebuilt from storage).
         """
         with self.units.track():
             try:
@@ -252,11 +253,11 @@ class ServiceBase:
                     yield
                     done = time.perf_counter()
                 self.metrics.committed(time.perf_counter() - done)
-            except UserError:  # raised before anything changed (a refused request)
+            except ServiceError:  # raised before anything changed (a refused request)
                 raise
             except TableClosed:
                 self.tables.pop(table_id or 0, None)
-                raise UserError("This table is closed.") from None
+                raise TableGone("This table is closed.") from None
             except BaseException as exc:  # also a cancellation: memory must never run ahead
                 if table_id is not None:
                     await asyncio.shield(self._resync(table_id))
@@ -264,7 +265,7 @@ class ServiceBase:
                     self.metrics.commit_failed()
                     log.error("table %s: a write failed (%s); nothing of it was kept",
                               table_id, type(exc).__name__)
-                    raise StorageFailure() from exc
+                    raise StorageFailure(rebuilt=table_id not in self.stale) from exc
                 raise
 
     async def _resync(self, table_id: int) -> None:
@@ -345,14 +346,14 @@ class ServiceBase:
         """The open table ``table_id``.
 
         Raises:
-            UserError: no such open table.
+            TableGone: no such open table (closed, or being rebuilt).
         """
         live = self.tables.get(table_id)
         if live is None:
             if table_id in self.stale:
-                raise UserError("This table is being restored after a storage problem; "
+                raise TableGone("This table is being restored after a storage problem; "
                                 "try again in a moment.")
-            raise UserError("This table is closed.")
+            raise TableGone("This table is closed.")
         return live
 
     def in_channel(self, channel_id: int) -> LiveTable | None:
@@ -504,12 +505,14 @@ class ServiceBase:
         """The member's own view of the current deal.
 
         Raises:
-            UserError: not seated, or no deal yet.
+            TableGone: the table is not open.
+            NotSeated: the member is not seated there.
+            UserError: no deal yet.
         """
         live = self.get(table_id)
         seat = live.seat_of(member_id)
         if seat is None:
-            raise UserError("You are not playing at this table.")
+            raise NotSeated("You are not playing at this table.")
         if live.deal is None:
             raise UserError("The game has not started yet.")
         return live, live.deal.observation(seat)

@@ -19,6 +19,7 @@ from ..storage import LedgerEntry, TableRow
 from .core import ServiceBase, attempt_of, posted_at
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
 from .live import LiveTable
+from .outcome import Moment, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +124,8 @@ class LifeCycle(ServiceBase):
                    "Manage Server) to close it with /commerce end there")
         raise UserError(f"You are already seated at {where}: {way}.")
 
-    async def join(self, table_id: int, member_id: int, name: str) -> LiveTable:
-        """Seat ``member_id`` at a lobby table.
+    async def join(self, table_id: int, member_id: int, name: str) -> Outcome:
+        """Seat ``member_id`` at a lobby table; returns what changed.
 
         Raises:
             UserError: not a lobby, full, already seated here or elsewhere.
@@ -136,15 +137,16 @@ class LifeCycle(ServiceBase):
             self.check_free(guild_id, member_id, here=table_id)
             if len(live.seats) >= live.rules.max_players:
                 raise UserError(f"This table is full ({live.rules.max_players} seats).")
+            before = Moment.of(live)
             async with self._unit(table_id):
                 live.seats.append(await self.storage.add_seat(table_id, member_id, name))
             self.touch(table_id)
-            return live
+            return Outcome.of(live, before)
 
     async def add_ai(self, table_id: int, member_id: int, level: str = DEFAULT_AI_LEVEL
-                     ) -> LiveTable:
+                     ) -> Outcome:
         """Add an AI seat playing at ``level`` (``easy``, ``normal`` or ``strong``;
-        docs/AI.md); only someone seated at the table may.
+        docs/AI.md); only someone seated at the table may. Returns what changed.
 
         Raises:
             UserError: not a lobby, full, caller not seated, unknown level.
@@ -160,14 +162,16 @@ class LifeCycle(ServiceBase):
                 raise UserError(f"This table is full ({live.rules.max_players} seats).")
             taken = {s.name for s in live.seats}
             name = next((f"AI {n}" for n in AI_NAMES if f"AI {n}" not in taken), "AI")
+            before = Moment.of(live)
             async with self._unit(table_id):
                 live.seats.append(await self.storage.add_seat(table_id, None, name, level))
             self.touch(table_id)
-            return live
+            return Outcome.of(live, before)
 
-    async def leave(self, table_id: int, member_id: int) -> LiveTable:
+    async def leave(self, table_id: int, member_id: int) -> Outcome:
         """Leave a lobby. If the host leaves, the next seated member hosts; if no
-        member remains, the table closes (its status becomes ``closed``).
+        member remains, the table closes (its status becomes ``closed``;
+        ``Outcome.emptied`` is ``left``). Returns what changed.
 
         Raises:
             UserError: not seated, or the game has started.
@@ -182,6 +186,7 @@ class LifeCycle(ServiceBase):
                 raise UserError(
                     "The game has started: ask the host to end it with /commerce end."
                 )
+            before = Moment.of(live)
             async with self._unit(table_id):
                 await self.storage.remove_seat(table_id, seat)
                 humans = [s for s in await self.storage.seats(table_id) if not s.is_ai]
@@ -193,14 +198,15 @@ class LifeCycle(ServiceBase):
                     await self.storage.set_host(table_id, humans[0].member_id)
                 live = await self._reload(table_id)
             self.touch(table_id)
-            return live
+            return Outcome.of(live, before, emptied=None if humans else "left")
 
-    async def start(self, table_id: int, member_id: int) -> LiveTable:
+    async def start(self, table_id: int, member_id: int) -> Outcome:
         """Start the game: the first dealer and deal 1 drawn from the game's seed
         and the cuts made in the lobby, AI seats play (docs/FAIRNESS.md "In the
         bot"). The attempt at deal 1 is written down first, in a transaction of its
         own; the game starts in a second one. Only once the commitment is posted
-        (``commitment_posted``) can the game start.
+        (``commitment_posted``) can the game start. Returns what changed (the
+        first deal dealt, with the AI's first moves).
 
         Raises:
             UserError: not the host, too few seats, not a lobby, the commitment
@@ -237,6 +243,7 @@ class LifeCycle(ServiceBase):
             burned = [attempt_of(e) for e in live.events
                       if e.kind == "attempt" and e.deal_number == 1
                       and (attempt is None or e.attempt != attempt.attempt)]
+            before = Moment.of(live)
             async with self._unit(table_id):
                 await self.storage.start_game(table_id, first)
                 live.row = dataclasses.replace(live.row, status="playing", first_dealer=first)
@@ -244,7 +251,7 @@ class LifeCycle(ServiceBase):
                                  shuffle_log=ShuffleLog(committed, posted_at(live.row), [],
                                                         burned))
                 await self._deal(live, attempt)
-            return live
+            return Outcome.of(live, before)
 
     def _lobby(self, table_id: int) -> LiveTable:
         live = self.get(table_id)
@@ -252,8 +259,9 @@ class LifeCycle(ServiceBase):
             raise UserError("The game at this table has already started.")
         return live
 
-    async def set_delay(self, table_id: int, member_id: int, seconds: int) -> LiveTable:
-        """Change the table's automatic next-deal delay (seconds, 0 = off).
+    async def set_delay(self, table_id: int, member_id: int, seconds: int) -> Outcome:
+        """Change the table's automatic next-deal delay (seconds, 0 = off);
+        returns what changed (``delay_changed``).
 
         Raises:
             UserError: not seated at the table, or out of range (0..600).
@@ -267,7 +275,7 @@ class LifeCycle(ServiceBase):
             async with self._unit(table_id):
                 await self.storage.set_next_deal_delay(table_id, seconds)
                 live.row = dataclasses.replace(live.row, next_deal_delay=seconds)
-            return live
+            return Outcome.of(live, Moment.of(live), delay_changed=True)
 
     async def kept_channels(self, shards: tuple[tuple[int, ...], int] | None = None,
                             ) -> list[tuple[TableRow, int]]:
@@ -281,10 +289,10 @@ class LifeCycle(ServiceBase):
             return []
 
     # ------------------------------------------------------- departures
-    async def member_gone(self, guild_id: int, member_id: int) -> list[LiveTable]:
+    async def member_gone(self, guild_id: int, member_id: int) -> list[Outcome]:
         """The member left the guild: the AI takes their seat in running games
         (their ledger still counts); they leave lobbies (a host hands the lobby
-        on). Returns the tables changed.
+        on). Returns what changed, a table each.
 
         Raises:
             StorageFailure: a table could not be changed (the others were).
@@ -299,26 +307,29 @@ class LifeCycle(ServiceBase):
                 if live.row.status == "lobby":
                     changed.append(await self.leave(live.id, member_id))
                     continue
-                async with self.lock(live.id), self._unit(live.id):
-                    await self.storage.set_seat_state(live.id, seat, gone=True)
-                    live.set_seat(seat, gone=True)
-                    await self.storage.audit(guild_id, member_id, "member_gone",
-                                             f"table {live.id}")
-                    await self._run_ai(live)
-                changed.append(live)
+                async with self.lock(live.id):
+                    before = Moment.of(live)
+                    async with self._unit(live.id):
+                        await self.storage.set_seat_state(live.id, seat, gone=True)
+                        live.set_seat(seat, gone=True)
+                        await self.storage.audit(guild_id, member_id, "member_gone",
+                                                 f"table {live.id}")
+                        await self._run_ai(live)
+                changed.append(Outcome.of(live, before))
             except StorageFailure as exc:
                 failed = exc
         if failed is not None and not changed:
             raise failed
         return changed
 
-    async def channel_gone(self, channel_id: int) -> LiveTable | None:
+    async def channel_gone(self, channel_id: int) -> Outcome | None:
         """The table's channel or thread was deleted or archived: end the table
-        cleanly (the deal in progress is voided and refunded; the record stays)."""
+        cleanly (the deal in progress is voided and refunded; the record stays);
+        ``None``: no table played there."""
         live = self.in_channel(channel_id)
         if live is None:
             return None
-        return await self.end(live.id, None, is_manager=True)
+        return dataclasses.replace(await self.end(live.id, None, is_manager=True), unseen=True)
 
     # ------------------------------------------------------ idle lobbies
     def touch(self, table_id: int) -> None:
@@ -334,25 +345,28 @@ class LifeCycle(ServiceBase):
         return [t.id for t in self.tables.values() if t.row.status == "lobby"
                 and now - self.activity.setdefault(t.id, now) >= seconds]
 
-    async def close_idle(self, table_id: int, seconds: float) -> LiveTable | None:
-        """Close a lobby that has been idle for ``seconds``; ``None`` if it is
-        not (any more). Raises StorageFailure (nothing changed)."""
+    async def close_idle(self, table_id: int, seconds: float) -> Outcome | None:
+        """Close a lobby that has been idle for ``seconds`` (``Outcome.emptied``
+        is ``idle``); ``None`` if it is not (any more). Raises StorageFailure
+        (nothing changed)."""
         async with self.lock(table_id):
             if table_id not in self.idle_lobbies(seconds):
                 return None
             live = self.tables[table_id]
+            before = Moment.of(live)
             async with self._unit(table_id):
                 await self.storage.audit(live.row.guild_id, None, "idle_lobby_closed",
                                          f"table {table_id}")
                 await self._ended(live, "closed")
-            return live
+            return Outcome.of(live, before, emptied="idle")
 
     # ---------------------------------------------------------------- end
     async def end(self, table_id: int, member_id: int | None, is_manager: bool,
-                  host_gone: bool = False) -> LiveTable:
+                  host_gone: bool = False) -> Outcome:
         """Close a table; an unfinished deal is voided (its stakes and fees refunded)
         and a pool or pot carried from earlier deals is shared by the players
         still in the game (docs/RELIABILITY.md, "Ledger"). One transaction.
+        Returns what changed (``ended``).
 
         Args:
             table_id: the table to close.
@@ -370,6 +384,7 @@ class LifeCycle(ServiceBase):
             if not (member_id is None or member_id == live.row.host_id or is_manager
                     or (host_gone and seated)):
                 raise UserError("Only the host or a member with Manage Server can end this table.")
+            before = Moment.of(live)
             async with self._unit(table_id):
                 if live.game is not None:
                     voided = live.game.close()
@@ -383,7 +398,7 @@ class LifeCycle(ServiceBase):
                     live.row.guild_id, member_id, "end_table", f"table {table_id}"
                 )
                 await self._ended(live, "closed")
-            return live
+            return Outcome.of(live, before)
 
     @staticmethod
     def _share_pots(live: LiveTable) -> list[LedgerEntry]:

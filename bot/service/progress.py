@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, StorageFailure
-from .live import LiveTable
+from .outcome import Moment, Outcome
 
 
 class Progress(ServiceBase):
@@ -27,9 +27,11 @@ class Progress(ServiceBase):
         return (deal is not None and not deal.finished and deal.to_act is not None
                 and live.is_ai(deal.to_act))
 
-    async def resume(self, table_id: int) -> LiveTable | None:
+    async def resume(self, table_id: int) -> Outcome | None:
         """Take the automatic step the table owes (see ``due``): rebuild it, deal
-        its first hand, or let AI seats play; ``None`` when nothing was owed.
+        its first hand, or let AI seats play; returns what changed (a rebuilt
+        table's, from where it stood before its rebuild failed: nothing), or
+        ``None`` when nothing was owed or the table is not open.
 
         Raises:
             StorageFailure: nothing changed; try again later.
@@ -37,18 +39,22 @@ class Progress(ServiceBase):
         async with self.lock(table_id):
             if not self.due(table_id):
                 return None
-            if table_id in self.stale:
+            rebuilt = table_id in self.stale
+            if rebuilt:
                 try:
                     await self._reload(table_id)
                 except STORAGE_ERRORS as exc:
                     raise StorageFailure() from exc
                 self.stale.discard(table_id)
             live = self.tables.get(table_id)
-            if live is None or live.game is None or live.row.status != "playing":
-                return live
+            if live is None:
+                return None
+            before = Moment.of(live)
+            if live.game is None or live.row.status != "playing":
+                return Outcome.of(live, before, rebuilt=rebuilt)
             if not live.game.deals:
                 await self._deal_next(live)
-                return live
-            async with self._unit(table_id):
-                await self._run_ai(live)
-            return live
+            else:
+                async with self._unit(table_id):
+                    await self._run_ai(live)
+            return Outcome.of(live, before, rebuilt=rebuilt)

@@ -45,7 +45,7 @@ async def test_levels_are_kept_with_the_seat_and_played(storage):
     table_id = await strong_table(service)
     with pytest.raises(UserError, match="AI level"):
         await service.add_ai(table_id, ANN, "grandmaster")
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
     assert [s.ai_level for s in live.seats] == [None, "strong", "normal"]
     again = TableService(storage)
     await again.load()
@@ -53,11 +53,11 @@ async def test_levels_are_kept_with_the_seat_and_played(storage):
     moves = 0
     while not live.game.complete and moves < 150:  # the strong and normal seats answer
         if live.deal.finished:
-            live = await service.next_deal(table_id, live.deal_number)
+            live = (await service.next_deal(table_id, live.deal_number)).live
             continue
         assert live.deal.to_act == 0
-        live, _ = await service.act(table_id, ANN, live.deal_number,
-                                    engine_ai.choose(live.deal.observation(0)))
+        live = (await service.act(table_id, ANN, live.deal_number,
+                                    engine_ai.choose(live.deal.observation(0)))).live
         moves += 1
     assert live.game.complete
     assert await storage.guild_ledger_sum(GUILD) == 0
@@ -69,9 +69,9 @@ async def test_levels_are_kept_with_the_seat_and_played(storage):
 async def test_a_hint_is_for_the_seat_to_act_and_goes_into_the_record(storage):
     service = TableService(storage, rng=random.Random(8))
     table_id = await strong_table(service, ("easy", "easy"))
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
     while live.deal.to_act != 0:  # Ann's turn comes after the AI seats'
-        live = await service.next_deal(table_id, live.deal_number)
+        live = (await service.next_deal(table_id, live.deal_number)).live
     seq = len(live.deal.operations)
     with pytest.raises(UserError, match="earlier deal"):
         await service.hint(table_id, ANN, live.deal_number - 1, seq)
@@ -96,9 +96,9 @@ async def test_the_coach_can_be_off(storage):
     await service.add_ai(live.id, ANN)
     await service.add_ai(live.id, ANN)
     await service.commitment_posted(live.id, 9001)
-    live = await service.start(live.id, ANN)
+    live = (await service.start(live.id, ANN)).live
     while live.deal.to_act != 0:
-        live = await service.next_deal(live.id, live.deal_number)
+        live = (await service.next_deal(live.id, live.deal_number)).live
     with pytest.raises(UserError, match="coach is off"):
         await service.hint(live.id, ANN, live.deal_number, len(live.deal.operations))
 

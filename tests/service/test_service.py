@@ -94,10 +94,14 @@ def disk_error(storage: AnyStorage) -> Exception:
 async def act(service: TableService, table_id: int, member_id: int, kind: str,
               card: str | None = None, *, deal: int | None = None, seq: int | None = None):
     """The one call of ``TableService.act`` in this module (a card as its code;
-    ``deal`` defaults to the current deal number)."""
+    ``deal`` defaults to the current deal number): the table and the member's
+    own operation, from its ``Outcome``."""
     number = service.get(table_id).deal_number if deal is None else deal
     decision = Decision(kind, None if card is None else parse_card(card))
-    return await service.act(table_id, member_id, number, decision, seq)
+    outcome = await service.act(table_id, member_id, number, decision, seq)
+    assert outcome.own is not None and outcome.ops[0] is outcome.own
+    assert outcome.decision == decision
+    return outcome.live, outcome.own
 
 
 async def open_table(service: TableService, members: Sequence[int], preset: str = "foster",
@@ -215,13 +219,13 @@ async def test_create_opens_the_place_under_the_next_number_and_seats_the_host(s
 async def test_join_and_add_ai_fill_the_lobby_up_to_the_preset_limit(storage):
     service = TableService(storage)
     table_id = await open_table(service, [ANN], "jaques")  # jaques seats at most 10
-    live = await service.join(table_id, BEN, "Ben")
+    live = (await service.join(table_id, BEN, "Ben")).live
     with pytest.raises(UserError, match="already seated at this table"):
         await service.join(table_id, BEN, "Ben")
     with pytest.raises(UserError, match="Only players seated"):
         await service.add_ai(table_id, CAT)
     for _ in range(8):
-        live = await service.add_ai(table_id, BEN)
+        live = (await service.add_ai(table_id, BEN)).live
 
     assert [s.member_id for s in live.seats] == [ANN, BEN] + [None] * 8
     assert [s.name for s in live.seats[2:5]] == ["AI Ada", "AI Babbage", "AI Cardano"]
@@ -238,14 +242,14 @@ async def test_leave_hands_the_lobby_on_and_the_last_member_closes_it(storage):
     table_id = await open_table(service, [ANN], ai=1)
     await service.join(table_id, BEN, "Ben")
 
-    live = await service.leave(table_id, ANN)  # the host leaves: Ben hosts
+    live = (await service.leave(table_id, ANN)).live  # the host leaves: Ben hosts
     assert live.row.host_id == BEN
     assert [(s.seat, s.member_id) for s in live.seats] == [(0, None), (1, BEN)]
     assert (await storage.get_table(table_id)).host_id == BEN
     with pytest.raises(UserError, match="not seated"):
         await service.leave(table_id, ANN)
 
-    closed = await service.leave(table_id, BEN)  # only an AI seat is left
+    closed = (await service.leave(table_id, BEN)).live  # only an AI seat is left
     assert closed.row.status == "closed"
     assert table_id not in service.tables
     assert (await storage.get_table(table_id)).status == "closed"
@@ -265,7 +269,7 @@ async def test_start_draws_the_dealer_deals_and_refuses_lobby_moves_afterwards(s
     with pytest.raises(UserError, match="Only the host"):
         await service.start(table_id, BEN)
 
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
 
     assert (live.row.status, live.row.first_dealer) == ("playing", 2)
     assert live.deal_number == 1 and live.deal.dealer == 2
@@ -325,7 +329,7 @@ async def test_a_knock_settles_the_deal_and_the_next_deal_is_dealt_once(storage)
 
     with pytest.raises(UserError, match="already started"):
         await service.next_deal(table_id, 0)
-    live = await service.next_deal(table_id, 1)
+    live = (await service.next_deal(table_id, 1)).live
     assert (live.deal_number, live.deal.dealer, live.deal.to_act) == (2, 1, 2)
     with pytest.raises(UserError, match="already started"):  # a second click on Next deal
         await service.next_deal(table_id, 1)
@@ -348,8 +352,9 @@ async def _timeout_on_own_turn(service: TableService, table_id: int) -> LiveTabl
         assert deal.to_act == 0  # the AI seats have played up to Ann
         own_turn = deal.turn == 0 and deal.pending is None
         before = live.seats[0].timeouts
-        timed = await service.timeout(table_id, live.deal_number, len(deal.operations))
-        assert timed is not None
+        outcome = await service.timeout(table_id, live.deal_number, len(deal.operations))
+        assert outcome is not None and outcome.timed_out == 0
+        timed = outcome.live
         if own_turn:
             return timed
         assert timed.seats[0].timeouts == before
@@ -358,7 +363,7 @@ async def _timeout_on_own_turn(service: TableService, table_id: int) -> LiveTabl
 async def test_two_timeouts_in_a_row_mark_the_seat_away_until_back(storage):
     service = TableService(storage, rng=random.Random(7))
     table_id = await open_table(service, [ANN], options={"deals_per_player": 5}, ai=2)
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
     stale = len(live.deal.operations) + 5
     assert await service.timeout(table_id, live.deal_number, stale) is None  # moment passed
 
@@ -367,7 +372,7 @@ async def test_two_timeouts_in_a_row_mark_the_seat_away_until_back(storage):
     # her own move in between starts the count again
     deal = live.deal
     if deal.finished:
-        live = await service.next_deal(table_id, live.deal_number)
+        live = (await service.next_deal(table_id, live.deal_number)).live
         deal = live.deal
     choice = engine_ai.choose(deal.observation(0))
     await act(service, table_id, ANN, choice.kind,
@@ -380,10 +385,10 @@ async def test_two_timeouts_in_a_row_mark_the_seat_away_until_back(storage):
     assert (live.seats[0].timeouts, live.seats[0].away) == (2, True)
     assert (await storage.seats(table_id))[0].away
     assert live.is_ai(0) and live.deal.finished  # the AI played her seat to the showdown
-    live = await service.next_deal(table_id, live.deal_number)
+    live = (await service.next_deal(table_id, live.deal_number)).live
     assert live.deal.finished  # every seat is played by the AI now
 
-    live = await service.back(table_id, ANN)
+    live = (await service.back(table_id, ANN)).live
     assert (live.seats[0].away, live.seats[0].timeouts) == (False, 0)
     assert not (await storage.seats(table_id))[0].away
     with pytest.raises(UserError, match="not marked away"):
@@ -399,21 +404,24 @@ async def test_member_gone_gives_a_running_seat_to_the_ai_and_leaves_a_lobby(sto
 
     changed = await service.member_gone(GUILD, BEN)  # Ben was to act
 
-    assert [t.id for t in changed] == [table_id]
+    assert [t.live.id for t in changed] == [table_id]
     live = service.get(table_id)
     assert live.seats[1].gone and live.is_ai(1) and (await storage.seats(table_id))[1].gone
     assert live.deal.operations[0].seat == 1  # the AI made Ben's move at once
     assert live.deal.finished or live.deal.to_act == 2
     assert (BEN, "member_gone", f"table {table_id}") in await storage.audit_entries(GUILD)
 
-    (lobby,) = await service.member_gone(GUILD, DAN)  # the lobby's only member leaves
+    (gone,) = await service.member_gone(GUILD, DAN)  # the lobby's only member leaves
+    lobby = gone.live
+    assert gone.ended and gone.emptied == "left"
     assert lobby.row.status == "closed" and lobby_id not in service.tables
 
 
 async def test_member_gone_from_a_lobby_hands_it_to_the_next_member(storage):
     service = TableService(storage)
     table_id = await open_table(service, [ANN, BEN])
-    (live,) = await service.member_gone(GUILD, ANN)
+    (changed,) = await service.member_gone(GUILD, ANN)
+    live = changed.live
     assert live.id == table_id and live.row.host_id == BEN
     assert [s.member_id for s in live.seats] == [BEN]
     assert service.of_member(GUILD, ANN) is None
@@ -426,7 +434,7 @@ async def test_end_voids_the_open_deal_and_keeps_its_record(storage):
     with pytest.raises(UserError, match="Only the host"):
         await service.end(table_id, CAT, is_manager=False)
 
-    live = await service.end(table_id, ANN, is_manager=False)
+    live = (await service.end(table_id, ANN, is_manager=False)).live
 
     assert live.row.status == "closed" and table_id not in service.tables
     assert live.game.closed and live.deal.voided
@@ -479,7 +487,7 @@ async def test_an_idle_lobby_closes_and_a_join_keeps_it_open(storage):
     assert await service.close_idle(lobby_id, 1800) is None
 
     service.activity[lobby_id] -= 1801
-    closed = await service.close_idle(lobby_id, 1800)
+    closed = (await service.close_idle(lobby_id, 1800)).live
     assert closed.row.status == "closed"
     assert (await storage.get_table(lobby_id)).status == "closed"
     assert lobby_id not in service.tables and lobby_id not in service.activity
@@ -532,7 +540,7 @@ async def test_a_table_whose_rebuild_fails_too_is_set_aside_and_resumed(storage,
         service.get(table_id)
     assert service.due(table_id)
 
-    live = await service.resume(table_id)
+    live = (await service.resume(table_id)).live
 
     assert table_id not in service.stale
     assert snapshot(live) == snapshot(await TableService(storage)._reload(table_id))
@@ -557,7 +565,7 @@ async def test_resume_plays_an_owed_ai_move_after_a_failed_commit(storage, monke
     assert snapshot(live) == snapshot(await TableService(storage)._reload(table_id))
     assert live.deal.operations == [] and service.due(table_id)
 
-    live = await service.resume(table_id)
+    live = (await service.resume(table_id)).live
 
     assert live.deal.operations[0].seat == 1  # the AI moved for the away seat
     assert [k[0] for k in await stored_kinds(storage, table_id)] == \
@@ -597,20 +605,20 @@ async def test_each_move_is_one_call_on_the_database_thread(storage):
     service = TableService(storage, rng=random.Random(3))
     table_id = await open_table(service, [ANN], ai=2)
     calls = storage.round_trips
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
     assert storage.round_trips - calls == 2
     moves = ends = 0
     while not live.game.complete and moves < 200:
         deal = live.deal
         calls = storage.round_trips
         if deal.finished:
-            live = await service.next_deal(table_id, live.deal_number)
+            live = (await service.next_deal(table_id, live.deal_number)).live
             assert storage.round_trips - calls == 2
             continue
         assert deal.to_act == 0  # the AI seats answered in the same call
         seq = len(deal.operations)
-        live, _ = await service.act(table_id, ANN, live.deal_number,
-                                    engine_ai.choose(deal.observation(0)))
+        live = (await service.act(table_id, ANN, live.deal_number,
+                                    engine_ai.choose(deal.observation(0)))).live
         moves += 1
         ends += live.deal.finished
         assert len(live.deal.operations) > seq
@@ -643,10 +651,10 @@ async def test_load_rebuilds_every_open_table_in_one_call(storage):
     playing = await open_table(service, [BEN], ai=2, channel=502)
     await service.start(playing, BEN)
     between = await open_table(service, [CAT], ai=2, channel=503)
-    live = await service.start(between, CAT)
+    live = (await service.start(between, CAT)).live
     while not live.deal.finished:
-        live, _ = await service.act(between, CAT, live.deal_number,
-                                    engine_ai.choose(live.deal.observation(live.deal.to_act)))
+        live = (await service.act(between, CAT, live.deal_number,
+                                    engine_ai.choose(live.deal.observation(live.deal.to_act)))).live
     await storage.set_seat_state(playing, 1, away=True)
     closed = await open_table(service, [DAN], channel=504)
     await service.end(closed, DAN, is_manager=False)

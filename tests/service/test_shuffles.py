@@ -60,8 +60,8 @@ async def play_deal(service: TableService, table_id: int) -> None:
     live = service.get(table_id)
     while not live.deal.finished:
         seat = live.deal.to_act
-        live, _ = await service.act(table_id, live.member_of(seat), live.deal_number,
-                                    engine_ai.choose(live.deal.observation(seat)))
+        live = (await service.act(table_id, live.member_of(seat), live.deal_number,
+                                    engine_ai.choose(live.deal.observation(seat)))).live
 
 
 async def test_nothing_is_dealt_or_cut_before_the_commitment_is_posted(storage):
@@ -93,7 +93,7 @@ async def test_cuts_join_the_next_deal_and_decide_the_first_dealer(storage):
     with pytest.raises(UserError, match="A cut may hold"):
         await service.cut(table_id, BEN, "`x`")
     await service.cut(table_id, BEN, "42")
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
     seed = bytes.fromhex(live.game_seed)
     shuffler = Shuffler(seed, table_id, "foster")
     cuts = (Cut(0, "banana"), Cut(1, "42"))
@@ -103,7 +103,7 @@ async def test_cuts_join_the_next_deal_and_decide_the_first_dealer(storage):
     # a cut made while deal 1 is played joins deal 2
     assert (await service.cut(table_id, BEN, "pear"))[1] == 2
     await play_deal(service, table_id)
-    live = await service.next_deal(table_id, 1)
+    live = (await service.next_deal(table_id, 1)).live
     assert live.game.shuffle_log.attempts[1] == Attempt(2, 1, (Cut(1, "pear"),))
     assert list(live.deal.deck) == shuffler.deck(2, 1, (Cut(1, "pear"),))
 
@@ -135,7 +135,7 @@ async def test_an_attempt_whose_deal_was_never_written_is_burned(storage, monkey
     live = service.get(table_id)
     assert live.deal_number == 1 and live.attempts_at(2) == 1
     assert live.game.shuffle_log.burned == [Attempt(2, 1)]
-    live = await service.next_deal(table_id, 1)
+    live = (await service.next_deal(table_id, 1)).live
     shuffler = live.game.shuffler
     assert live.game.shuffle_log.attempts[1] == Attempt(2, 2)
     assert list(live.deal.deck) == shuffler.deck(2, 2, ()) != shuffler.deck(2, 1, ())
@@ -166,7 +166,7 @@ async def test_a_failed_attempt_write_derives_nothing_and_burns_nothing(storage,
         await service.start(table_id, ANN)
     assert service.get(table_id).row.status == "lobby"
     assert await storage.shuffle_events(table_id) == []
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
     assert live.game.shuffle_log.attempts == [Attempt(1, 1)]
     assert live.game.shuffle_log.burned == []
 
@@ -175,7 +175,7 @@ async def test_the_record_from_storage_is_the_game_and_its_heads_were_shown(stor
     service = TableService(storage, rng=random.Random(5))
     table_id = await lobby(service)
     await service.cut(table_id, ANN, "one")
-    live = await service.start(table_id, ANN)
+    live = (await service.start(table_id, ANN)).live
     shown = {}
     while not live.game.complete:
         await play_deal(service, table_id)
@@ -184,7 +184,7 @@ async def test_the_record_from_storage_is_the_game_and_its_heads_were_shown(stor
         assert "end" not in live.chain_heads() or live.game.complete
         if not live.game.complete:
             await service.cut(table_id, BEN, f"w{live.deal_number + 1}")
-            live = await service.next_deal(table_id, live.deal_number)
+            live = (await service.next_deal(table_id, live.deal_number)).live
     final = service.current(table_id).chain_heads()["end"]
     record = await service.record(table_id)
     assert record["shuffle"]["head"] == final
@@ -214,10 +214,10 @@ async def test_a_lobby_from_before_gets_a_seed_and_a_game_from_before_no_cut(sto
     live = await service.ensure_seed(old_lobby)
     assert live.row.game_commitment is not None and live.game_seed is not None
     await service.commitment_posted(old_lobby, 779)
-    assert (await service.start(old_lobby, ANN)).game.shuffler is not None
+    assert (await service.start(old_lobby, ANN)).live.game.shuffler is not None
     assert (await service.ensure_seed(old_game)).row.game_commitment is None  # left alone
     with pytest.raises(UserError, match="began before players could cut"):
         await service.cut(old_game, ANN, "late")
     await play_deal(service, old_game)
-    live = await service.next_deal(old_game, 1)
+    live = (await service.next_deal(old_game, 1)).live
     assert live.game.shuffle_log is None and live.game.proofs[-1] is not None  # format 1
