@@ -13,9 +13,6 @@ from tests.cogs.helpers import Table, answer_text, message_text, private
 from tests.cogs.test_confirmations import choose, start
 from tests.cogs.test_hardening import fail_next_commit
 
-#: a click's settle leaves the bot's retry waits to virtual time
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
-
 
 async def a_lobby(env, names=("ann",), joined=(), ai=0):
     """The first of ``names`` opens a lobby, those of ``joined`` (indexes) press
