@@ -504,6 +504,9 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
         async with simcord.run(bot) as env:
             instrument(bot)
             set_settle_poll(env, idle)
+            # a loaded machine (other processes on its cores) can keep a click past
+            # SimCord's 5 s settle timeout; the figures are per click either way
+            env.settle_timeout = 60.0
             # turn_timer=0: an armed turn timer is a sleeping bot task that SimCord
             # rescans at every settle step (and the +15 min steps below would fire them).
             # PER_GUILD tables a guild: the default limit of open tables at once

@@ -434,11 +434,21 @@ def _part_of(img: Image.Image) -> Image.Image:
     return part
 
 
-def _encode(img: Image.Image) -> bytes:
-    """``img`` (palette mode, with the palette) as PNG bytes (``png.encode``)."""
-    if img.palette is None:
-        img.putpalette(_palette().getpalette() or [])
-    return png_file.encode(img, PALETTE_COLOURS)
+def _encode(img: Image.Image, *, framed: bool = False) -> bytes:
+    """``img`` (palette mode, with the palette) as PNG bytes (``png.encode``;
+    ``framed``: its first column is the rows' filter bytes, ``_framed``)."""
+    img.putpalette(_palette().getpalette() or [])  # the one palette of every picture
+    return png_file.encode(img, PALETTE_COLOURS, framed=framed)
+
+
+def _framed(img: Image.Image) -> Image.Image:
+    """``img`` (palette mode) one pixel wider, its first column 0: the PNG rows'
+    filter bytes (``png.encode`` with ``framed``). A cached ground is kept so,
+    and the parts pasted on a copy of it go one pixel to the right."""
+    out = Image.new("P", (img.width + 1, img.height), 0)
+    out.paste(img, (1, 0))
+    out.palette = None
+    return out
 
 
 def _png(img: Image.Image) -> bytes:
@@ -795,13 +805,22 @@ def _seat_boxes(n: int, top: int, bottom: int) -> list[tuple[int, int]]:
     return boxes
 
 
-def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int) -> None:
+def _draw_seat_plate(draw: ImageDraw.ImageDraw, acting: bool, x: int, y: int) -> None:
+    """A seat's bare plate at ``(x, y)``: outlined in gold for the seat to act."""
     box = (x, y, x + PLATE_W, y + PLATE_H)
-    if seat.acting:
+    if acting:
         _draw_plate(draw, (x - 3, y - 3, x + PLATE_W + 3, y + PLATE_H + 3), fill=GOLD,
                     outline=GOLD, radius=14)
-    _draw_plate(draw, box, fill=PLATE_ACTING if seat.acting else PLATE,
-                outline=GOLD if seat.acting else PLATE_EDGE, width=2)
+    _draw_plate(draw, box, fill=PLATE_ACTING if acting else PLATE,
+                outline=GOLD if acting else PLATE_EDGE, width=2)
+
+
+def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int, *,
+               plate: bool = True) -> None:
+    """A seat's plate at ``(x, y)`` and what it says (``plate=False``: the bare
+    plate is drawn already, ``_plate_ground``)."""
+    if plate:
+        _draw_seat_plate(draw, seat.acting, x, y)
     ink = WHITE if seat.active else DIM
     name_font = _font(21, True)
     room = PLATE_W - 24 - (20 if seat.dealer else 0)
@@ -829,13 +848,33 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
         left = right - round(_length(font, text)) - 16
         fill, ink = (GOLD, EDGE) if seat.acting else (PLATE_EDGE, WHITE) if seat.active \
             else (PLATE, DIM)
-        draw.rounded_rectangle((left, mid - 10, right, mid + 10), radius=10, fill=fill,
-                               outline=GOLD if seat.acting else PLATE_EDGE, width=1)
+        pill = _pill(right - left, fill, GOLD if seat.acting else PLATE_EDGE)
+        img.paste(pill, (left, mid - 10), pill)
         _text(img, ((left + right) // 2, mid + 1), text, font, ink, "mm")
     if seat.dealer:
-        cx, cy, r = x + PLATE_W - 16, y + 18, 12
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=EDGE, width=2)
-        _text(img, (cx, cy + 1), "D", _font(15, True), EDGE, "mm")
+        disc = _dealer_disc()
+        img.paste(disc, (x + PLATE_W - 28, y + 6), disc)
+
+
+@lru_cache(maxsize=64)
+def _pill(width: int, fill: tuple[int, int, int], outline: tuple[int, int, int]) -> Image.Image:
+    """A tag's pill ``width`` pixels wide (RGBA, opaque where drawn): what
+    ``rounded_rectangle((0, 0, width, 20), radius=10)`` draws, pasted at its corner."""
+    img = Image.new("RGBA", (width + 1, 21), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, width, 20), radius=10, fill=fill + (255,),
+                                          outline=outline + (255,), width=1)
+    return img
+
+
+@lru_cache(maxsize=1)
+def _dealer_disc() -> Image.Image:
+    """The dealer's white disc with its D (RGBA, opaque where drawn), 25 pixels
+    square: pasted at the plate's top right corner."""
+    img = Image.new("RGBA", (25, 25), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse((0, 0, 24, 24), fill=WHITE + (255,), outline=EDGE + (255,),
+                                width=2)
+    _text(img, (12, 13), "D", _font(15, True), EDGE, "mm")
+    return img
 
 
 def _seat_box(seat: Seat, x: int, y: int) -> tuple[int, int, int, int]:
@@ -887,8 +926,9 @@ def _frame(sides: int) -> _Frame:
 @lru_cache(maxsize=8)
 def _table_ground(sides: int, height: int) -> tuple[Image.Image, Image.Image]:
     """The felt and the table top (its rim and its lighter felt), ``height``
-    pixels tall: RGB to draw parts on, and mapped to the palette to paste the
-    parts into. Drawn once per size."""
+    pixels tall: RGB to draw parts on, and mapped to the palette and framed
+    (``_framed``: one pixel to the right) to paste the parts into. Drawn once
+    per size."""
     frame = _frame(sides)
     img = Image.new("RGB", (TABLE_W, height), FELT)
     draw = ImageDraw.Draw(img)
@@ -897,7 +937,7 @@ def _table_ground(sides: int, height: int) -> tuple[Image.Image, Image.Image]:
     draw.rounded_rectangle(table, radius=90, fill=RIM)
     draw.rounded_rectangle((table[0] + 8, table[1] + 8, table[2] - 8, table[3] - 8), radius=82,
                            fill=FELT_LIGHT)
-    return img, _quantize(img)
+    return img, _framed(_quantize(img))
 
 
 def _part(sides: int, box: tuple[int, int, int, int],
@@ -912,32 +952,79 @@ def _part(sides: int, box: tuple[int, int, int, int],
     return _part_of(canvas)
 
 
-#: mode ``1`` of a mask: any index that differs from the ground's is drawn
-_DRAWN = [0] + [255] * 255
+#: a mask's bytes from the difference of two pictures' indices: 0 where they are
+#: equal, 255 (drawn) where they differ
+_DRAWN = bytes([0] + [255] * 255)
+
+
+def _indices(img: Image.Image) -> Image.Image:
+    """A palette picture's indices as a grey (``L``) picture."""
+    return Image.frombytes("L", img.size, img.tobytes())
+
+
+@lru_cache(maxsize=96)
+def _plate_ground(sides: int, box: tuple[int, int, int, int], acting: bool, x: int,
+                  y: int) -> Image.Image:
+    """The bare table under ``box`` (RGB) with a seat's bare plate drawn at
+    ``(x, y)`` (picture coordinates): the same for every seat that sits there
+    with the same ``acting``, whatever it says."""
+    canvas = _table_ground(sides, _frame(sides).height)[0].crop(box)
+    _draw_seat_plate(ImageDraw.Draw(canvas), acting, x - box[0], y - box[1])
+    return canvas
 
 
 @lru_cache(maxsize=384)
 def _seat_part(sides: int, seat: Seat, x: int, y: int) -> tuple[Image.Image, Image.Image]:
     """A seat's plate at ``(x, y)`` (cached by content and place: a move redraws
-    only the plates it changed), and the mask (mode ``1``) of the pixels it
-    draws: a tag's pill may reach the gold outline of the plate below it, and
-    each plate must cover only what it draws, as when drawn one after another."""
+    only the plates it changed), and the mask (mode ``L``, 0 or 255) of the
+    pixels it draws: a tag's pill may reach the gold outline of the plate below
+    it, and each plate must cover only what it draws, as when drawn one after
+    another."""
     box = _seat_box(seat, x, y)
-    part = _part(sides, box,
-                 lambda img, draw: _draw_seat(img, draw, seat, x - box[0], y - box[1]))
-    ground = _table_ground(sides, _frame(sides).height)[1].crop(box)
+    canvas = _plate_ground(sides, box, seat.acting, x, y).copy()
+    _draw_seat(canvas, ImageDraw.Draw(canvas), seat, x - box[0], y - box[1], plate=False)
+    part = _part_of(canvas)
+    ground = _table_ground(sides, _frame(sides).height)[1].crop(
+        (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
+    differ = ImageChops.difference(_indices(part), _indices(ground)).tobytes()
+    return part, Image.frombytes("L", part.size, differ.translate(_DRAWN))
 
-    def indices(img: Image.Image) -> Image.Image:
-        return Image.frombytes("L", img.size, img.tobytes())
-    drawn = ImageChops.difference(indices(part), indices(ground)).point(_DRAWN, "1")
-    return part, drawn
+
+#: the header's height: the top row's gold outline starts below
+HEADER_H = MARGIN + HEADER - 3
+#: room left round each text of the header in its part (glyphs reach a little
+#: past their advance)
+HEADER_PAD = 8
+
+
+@lru_cache(maxsize=64)
+def _header_texts(title: str, status: str) -> tuple[str, str, int, int]:
+    """The header's title and status as drawn (the status keeps its room; the
+    title is cut to what is left), where the title's part ends and where the
+    status's part starts (they never overlap)."""
+    title_font, status_font = _font(20), _font(21, True)
+    status = _fit(status, status_font, TABLE_W - 2 * MARGIN - 150)
+    status_w = _length(status_font, status)
+    title = _fit(title, title_font, TABLE_W - 2 * MARGIN - status_w - 24)
+    title_end = min(TABLE_W, MARGIN + 4 + math.ceil(_length(title_font, title)) + HEADER_PAD)
+    status_start = max(title_end, TABLE_W - MARGIN - 4 - math.ceil(status_w) - HEADER_PAD)
+    return title, status, title_end, status_start
 
 
 @lru_cache(maxsize=32)
-def _header_part(title: str, status: str) -> Image.Image:
-    """The header (title and status) above the top row (the same on every table size)."""
-    box = (0, 0, TABLE_W, MARGIN + HEADER - 3)  # the top row's gold outline starts below
-    return _part(0, box, lambda img, draw: _draw_table_header(img, title, status))
+def _title_part(title: str, end: int) -> Image.Image:
+    """The header's title (as ``_header_texts`` cut it), on the left up to ``end``."""
+    return _part(0, (0, 0, end, HEADER_H), lambda img, draw: _text(
+        img, (MARGIN + 4, MARGIN + HEADER // 2 - 4), title, _font(20), SOFT, "lm"))
+
+
+@lru_cache(maxsize=64)
+def _status_part(status: str, start: int) -> Image.Image:
+    """The header's status in gold (as ``_header_texts`` cut it), on the right
+    from ``start``: a move redraws this part only."""
+    return _part(0, (start, 0, TABLE_W, HEADER_H), lambda img, draw: _text(
+        img, (TABLE_W - MARGIN - 4 - start, MARGIN + HEADER // 2 - 4), status,
+        _font(21, True), GOLD, "rm"))
 
 
 @lru_cache(maxsize=64)
@@ -969,17 +1056,21 @@ def draw_table(scene: TableScene) -> bytes:
     n = len(scene.seats)
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
-    img = _table_ground(frame.sides, height)[1].copy()
-    img.paste(_header_part(scene.title, scene.status), (0, 0))
+    img = _table_ground(frame.sides, height)[1].copy()  # framed: every paste one to the right
+    title, status, title_end, status_start = _header_texts(scene.title, scene.status)
+    img.paste(_title_part(title, title_end), (1, 0))
+    img.paste(_status_part(status, status_start), (status_start + 1, 0))
     img.paste(_centre_part(frame.sides, scene.pool, scene.stock, scene.middle_label,
-                           scene.middle, scene.discard, scene.note), frame.centre[:2])
+                           scene.middle, scene.discard, scene.note),
+              (frame.centre[0] + 1, frame.centre[1]))
     for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
                               strict=True):
         part, drawn = _seat_part(frame.sides, seat, px, py)
-        img.paste(part, _seat_box(seat, px, py)[:2], drawn)
+        left, top = _seat_box(seat, px, py)[:2]
+        img.paste(part, (left + 1, top), drawn)
     if scene.shown:
-        img.paste(_shown_part(scene.shown), (0, frame.height))
-    return _encode(img)
+        img.paste(_shown_part(scene.shown), (1, frame.height))
+    return _encode(img, framed=True)
 
 
 def _shown_height(count: int) -> int:
@@ -1323,7 +1414,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     draw_showdown.cache_clear()
     if parts:
         _seat_part.cache_clear()
-        _header_part.cache_clear()
+        _title_part.cache_clear()
+        _status_part.cache_clear()
         _centre_part.cache_clear()
         _shown_part.cache_clear()
     if sprites:
@@ -1331,6 +1423,10 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _text_mask.cache_clear()
         _fit.cache_clear()
         _table_ground.cache_clear()
+        _plate_ground.cache_clear()
+        _header_texts.cache_clear()
+        _pill.cache_clear()
+        _dealer_disc.cache_clear()
         _row_plate.cache_clear()
         _felt.cache_clear()
         _card_on_felt.cache_clear()

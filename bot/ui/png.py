@@ -28,10 +28,12 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)) & 0xFFFFFFFF))
 
 
-def encode(img: Image.Image, colours: int = 256) -> bytes:
+def encode(img: Image.Image, colours: int = 256, *, framed: bool = False) -> bytes:
     """``img``, a palette (``P``) picture with its palette, as PNG bytes: 8 bits a
     pixel, the first ``colours`` entries of its palette (every index it uses must
-    be below that).
+    be below that). ``framed``: ``img``'s first column is already each row's
+    filter byte (every pixel 0) and the picture is the rest: drawn so, a picture
+    is encoded without being copied into such a frame first.
 
     Raises:
         ValueError: ``img`` is not a palette picture, or has no palette.
@@ -42,10 +44,13 @@ def encode(img: Image.Image, colours: int = 256) -> bytes:
     if palette is None:
         raise ValueError("the picture has no palette")
     width, height = img.size
-    framed = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0
-    framed.paste(img, (1, 0))
+    if framed:
+        width -= 1
+    else:
+        img, plain = Image.new("P", (width + 1, height), 0), img  # column 0: filter bytes
+        img.paste(plain, (1, 0))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette colour
     entries = bytes(palette[:3 * colours]).ljust(3 * colours, b"\0")
     return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", entries)
-            + _chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), LEVEL))
+            + _chunk(b"IDAT", isal_zlib.compress(img.tobytes(), LEVEL))
             + _chunk(b"IEND", b""))
