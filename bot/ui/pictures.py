@@ -1027,15 +1027,40 @@ def _status_part(status: str, start: int) -> Image.Image:
         _font(21, True), GOLD, "rm"))
 
 
+#: the centre's three bands, from its top (``_Frame.centre``): the pool's line,
+#: the piles' cards (a pile's second back reaches 5 pixels above them, their
+#: shadows 2 below) and the piles' labels with the note; each band draws only
+#: its own, so they never overlap
+POOL_BAND = 35
+CARDS_BAND = 40 + card_height(MID_CARD) + 2
+
+
 @lru_cache(maxsize=64)
-def _centre_part(sides: int, pool: str, stock: int | None, middle_label: str,
+def _centre_band(sides: int, band: str, pool: str, stock: int | None, middle_label: str,
                  middle: tuple[Card, ...], discard: tuple[Card | None, int] | None,
                  note: str) -> Image.Image:
-    """The centre of the table (pool, piles, note), cached by what it shows."""
+    """One band of the centre of the table (``pool``, ``cards`` or ``labels``),
+    cached by what it shows: a move that changes the pool or a pile's count
+    redraws that band only (callers pass only what the band shows)."""
     frame = _frame(sides)
-    return _part(sides, frame.centre, lambda img, draw: _draw_centre(
+    left, top, right, bottom = frame.centre
+    start, end = {"pool": (0, POOL_BAND), "cards": (POOL_BAND, CARDS_BAND),
+                  "labels": (CARDS_BAND, bottom - top)}[band]
+    return _part(sides, (left, top + start, right, top + end), lambda img, draw: _draw_centre(
         img, draw, frame, pool, stock, middle_label, middle, discard, note,
-        origin=frame.centre[:2]))
+        origin=(left, top + start), only=band))
+
+
+def _centre_parts(sides: int, scene: TableScene) -> list[tuple[Image.Image, int]]:
+    """The centre's bands of ``scene`` and where each starts below the centre's top."""
+    stock, discard = scene.stock, scene.discard
+    piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
+    top_card = None if discard is None else (discard[0], 0)
+    return [(_centre_band(sides, "pool", scene.pool, None, "", (), None, ""), 0),
+            (_centre_band(sides, "cards", "", piles, scene.middle_label, scene.middle,
+                          top_card, ""), POOL_BAND),
+            (_centre_band(sides, "labels", "", stock, scene.middle_label, scene.middle,
+                          discard, scene.note), CARDS_BAND)]
 
 
 @lru_cache(maxsize=16)
@@ -1060,9 +1085,8 @@ def draw_table(scene: TableScene) -> bytes:
     title, status, title_end, status_start = _header_texts(scene.title, scene.status)
     img.paste(_title_part(title, title_end), (1, 0))
     img.paste(_status_part(status, status_start), (status_start + 1, 0))
-    img.paste(_centre_part(frame.sides, scene.pool, scene.stock, scene.middle_label,
-                           scene.middle, scene.discard, scene.note),
-              (frame.centre[0] + 1, frame.centre[1]))
+    for part, down in _centre_parts(frame.sides, scene):
+        img.paste(part, (frame.centre[0] + 1, frame.centre[1] + down))
     for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
                               strict=True):
         part, drawn = _seat_part(frame.sides, seat, px, py)
@@ -1113,17 +1137,19 @@ def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...
 def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, pool: str,
                  stock: int | None, middle_label: str, middle: tuple[Card, ...],
                  discard: tuple[Card | None, int] | None, note: str, *,
-                 origin: tuple[int, int] = (0, 0)) -> None:
+                 origin: tuple[int, int] = (0, 0), only: str | None = None) -> None:
     """The centre of the table (fields as ``TableScene``'s): the pool, then the
     piles in one row (an empty pile as an outline), then the note; ``img``'s
-    corner is the picture's point ``origin``."""
+    corner is the picture's point ``origin``; ``only``: one band of it
+    (``pool``, ``cards``, ``labels``: ``_centre_band``), else all."""
     cx0 = (MARGIN + PLATE_W + 2 * GAP if frame.sides else MARGIN + 2 * GAP) - origin[0]
     cx1 = TABLE_W - 2 * origin[0] - cx0
     cy0 = frame.top + PLATE_H + GAP - origin[1]
-    pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
-                     if _length(f, pool) <= cx1 - cx0 or f.size == 16)
-    _text(img, ((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
-          WHITE, "mm")
+    if only in (None, "pool"):
+        pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
+                         if _length(f, pool) <= cx1 - cx0 or f.size == 16)
+        _text(img, ((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
+              WHITE, "mm")
     groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
     widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
@@ -1132,15 +1158,18 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
     y = cy0 + 40
     label_font = _font(17)
     for (label, cards), w in zip(groups, widths, strict=True):
-        if not cards:
-            draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT, width=2)
-        for i, card in enumerate(cards):
-            if card is None and stock and stock > 1:  # a pile: one more back
-                _paste_card(img, None, x + 5, y - 5, MID_CARD)
-            _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
-        _text(img, (x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
+        if only in (None, "cards"):
+            if not cards:
+                draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT,
+                                       width=2)
+            for i, card in enumerate(cards):
+                if card is None and stock and stock > 1:  # a pile: one more back
+                    _paste_card(img, None, x + 5, y - 5, MID_CARD)
+                _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
+        if only in (None, "labels"):
+            _text(img, (x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
         x += w + 28
-    if note:
+    if note and only in (None, "labels"):
         _text(img, ((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
 
 
@@ -1416,7 +1445,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _seat_part.cache_clear()
         _title_part.cache_clear()
         _status_part.cache_clear()
-        _centre_part.cache_clear()
+        _centre_band.cache_clear()
         _shown_part.cache_clear()
     if sprites:
         _card_sprite.cache_clear()

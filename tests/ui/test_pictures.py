@@ -365,3 +365,24 @@ def test_the_png_writer_gives_back_every_pixel_and_colour(width, height, colours
 def test_the_png_writer_refuses_what_is_not_a_palette_picture():
     with pytest.raises(ValueError, match="palette"):
         png.encode(Image.new("RGB", (2, 2)))
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_state_of_a_deal_put_together_from_parts_is_the_one_canvas(preset):
+    """Issue 22: the parts (a plate on its cached bare plate, the header's title
+    and status, the centre's three bands) give, at every state of a deal, the
+    pixels of drawing the whole table on one canvas: no part draws outside its
+    box."""
+    game, deal = play(preset, 7, 3, 0)
+    compared = 0
+    while True:
+        scene = pictures.table_scene(deal.observation(None), NAMES[:7], game.running_balances,
+                                     title=f"Table 12 · {preset} · deal 3 of 14")
+        png = pictures.draw_table(scene)
+        assert decode(png).convert("RGB").tobytes() == on_one_canvas(scene).tobytes()
+        compared += 1
+        if deal.finished:
+            break
+        seat = deal.to_act
+        deal.act(seat, ai.choose(deal.observation(seat)))
+    assert compared >= 3
