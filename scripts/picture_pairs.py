@@ -64,6 +64,13 @@ def pictures_now() -> dict[str, bytes]:
     out["table-after-move"] = pictures.table_png(deal.observation(None), NAMES[:5],
                                                  game.running_balances,
                                                  title="Table 1 · Foster · deal 1 of 10")
+    game, deal = deal_of("jaques", 4, "pairs drawn")
+    for _ in range(60):  # a seat holding a drawn card: the hand with a card set apart
+        seat = deal.to_act
+        if deal.finished or deal.observation(seat).drawn is not None:
+            break
+        deal.act(seat, ai.choose(deal.observation(seat)))
+    out["hand-drawn"] = pictures.hand_png(deal.observation(deal.to_act))
     game, deal = deal_of("widow", 6, "pairs widow")
     play(deal, 3)
     out["widow-table"] = pictures.table_png(deal.observation(None), NAMES[:6],

@@ -103,6 +103,7 @@ def _invisible(ch: str) -> bool:
         or 0xE0100 <= code <= 0xE01EF
 
 
+@lru_cache(maxsize=1024)
 def _clean(text: str) -> str:
     """``text`` without the characters no font of the pictures can draw (an
     unassigned or private code point, a control character, a script none of
@@ -437,8 +438,13 @@ def _part_of(img: Image.Image) -> Image.Image:
 def _encode(img: Image.Image, *, framed: bool = False) -> bytes:
     """``img`` (palette mode, with the palette) as PNG bytes (``png.encode``;
     ``framed``: its first column is the rows' filter bytes, ``_framed``)."""
-    img.putpalette(_palette().getpalette() or [])  # the one palette of every picture
-    return png_file.encode(img, PALETTE_COLOURS, framed=framed)
+    return png_file.encode(img, PALETTE_COLOURS, framed=framed, palette=_palette_bytes())
+
+
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    """The palette (``_palette``) as the PNG's ``PLTE`` entries: every picture's."""
+    return bytes((_palette().getpalette("RGB") or [])[:3 * PALETTE_COLOURS])
 
 
 def _framed(img: Image.Image) -> Image.Image:
@@ -585,32 +591,45 @@ def draw_hand(scene: HandScene) -> bytes:
     img = _felt((width, height)).copy()
     # the words' strip: under every card (the whole picture when there is none)
     below = HAND_PAD + ch + _shadow_offset(HAND_CARD) if cards_h else 0
-    strip = Image.new("RGB", (width, height - below), FELT)
     x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
     faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
     for card in faces:
         img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
         x += HAND_CARD + HAND_GAP
     centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
+    labels: list[tuple[str, int]] = []
     if scene.extra:
         x += 24 - HAND_GAP if main else 0
         if main:
             ImageDraw.Draw(img).line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10),
                                      fill=_index(SOFT), width=2)
-        small = _font(21, True)
         for label, card in scene.extra:
             img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
-            _text(strip, (x + HAND_CARD // 2, HAND_PAD + ch + 22 - below), label, small, GOLD,
-                  "mm")
+            labels.append((label, x + HAND_CARD // 2))
             x += HAND_CARD + HAND_GAP
-    y = HAND_PAD + cards_h + 22 - below
-    font = _font(30, True)
-    caption = _fit(scene.caption, font, width - 2 * HAND_PAD)
-    _text(strip, (centre if main else width // 2, y), caption, font, WHITE, "mm")
-    if scene.note:
-        _text(strip, (width // 2, y + 36), scene.note, _font(21), SOFT, "mm")
-    img.paste(_quantize(strip), (0, below))
+    img.paste(_hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
+                          HAND_PAD + cards_h + 22 - below, centre if main else width // 2,
+                          scene.caption, scene.note), (0, below))
     return _encode(img)
+
+
+@lru_cache(maxsize=64)
+def _hand_strip(size: tuple[int, int], label_y: int, labels: tuple[tuple[str, int], ...],
+                y: int, caption_x: int, caption: str, note: str) -> Image.Image:
+    """A hand picture's words on a strip of felt of ``size``, mapped to the
+    palette: the drawn or offered cards' ``labels`` (text, centre x) at
+    ``label_y``, the ``caption`` (cut to fit) at ``(caption_x, y)``, the
+    ``note`` below it. Cached: the same categories come back hand after hand."""
+    width = size[0]
+    strip = Image.new("RGB", size, FELT)
+    small = _font(21, True)
+    for label, cx in labels:
+        _text(strip, (cx, label_y), label, small, GOLD, "mm")
+    font = _font(30, True)
+    _text(strip, (caption_x, y), _fit(caption, font, width - 2 * HAND_PAD), font, WHITE, "mm")
+    if note:
+        _text(strip, (width // 2, y + 36), note, _font(21), SOFT, "mm")
+    return _part_of(strip)
 
 
 # ======================================================================= table
@@ -957,11 +976,6 @@ def _part(sides: int, box: tuple[int, int, int, int],
 _DRAWN = bytes([0] + [255] * 255)
 
 
-def _indices(img: Image.Image) -> Image.Image:
-    """A palette picture's indices as a grey (``L``) picture."""
-    return Image.frombytes("L", img.size, img.tobytes())
-
-
 @lru_cache(maxsize=96)
 def _plate_ground(sides: int, box: tuple[int, int, int, int], acting: bool, x: int,
                   y: int) -> Image.Image:
@@ -986,7 +1000,7 @@ def _seat_part(sides: int, seat: Seat, x: int, y: int) -> tuple[Image.Image, Ima
     part = _part_of(canvas)
     ground = _table_ground(sides, _frame(sides).height)[1].crop(
         (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
-    differ = ImageChops.difference(_indices(part), _indices(ground)).tobytes()
+    differ = ImageChops.difference(part, ground).tobytes()  # of the indices
     return part, Image.frombytes("L", part.size, differ.translate(_DRAWN))
 
 
@@ -1451,6 +1465,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _card_sprite.cache_clear()
         _text_mask.cache_clear()
         _fit.cache_clear()
+        _clean.cache_clear()
         _table_ground.cache_clear()
         _plate_ground.cache_clear()
         _header_texts.cache_clear()
@@ -1459,6 +1474,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _row_plate.cache_clear()
         _felt.cache_clear()
         _card_on_felt.cache_clear()
+        _hand_strip.cache_clear()
         _index.cache_clear()
         _pip.cache_clear()
         _runs_mask.cache_clear()
@@ -1469,3 +1485,4 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _length.cache_clear()
         _drawable.cache_clear()
         _palette.cache_clear()
+        _palette_bytes.cache_clear()

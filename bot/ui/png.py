@@ -28,21 +28,31 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)) & 0xFFFFFFFF))
 
 
-def encode(img: Image.Image, colours: int = 256, *, framed: bool = False) -> bytes:
+def encode(img: Image.Image, colours: int = 256, *, framed: bool = False,
+           palette: bytes | None = None) -> bytes:
     """``img``, a palette (``P``) picture with its palette, as PNG bytes: 8 bits a
     pixel, the first ``colours`` entries of its palette (every index it uses must
-    be below that). ``framed``: ``img``'s first column is already each row's
-    filter byte (every pixel 0) and the picture is the rest: drawn so, a picture
-    is encoded without being copied into such a frame first.
+    be below that).
+
+    Args:
+        img: the picture.
+        colours: the palette entries written.
+        framed: ``img``'s first column is already each row's filter byte (every
+            pixel 0) and the picture is the rest: drawn so, a picture is encoded
+            without being copied into such a frame first.
+        palette: these ``colours`` RGB triples instead of ``img``'s own palette
+            (which is then not read).
 
     Raises:
         ValueError: ``img`` is not a palette picture, or has no palette.
     """
     if img.mode != "P":
         raise ValueError(f"a palette picture is needed, not {img.mode}")
-    palette = img.getpalette("RGB")
     if palette is None:
-        raise ValueError("the picture has no palette")
+        own = img.getpalette("RGB")
+        if own is None:
+            raise ValueError("the picture has no palette")
+        palette = bytes(own[:3 * colours])
     width, height = img.size
     if framed:
         width -= 1
@@ -50,7 +60,7 @@ def encode(img: Image.Image, colours: int = 256, *, framed: bool = False) -> byt
         img, plain = Image.new("P", (width + 1, height), 0), img  # column 0: filter bytes
         img.paste(plain, (1, 0))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette colour
-    entries = bytes(palette[:3 * colours]).ljust(3 * colours, b"\0")
+    entries = palette[:3 * colours].ljust(3 * colours, b"\0")
     return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", entries)
             + _chunk(b"IDAT", isal_zlib.compress(img.tobytes(), LEVEL))
             + _chunk(b"IEND", b""))
