@@ -1,4 +1,4 @@
-"""Save one picture of every kind, or compare two such sets pixel by pixel.
+r"""Save one picture of every kind, or compare two such sets pixel by pixel.
 
 The speed work on ``bot/ui/pictures.py`` must leave the pictures unchanged to
 the eye (issue 22). This script draws a fixed set from deals the AI plays with
@@ -29,20 +29,20 @@ from PIL import Image, ImageChops
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Game, ai, get_preset, shuffled_deck  # noqa: E402
-from bot.ui import pictures  # noqa: E402
+from bot.engine import AnyDeal, Game, ai, get_preset, shuffled_deck
+from bot.ui import pictures
 
 NAMES = ["Ann", "Zoë", "Bartholomew the Long-Named", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy",
          "Jo", "Kim", "Lu"]
 
 
-def deal_of(preset: str, seats: int, seed: str):  # type: ignore[no-untyped-def]
+def deal_of(preset: str, seats: int, seed: str) -> tuple[Game, AnyDeal]:
     rng = random.Random(seed)
     game = Game(get_preset(preset), seats, 0)
     return game, game.start_deal(shuffled_deck(rng), rng=rng)
 
 
-def play(deal, moves: int | None) -> None:  # type: ignore[no-untyped-def]
+def play(deal: AnyDeal, moves: int | None) -> None:
     """``moves`` AI moves (``None``: to the deal's end)."""
     done = 0
     while not deal.finished and (moves is None or done < moves):
@@ -75,6 +75,10 @@ def pictures_now() -> dict[str, bytes]:
     play(deal, 3)
     out["widow-table"] = pictures.table_png(deal.observation(None), NAMES[:6],
                                             game.running_balances, title="Table 2 · widow")
+    for preset, seats in (("oldway", 5), ("parlett", 4)):  # one column; lives, a footer
+        game, deal = deal_of(preset, seats, f"pairs {preset}")
+        play(deal, None)
+        out[f"showdown-{preset}"] = pictures.showdown_png(deal.observation(None), NAMES[:seats])
     game, deal = deal_of("foster-more", 12, "pairs showdown")
     play(deal, None)
     obs = deal.observation(None)

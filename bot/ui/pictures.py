@@ -225,6 +225,24 @@ def _runs_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
     return mask, ox, oy
 
 
+def _put(canvas: Image.Image, source: Image.Image | tuple[int, ...], xy: tuple[int, int],
+         mask: Image.Image | None = None) -> None:
+    """``canvas.paste(source, xy, mask)``, straight to Pillow's core (``Image.im``):
+    a picture pastes dozens of sprites, masks and parts, and ``Image.paste``'s
+    checks cost more than most of those pastes. Only for what this module makes:
+    pictures in memory, loaded, ``source`` of ``canvas``'s mode (or RGBA onto
+    RGB with itself as ``mask``), a colour as a tuple of ``canvas``'s mode."""
+    sized = source if isinstance(source, Image.Image) else mask
+    assert sized is not None, "a colour is pasted through a mask"
+    width, height = sized.size
+    box = (xy[0], xy[1], xy[0] + width, xy[1] + height)
+    core = source.im if isinstance(source, Image.Image) else source
+    if mask is None:
+        canvas.im.paste(core, box)
+    else:
+        canvas.im.paste(core, box, mask.im)
+
+
 def _text(img: Image.Image, xy: tuple[float, float], text: str,
           font: ImageFont.FreeTypeFont, fill: tuple[int, int, int], anchor: str = "la") -> None:
     """Draw ``text`` on ``img`` as ``ImageDraw.text(xy, text, fill, font, anchor)``
@@ -234,7 +252,7 @@ def _text(img: Image.Image, xy: tuple[float, float], text: str,
     fx, fy = x - math.floor(x), y - math.floor(y)
     mask, ox, oy = _text_mask(text, font, anchor, fx, fy) if _single(text, font) \
         else _runs_mask(text, font, anchor, fx, fy)
-    img.paste(fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
+    _put(img, fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
 
 
 # ----------------------------------------------------------------------- suits
@@ -370,7 +388,7 @@ def _card_sprite(card: Card | None, width: int) -> Image.Image:
 def _paste_card(canvas: Image.Image, card: Card | None, x: int, y: int, width: int) -> None:
     """Paste the face of ``card`` (the back for ``None``) with its shadow at ``(x, y)``."""
     sprite = _card_sprite(card, width)
-    canvas.paste(sprite, (x, y), sprite)
+    _put(canvas, sprite, (x, y), sprite)
 
 
 def _shade(colour: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -594,7 +612,7 @@ def draw_hand(scene: HandScene) -> bytes:
     x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
     faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
     for card in faces:
-        img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
+        _put(img, _card_on_felt(card, HAND_CARD), (x, HAND_PAD))
         x += HAND_CARD + HAND_GAP
     centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
     labels: list[tuple[str, int]] = []
@@ -604,7 +622,7 @@ def draw_hand(scene: HandScene) -> bytes:
             ImageDraw.Draw(img).line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10),
                                      fill=_index(SOFT), width=2)
         for label, card in scene.extra:
-            img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
+            _put(img, _card_on_felt(card, HAND_CARD), (x, HAND_PAD))
             labels.append((label, x + HAND_CARD // 2))
             x += HAND_CARD + HAND_GAP
     img.paste(_hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
@@ -854,7 +872,7 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
     if seat.lives:
         for _ in range(min(seat.lives, 5)):
             heart = _pip(2, 16, RED if seat.active else DIM)
-            img.paste(heart, (fx, line - 8), heart)
+            _put(img, heart, (fx, line - 8), heart)
             fx += 19
         if seat.lives > 5:
             _text(img, (fx, line), f"×{seat.lives}", _font(16), ink, "lm")
@@ -868,11 +886,11 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
         fill, ink = (GOLD, EDGE) if seat.acting else (PLATE_EDGE, WHITE) if seat.active \
             else (PLATE, DIM)
         pill = _pill(right - left, fill, GOLD if seat.acting else PLATE_EDGE)
-        img.paste(pill, (left, mid - 10), pill)
+        _put(img, pill, (left, mid - 10), pill)
         _text(img, ((left + right) // 2, mid + 1), text, font, ink, "mm")
     if seat.dealer:
         disc = _dealer_disc()
-        img.paste(disc, (x + PLATE_W - 28, y + 6), disc)
+        _put(img, disc, (x + PLATE_W - 28, y + 6), disc)
 
 
 @lru_cache(maxsize=64)
@@ -1097,15 +1115,15 @@ def draw_table(scene: TableScene) -> bytes:
     height = frame.height + _shown_height(len(scene.shown))
     img = _table_ground(frame.sides, height)[1].copy()  # framed: every paste one to the right
     title, status, title_end, status_start = _header_texts(scene.title, scene.status)
-    img.paste(_title_part(title, title_end), (1, 0))
-    img.paste(_status_part(status, status_start), (status_start + 1, 0))
+    _put(img, _title_part(title, title_end), (1, 0))
+    _put(img, _status_part(status, status_start), (status_start + 1, 0))
     for part, down in _centre_parts(frame.sides, scene):
-        img.paste(part, (frame.centre[0] + 1, frame.centre[1] + down))
+        _put(img, part, (frame.centre[0] + 1, frame.centre[1] + down))
     for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
                               strict=True):
         part, drawn = _seat_part(frame.sides, seat, px, py)
         left, top = _seat_box(seat, px, py)[:2]
-        img.paste(part, (left + 1, top), drawn)
+        _put(img, part, (left + 1, top), drawn)
     if scene.shown:
         img.paste(_shown_part(scene.shown), (1, frame.height))
     return _encode(img, framed=True)
@@ -1372,66 +1390,135 @@ def _row_plate(winner: bool, row_h: int) -> Image.Image:
 
 @lru_cache(maxsize=32)
 def draw_showdown(scene: ShowdownScene) -> bytes:
-    """PNG of a showdown scene (cached by scene)."""
+    """PNG of a showdown scene (cached by scene). The header, each row (on its
+    plate) and the footer are drawn apart, each mapped to the palette alone and
+    pasted on plain felt already mapped and framed (``_framed``): the felt
+    between them is never mapped again, nor the picture copied before encoding."""
     n = len(scene.rows)
     columns = 1 if n <= 6 else 2
     per_column = -(-n // columns)
     head = 86
     row_h = ROW_H + (PAY_H if any(row.payments for row in scene.rows) else 0)
     width = columns * COLUMN_W + (columns - 1) * GAP + 2 * MARGIN
-    height = head + per_column * (row_h + 8) + len(scene.footer) * 28 + MARGIN + 4
-    img = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(img)
+    rows_end = head + per_column * (row_h + 8)
+    height = rows_end + len(scene.footer) * 28 + MARGIN + 4
+    img = _framed_felt((width, height)).copy()
+    top = Image.new("RGB", (width, head - 3), FELT)  # the rows' plates start below
     title = _fit(scene.title, _font(24, True), width // 2)
-    _text(img, (MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm")
-    _text(img, (MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
+    _text(top, (MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm")
+    _text(top, (MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
           _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm")
-    _text(img, (MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
+    _text(top, (MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
           _font(22, True), WHITE, "lm")
-    name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
-        _font(28, True)
+    _put(img, _part_of(top), (1, 0))
     for i, row in enumerate(scene.rows):
         col, r = divmod(i, per_column)
         x = MARGIN + col * (COLUMN_W + GAP)
         y = head + r * (row_h + 8)
-        img.paste(_row_plate(row.winner, row_h), (x - 3, y - 3))
-        top = y + (0 if row.notes else 12)  # name and category centred without notes
+        _put(img, _showdown_row_part(row, row_h), (x - 3 + 1, y - 3))
+    if scene.footer:
+        bottom = Image.new("RGB", (width, height - rows_end + 4), FELT)  # below the last plate
+        y = 14
+        for line in scene.footer:
+            _text(bottom, (MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
+                  WHITE, "lm")
+            y += 28
+        _put(img, _part_of(bottom), (1, rows_end - 4))
+    return _encode(img, framed=True)
+
+
+@lru_cache(maxsize=4)
+def _framed_felt(size: tuple[int, int]) -> Image.Image:
+    """Plain felt of ``size``, mapped to the palette and framed (``_framed``)."""
+    return _framed(_felt(size))
+
+
+#: where a showdown row's words start, from its plate's left edge
+ROW_TEXT_X = 10 + 3 * (ROW_CARD + 6) + 6
+
+
+def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
+    """One showdown row on its plate (``_row_plate``, 3 pixels of felt round it),
+    mapped to the palette: its cards, the dealer's D, name, category, notes,
+    what the deal paid it and why. The plate is mapped once (``_row_plate_part``),
+    up to three cards are pasted as tiles already on it (``_card_on_plate``), and
+    only the words are drawn and mapped: right of the cards, and (the payments'
+    line) below them (4 cards overlap: drawn whole)."""
+    if len(row.cards) > 3:
+        img = _row_plate(row.winner, row_h).copy()
+        _draw_showdown_row(img, row, (0, 0), with_cards=True)
+        return _part_of(img)
+    part = _row_plate_part(row.winner, row_h).copy()
+    cx = 3 + 10
+    for card in row.cards:
+        _put(part, _card_on_plate(card, row.winner), (cx, 3 + 8))
+        cx += ROW_CARD + 6
+    # the words: from just right of the cards' shadows to the plate's right edge
+    left = 3 + 10 + 3 * (ROW_CARD + 6) - 6 + _shadow_offset(ROW_CARD) + 1
+    below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
+    boxes = [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
+                                                    if row.payments else [])
+    for box in boxes:  # a text reaching both is drawn in each, cut at their edge
+        words = _row_plate(row.winner, row_h).crop(box)
+        _draw_showdown_row(words, row, box[:2], with_cards=False)
+        _put(part, _part_of(words), box[:2])
+    return part
+
+
+def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
+                       with_cards: bool) -> None:
+    """Draw a showdown row on ``img``, the piece of its plate's picture whose
+    corner is at ``origin`` there (the plate's corner is at (3, 3))."""
+    draw = ImageDraw.Draw(img)
+    x, y = 3 - origin[0], 3 - origin[1]
+    name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
+        _font(28, True)
+    top = y + (0 if row.notes else 12)  # name and category centred without notes
+    if with_cards:
         cx = x + 10
         step = ROW_CARD + 6 if len(row.cards) <= 3 else ROW_CARD * 3 // 4
         for card in row.cards:
             _paste_card(img, card, cx, y + 8, ROW_CARD)
             cx += step
-        tx = x + 10 + 3 * (ROW_CARD + 6) + 6
-        delta = _signed(row.delta)
-        delta_w = _length(delta_font, delta)
-        room = x + COLUMN_W - 16 - delta_w - 12 - tx
-        name = row.name
-        if row.dealer:
-            r_ = 11
-            draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
-                         outline=EDGE, width=2)
-            _text(img, (tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
-            name_x = tx + 2 * r_ + 8
-        else:
-            name_x = tx
-        _text(img, (name_x, top + 18), _fit(name, name_font, room - (name_x - tx)), name_font,
-              WHITE, "lm")
-        category = row.category + (f"  — {row.mark}" if row.mark else "")
-        _text(img, (tx, top + 45), _fit(category, cat_font, room), cat_font,
-              GOLD if row.mark else SOFT, "lm")
-        if row.notes:
-            _text(img, (tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
-        _text(img, (x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta),
-              "rm")
-        if row.payments:
-            _text(img, (x + 10, y + ROW_H + PAY_H // 2 - 6),
-                  _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
-    y = head + per_column * (row_h + 8) + 10
-    for line in scene.footer:
-        _text(img, (MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), _font(19), WHITE,
-              "lm")
-        y += 28
-    return _png(img)
+    tx = x + ROW_TEXT_X
+    delta = _signed(row.delta)
+    delta_w = _length(delta_font, delta)
+    room = x + COLUMN_W - 16 - delta_w - 12 - tx
+    if row.dealer:
+        r_ = 11
+        draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
+                     outline=EDGE, width=2)
+        _text(img, (tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
+        name_x = tx + 2 * r_ + 8
+    else:
+        name_x = tx
+    _text(img, (name_x, top + 18), _fit(row.name, name_font, room - (name_x - tx)), name_font,
+          WHITE, "lm")
+    category = row.category + (f"  — {row.mark}" if row.mark else "")
+    _text(img, (tx, top + 45), _fit(category, cat_font, room), cat_font,
+          GOLD if row.mark else SOFT, "lm")
+    if row.notes:
+        _text(img, (tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
+    _text(img, (x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta), "rm")
+    if row.payments:
+        _text(img, (x + 10, y + ROW_H + PAY_H // 2 - 6),
+              _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
+
+
+@lru_cache(maxsize=8)
+def _row_plate_part(winner: bool, row_h: int) -> Image.Image:
+    """``_row_plate`` mapped to the palette."""
+    return _part_of(_row_plate(winner, row_h))
+
+
+@lru_cache(maxsize=128)
+def _card_on_plate(card: Card, winner: bool) -> Image.Image:
+    """``card`` (showdown size) with its shadow on a row's plate, mapped to the
+    palette: pasted there, the pixels of ``_paste_card`` on the plate."""
+    sprite = _card_sprite(card, ROW_CARD)
+    tile = Image.new("RGB", sprite.size, PLATE_ACTING if winner else PLATE)
+    _put(tile, sprite, (0, 0), sprite)
+    return _part_of(tile)
 
 
 def warm() -> None:
@@ -1473,6 +1560,9 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _dealer_disc.cache_clear()
         _row_plate.cache_clear()
         _felt.cache_clear()
+        _framed_felt.cache_clear()
+        _row_plate_part.cache_clear()
+        _card_on_plate.cache_clear()
         _card_on_felt.cache_clear()
         _hand_strip.cache_clear()
         _index.cache_clear()
