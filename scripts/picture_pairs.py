@@ -47,6 +47,7 @@ def play(deal: AnyDeal, moves: int | None) -> None:
     done = 0
     while not deal.finished and (moves is None or done < moves):
         seat = deal.to_act
+        assert seat is not None
         deal.act(seat, ai.choose(deal.observation(seat)))
         done += 1
 
@@ -66,11 +67,12 @@ def pictures_now() -> dict[str, bytes]:
                                                  title="Table 1 · Foster · deal 1 of 10")
     game, deal = deal_of("jaques", 4, "pairs drawn")
     for _ in range(60):  # a seat holding a drawn card: the hand with a card set apart
-        seat = deal.to_act
-        if deal.finished or deal.observation(seat).drawn is not None:
+        to_act = deal.to_act
+        assert to_act is not None
+        if deal.observation(to_act).drawn is not None:
             break
-        deal.act(seat, ai.choose(deal.observation(seat)))
-    out["hand-drawn"] = pictures.hand_png(deal.observation(deal.to_act))
+        deal.act(to_act, ai.choose(deal.observation(to_act)))
+    out["hand-drawn"] = pictures.hand_png(deal.observation(to_act))
     game, deal = deal_of("widow", 6, "pairs widow")
     play(deal, 3)
     out["widow-table"] = pictures.table_png(deal.observation(None), NAMES[:6],
@@ -105,7 +107,8 @@ def compare(before: Path, after: Path, tolerance: int) -> int:
         diff = ImageChops.difference(a, b)
         red, green, blue = diff.split()
         differing = sum(ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()[1:])
-        most = max(hi for _, hi in diff.getextrema())
+        most = max(max(
+            i for i, count in enumerate(band.histogram()) if count) for band in (red, green, blue))
         worst = max(worst, most)
         failed |= most > tolerance
         print(f"{old.stem:<18}{old.stat().st_size / 1024:>10.1f}{new.stat().st_size / 1024:>10.1f}"
@@ -129,7 +132,8 @@ def main() -> int:
             (args.save / f"{name}.png").write_bytes(png)
             print(f"{name:<18}{len(png) / 1024:7.1f} KB")
     if args.compare:
-        return compare(*args.compare, args.tolerance)
+        before, after = args.compare
+        return compare(before, after, args.tolerance)
     return 0
 
 
