@@ -43,6 +43,7 @@ from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from . import fonts
 from . import png as png_file
+from .status import PICTURE, middle_word, status_line
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
 
@@ -691,34 +692,6 @@ def _name(names: Sequence[str], seat: int) -> str:
     return _clean(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
 
 
-def _status(obs: Observation, names: Sequence[str]) -> str:
-    """The one line under the title: who is awaited (as ``render.table_embed``)."""
-    if obs.finished:
-        return "This deal is over"
-    if obs.barter is not None:
-        a, b = obs.barter
-        return f"{_name(names, b)} to answer {_name(names, a)}'s barter"
-    if obs.offer is not None:
-        a, b = obs.offer
-        return f"{_name(names, b)} to answer {_name(names, a)}'s trade offer"
-    if obs.phase == "choice":
-        return f"{_name(names, obs.dealer)}, the dealer, may take the {_middle_word(obs)}"
-    if obs.phase == "horse" and obs.to_act is not None:
-        return f"{_name(names, obs.to_act)} may buy a horse"
-    if obs.to_act is None:
-        return ""
-    text = f"To act: {_name(names, obs.to_act)}"
-    if obs.drawing is not None:
-        text += " (holding a drawn card)"
-    if obs.phase == "final":
-        text += f" · final round, {obs.final_turns} turn{'s' if obs.final_turns != 1 else ''} left"
-    return text
-
-
-def _middle_word(obs: Observation) -> str:
-    return "middle" if obs.rules.lives else "widow"
-
-
 def _pool_text(obs: Observation) -> str:
     pots = obs.pots or (obs.pool,)
     if len(pots) > 1:
@@ -777,11 +750,11 @@ def table_scene(obs: Observation, names: Sequence[str],
         note = "a horse is for sale" if obs.horse_available else "the horse is taken"
     return TableScene(
         title=_clean(title) if title is not None else obs.rules.name,
-        status=_status(obs, names),
+        status=status_line(obs, lambda seat: _name(names, seat), PICTURE),
         seats=tuple(seats),
         pool=_pool_text(obs),
         stock=stock,
-        middle_label=_middle_word(obs) if obs.widow is not None else "",
+        middle_label=middle_word(obs) if obs.widow is not None else "",
         middle=tuple(middle),
         discard=discard,
         note=note,

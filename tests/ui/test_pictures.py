@@ -32,7 +32,7 @@ from bot.engine import (
     parse_card,
     shuffled_deck,
 )
-from bot.ui import fonts, pictures, png
+from bot.ui import fonts, pictures, png, status, words
 
 PRESET_NAMES = sorted(PRESETS)
 NAMES = ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli", "Fay", "Gus", "Hal", "Ivy", "Jo",
@@ -331,9 +331,10 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
-    """The pictures, their fonts (bot/ui/fonts.py) and their PNG writer (bot/ui/png.py)
-    import the engine and each other only."""
-    for module in (pictures, fonts, png):
+    """The pictures, their fonts (bot/ui/fonts.py), their PNG writer (bot/ui/png.py)
+    and the status line they share with the table message (bot/ui/status.py, its
+    words from bot/ui/words.py) import the engine and each other only."""
+    for module in (pictures, fonts, png, status, words):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
         for node in ast.walk(tree):
@@ -344,7 +345,7 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                 roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
         assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts",
-                                                         ".png"}
+                                                         ".png", ".status", ".words"}
 
 
 @settings(max_examples=60, deadline=None)
