@@ -454,10 +454,12 @@ def _part_of(img: Image.Image) -> Image.Image:
     return part
 
 
-def _encode(img: Image.Image, *, framed: bool = False) -> bytes:
-    """``img`` (palette mode, with the palette) as PNG bytes (``png.encode``;
-    ``framed``: its first column is the rows' filter bytes, ``_framed``)."""
-    return png_file.encode(img, PALETTE_COLOURS, framed=framed, palette=_palette_bytes())
+def _encode(img: Image.Image, *, framed: bool = False, smaller_over: int | None = None) -> bytes:
+    """``img`` (palette mode) as PNG bytes with the palette (``png.encode``;
+    ``framed``: its first column is the rows' filter bytes, ``_framed``;
+    ``smaller_over``: compressed again, harder, above so many bytes)."""
+    return png_file.encode(img, PALETTE_COLOURS, framed=framed, palette=_palette_bytes(),
+                           smaller_over=smaller_over)
 
 
 @lru_cache(maxsize=1)
@@ -1099,7 +1101,12 @@ def draw_table(scene: TableScene) -> bytes:
         _put(img, part, (left + 1, top), drawn)
     if scene.shown:
         img.paste(_shown_part(scene.shown), (1, frame.height))
-    return _encode(img, framed=True)
+    return _encode(img, framed=True, smaller_over=TABLE_LARGE)
+
+
+#: compressed pixels of a table picture above which it is compressed again, harder:
+#: a table with many cards traded face up (it keeps under 20 KB, issue 22)
+TABLE_LARGE = 18 * 1024
 
 
 def _shown_height(count: int) -> int:
