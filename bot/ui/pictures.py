@@ -8,14 +8,19 @@ turns what it may show into a small frozen *scene* (names, numbers, card ints),
 then draws the scene alone; pictures are cached by scene, so equal content
 gives the very same bytes without drawing twice.
 
-Speed (issue 9): a move changes a few parts of the table picture only, so the
-table is put together from parts cached by what they show — the bare table
-once per size, the header, each seat's plate, the centre, the cards traded face
-up — each already mapped to the palette; a move redraws the parts it changed,
-pastes the rest and encodes the PNG. The hand's cards are pasted from tiles
-on felt, cached, and text is drawn from cached glyph masks (``_text``). Either
-way the pixels are those of drawing everything on one canvas. The card sprites
-can be drawn ahead, at start (``warm``).
+Speed (issues 9 and 22): a move changes a few parts of the table picture only,
+so the table is put together from parts cached by what they show — the bare
+table once per size (kept one pixel wider: the PNG rows' filter bytes, so it is
+encoded without a copy), the header's title and its status, each seat's plate
+(its words on a cached bare plate), the centre's three bands (pool, cards,
+labels), the cards traded face up — each already mapped to the palette; a move
+redraws the parts it changed, pastes the rest (``_put``: straight through
+Pillow's core) and encodes the PNG. The hand's cards and the showdown rows'
+cards are pasted from tiles already on their ground, only the words are drawn
+and mapped, and text is drawn from cached glyph masks (``_text``). Either way
+the pixels are those of drawing everything on one canvas (tests, and
+``scripts/picture_pairs.py``). The card sprites can be drawn ahead, at start
+(``warm``).
 
 Cards are drawn by this module: rank in two corners, suits as vector shapes
 (no font glyph for the suit symbols), red hearts and diamonds, near-black
