@@ -59,6 +59,8 @@ SimCord settings and why:
   view at every settle step (a known SimCord performance trap). The measured
   rounds move virtual time 15 minutes after each table's turn so they expire;
   the first round shows the cost when they do not.
+- settle timeout 60 s instead of 5: on a loaded machine a click such as Start
+  could outlast SimCord's 5 s and stop the run; every figure is per click.
 - ``create_bot(cooldown=None)``: the per-member limit (12 clicks per 10 real
   seconds) would answer the benchmark's rapid clicks with "Slow down".
 """
