@@ -18,6 +18,7 @@ from ..engine.actions import Action
 from ..service import LiveTable
 from . import names, payments, proofs
 from .controls import label
+from .status import MESSAGE, status_line
 from .words import names_list as names_list  # the commands and timers use them through render
 from .words import plural as plural
 
@@ -254,29 +255,8 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
 def table_status(live: LiveTable, obs: Observation) -> str:
     """The table message's bold line: whose answer or move is awaited (an offer's
     target, the dealer's widow choice, a horse to buy, the seat to act), or that
-    the deal is over."""
-    if obs.finished and obs.showdown is None:
-        return "The table was closed: this deal was voided and its stakes and fees refunded."
-    if obs.finished:
-        return "This deal is over: see the showdown below."
-    if obs.barter is not None:
-        a, b = obs.barter
-        return f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s barter."
-    if obs.offer is not None:
-        a, b = obs.offer
-        return f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s trade offer."
-    if obs.phase == "choice":
-        return f"The dealer, {seat_name(live, obs.dealer)}, may take the widow or keep their hand."
-    if obs.phase == "horse" and obs.to_act is not None:
-        return f"{seat_name(live, obs.to_act)} lost their last life: buy a horse?"
-    assert obs.to_act is not None
-    status = f"To act: {seat_name(live, obs.to_act)}"
-    if obs.drawing is not None:
-        status += " (holding a drawn card)"
-    if obs.phase == "final":
-        status += (f" · final round after the knock ({plural(obs.final_turns, 'turn')} "
-                   "left)")
-    return status
+    the deal is over (``status.status_line``, worded for messages)."""
+    return status_line(obs, lambda seat: seat_name(live, seat), MESSAGE)
 
 
 def middle_fields(obs: Observation) -> list[tuple[str, str]]:
