@@ -55,7 +55,7 @@ def picks(view) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("preset", "options"), TABLES, ids=[f"{p}{o}" for p, o in TABLES])
 def test_every_panel_fits_discord_and_offers_each_decision_once(preset, options):
     moments = 0
-    for live, deal in games(preset, options, 1):
+    for live, deal in games(preset, options, 1, deals=1):
         for seat in range(deal.n):
             grouped = panel.groups(deal, seat)
             view = panel.controls_view(live, seat, None)
