@@ -19,6 +19,7 @@ from bot.engine.cards import shuffled_deck
 from bot.engine.deal import IllegalAction, TradeDeal
 from bot.engine.game import Game, replay
 from bot.engine.rules import get_preset
+from tests.profiles import examples
 
 from .support import (
     TRADE_PRESETS,
@@ -34,7 +35,7 @@ from .support import (
 )
 
 PROPERTY_SETTINGS = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -175,7 +176,7 @@ def test_ai_games_keep_every_invariant_and_end(table, seed):
     check_game(game, [f"p{i}" for i in range(n)], options)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(table=tables(), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 200))
 def test_records_of_games_in_progress_replay_exactly(table, seed, cut):
     preset, options, n, first = table
@@ -190,7 +191,7 @@ def test_records_of_games_in_progress_replay_exactly(table, seed, cut):
     check_game(game, [f"p{i}" for i in range(n)], options)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(table=tables(), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_void_refunds_and_keeps_cards(table, seed, data):
     preset, options, n, first = table

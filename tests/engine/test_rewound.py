@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from bot.engine.cards import shuffled_deck
 from bot.engine.game import Game, GameError
 from bot.engine.rules import PRESETS, get_preset
+from tests.profiles import examples
 
 from .families import ai_move, random_move, reshuffled_game, snapshot
 
@@ -33,7 +34,7 @@ def comparable(snap: dict) -> dict:
             "observations": snap["observations"]}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 2**32 - 1),
        deals=st.integers(1, 3))
 def test_every_count_of_every_deal_rewinds_to_what_was_seen(preset, seed, deals):
