@@ -126,7 +126,7 @@ def check_state(game: Game, deal: AnyDeal) -> None:
     assert_observations_hide(deal)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=examples(25))  # slow: scripts/thorough runs ten times as many
 @given(table=tables(), data=st.data())
 def test_random_play_keeps_every_invariant(table, data):
     preset, options, n, first = table
