@@ -28,6 +28,25 @@ RECENT = 4
 GOLD = discord.Colour.gold()
 
 
+#: the most characters an embed field's value may hold (Discord's limit)
+FIELD_VALUE = 1024
+
+
+def add_lines(embed: discord.Embed, name: str, lines: list[str], *, inline: bool = True) -> None:
+    """Add ``lines`` to ``embed`` as the field ``name``, continued in further fields
+    (``name (continued)``) where one field's value would pass Discord's
+    ``FIELD_VALUE`` characters: a table of twelve long names escaped for markdown
+    does (one line is never split)."""
+    chunks: list[list[str]] = [[]]
+    for line in lines:
+        if chunks[-1] and len("\n".join([*chunks[-1], line])) > FIELD_VALUE:
+            chunks.append([])
+        chunks[-1].append(line)
+    for i, chunk in enumerate(chunks):
+        embed.add_field(name=name if i == 0 else f"{name} (continued)", value="\n".join(chunk),
+                        inline=inline)
+
+
 def when(moment: datetime.datetime) -> str:
     """A Discord relative timestamp ("in 40 seconds"), shown in each reader's clock."""
     return discord.utils.format_dt(moment, "R")
@@ -243,7 +262,7 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
         embed.add_field(name=name, value=value)
     balances = game.running_balances
     lines = [player_line(live, obs, s, balances[s]) for s in range(obs.n_seats)]
-    embed.add_field(name=players_title(obs), value="\n".join(lines), inline=False)
+    add_lines(embed, players_title(obs), lines, inline=False)
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
@@ -375,12 +394,12 @@ def showdown_embed(live: LiveTable, *, next_deal: datetime.datetime | None = Non
     embed.description = f"{how_it_ended(live, sd)}\n{showdown_result(live, deal)}"
     if next_deal is not None:
         embed.description += f"\n\n⏭ Next deal {when(next_deal)}, or press **Next deal**."
-    embed.add_field(name="Hands", value="\n".join(showdown_hands(live, deal)), inline=False)
+    add_lines(embed, "Hands", showdown_hands(live, deal), inline=False)
     pay = dealer_pays(live, sd)
     if pay is not None:
         embed.add_field(name="Dealer pays", value=pay, inline=False)
-    embed.add_field(name="This deal", value="\n".join(payment_lines(live, deal)), inline=False)
-    embed.add_field(name="Standing", value="\n".join(standing_lines(live)))
+    add_lines(embed, "This deal", payment_lines(live, deal), inline=False)
+    add_lines(embed, "Standing", standing_lines(live))
     proofs.add_showdown_proof(embed, live)
     return embed
 

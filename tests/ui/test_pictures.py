@@ -33,6 +33,7 @@ from bot.engine import (
     shuffled_deck,
 )
 from bot.ui import fonts, pictures, png, status, words
+from tests.profiles import examples
 
 PRESET_NAMES = sorted(PRESETS)
 NAMES = ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli", "Fay", "Gus", "Hal", "Ivy", "Jo",
@@ -348,7 +349,7 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                                                          ".png", ".status", ".words"}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 40), st.integers(1, 30), st.integers(1, 256), st.randoms(use_true_random=False))
 def test_the_png_writer_gives_back_every_pixel_and_colour(width, height, colours, rnd):
     """bot/ui/png.py: what any reader (here Pillow's) decodes is the picture, index for
