@@ -17,6 +17,8 @@ from babel.messages.extract import extract_python
 
 from . import NAME_CONTEXT
 
+#: the calls (and class statements) that declare a command, a group or a choice
+DECLARING = frozenset({"command", "Group", "class", "Choice", "describe"})
 #: keyword arguments of the command decorators that hold a name, and a description
 NAME_ARGS = frozenset({"name", "group_name"})
 TEXT_ARGS = frozenset({"description", "group_description"})
@@ -31,6 +33,8 @@ def _command_words(call: ast.Call) -> Iterator[tuple[int, str, Any, list[str]]]:
     """Babel's tuples for the words of one decorator or ``Choice`` call."""
     func = call.func
     callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if callee not in DECLARING:
+        return
     for keyword in call.keywords:
         text = _text(keyword.value)
         if text is None or keyword.arg is None:
