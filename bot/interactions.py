@@ -26,7 +26,7 @@ from . import i18n, waiting
 from .i18n import N_, _
 from .locks import InFlight
 from .metrics import Metrics, interaction_kind
-from .service import ServiceError, StorageFailure, UserError
+from .service import STORAGE_ERRORS, ServiceError, StorageFailure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,19 @@ def ping(member_id: int | None) -> discord.AllowedMentions:
 RETRY_DELAYS = (1.0, 2.0, 4.0)
 #: the answer to an interaction arriving once the bot has begun to stop (``bot.stopping``)
 RESTARTING = N_("The bot is restarting: try again in a moment.")
+
+
+async def server_language(client: discord.Client, guild_id: int | None) -> str:
+    """The language of the public messages of guild ``guild_id`` (``i18n.server``:
+    the guild's setting, else its Discord locale; English when neither is known or
+    the settings cannot be read)."""
+    guild = client.get_guild(guild_id) if guild_id else None
+    service = getattr(client, "service", None)
+    setting = ""
+    if service is not None and guild_id:
+        with contextlib.suppress(ServiceError, *STORAGE_ERRORS):
+            setting = (await service.settings(guild_id)).language
+    return i18n.server(setting, guild.preferred_locale if guild is not None else None)
 
 
 async def retrying(call: Callable[[], Awaitable[Any]], metrics: Metrics | None = None) -> Any:
@@ -168,6 +181,8 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
                 await reply(interaction, _("Slow down a little: try again in {seconds} s.").format(
                     seconds=f"{retry:.0f}"))
             return "cooldown"
+    if public:  # an answer everyone sees: in the server's language
+        i18n.enter(await server_language(client, interaction.guild_id))
     try:
         with waiting.hook(defer_hook(interaction, public)):
             service = getattr(client, "service", None)

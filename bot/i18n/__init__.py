@@ -25,7 +25,8 @@ from babel.numbers import format_decimal
 from babel.support import Translations
 
 __all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "NAME_CONTEXT", "_", "current",
-           "enter", "language", "leave", "ngettext", "number", "pgettext", "supported", "translations", "use"]
+           "enter", "language", "leave", "ngettext", "number", "pgettext", "server", "supported",
+           "translations", "use"]
 
 #: the catalogs' gettext domain
 DOMAIN = "commerce"
@@ -117,3 +118,10 @@ def enter(locale: object) -> contextvars.Token[str]:
 def leave(token: contextvars.Token[str]) -> None:
     """Go back to the language before ``enter`` gave ``token``."""
     _current.reset(token)
+
+
+def server(setting: str, preferred_locale: object) -> str:
+    """The language of a server's public messages and pictures: its setting
+    (``GuildSettings.language``) when it has one, else its Discord locale
+    (``guild.preferred_locale``) when the bot speaks it, else English."""
+    return supported(setting) or language(preferred_locale)

@@ -7,11 +7,15 @@ spaces); the English words stay the commands' own.
 
 from __future__ import annotations
 
+import re
+
 import discord
 from discord import app_commands
 
 from . import DEFAULT, NAME_CONTEXT, supported, translations
 
+#: a table option's description: its text, then its range (``Option.description``)
+RANGE = re.compile(r"(.+)( \(\d+-\d+\))")
 #: where a string of the tree is a name (Discord's rule: lowercase, no spaces)
 NAMES = frozenset({app_commands.TranslationContextLocation.command_name,
                    app_commands.TranslationContextLocation.group_name,
@@ -27,6 +31,9 @@ def localized(message: str, locale: object, *, name: bool) -> str | None:
         return None
     catalog = translations(lang)
     text = catalog.pgettext(NAME_CONTEXT, message) if name else catalog.gettext(message)
+    ranged = RANGE.fullmatch(message)
+    if text == message and ranged and not name:  # a table option's text and its range
+        text = catalog.gettext(ranged[1]) + ranged[2]
     return None if text == message else text
 
 

@@ -29,10 +29,27 @@ def _text(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
+def _engine_words(call: ast.Call, callee: str) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """The engine's words a member reads (bot/engine/rules.py): a table option's text
+    and its choices' labels (``Option(name, kind, text, values=...)``) and a preset's
+    ``summary=``; the UI translates them where it shows them."""
+    if callee == "Option" and len(call.args) > 2 and (text := _text(call.args[2])):
+        yield call.lineno, "gettext", text, []
+        for keyword in call.keywords:
+            if keyword.arg == "values" and isinstance(keyword.value, ast.Tuple):
+                for pair in keyword.value.elts:
+                    if isinstance(pair, ast.Tuple) and (label := _text(pair.elts[-1])):
+                        yield call.lineno, "gettext", label, []
+    for keyword in call.keywords:
+        if keyword.arg == "summary" and (text := _text(keyword.value)):
+            yield call.lineno, "gettext", text, []
+
+
 def _command_words(call: ast.Call) -> Iterator[tuple[int, str, Any, list[str]]]:
     """Babel's tuples for the words of one decorator or ``Choice`` call."""
     func = call.func
     callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    yield from _engine_words(call, callee)
     if callee not in DECLARING:
         return
     for keyword in call.keywords:
@@ -55,8 +72,8 @@ def extract_commerce(fileobj: IO[bytes], keywords: Mapping[str, Any],
     the command tree's words found in ``ast.Call`` nodes (a class's keywords too)."""
     source = fileobj.read()
     fileobj.seek(0)
-    for found in extract_python(fileobj, keywords, comment_tags, options):  # type: ignore[arg-type]
-        yield found  # type: ignore[misc]
+    yield from extract_python(fileobj, keywords, comment_tags,  # type: ignore[misc]
+                              options)  # type: ignore[arg-type]
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
