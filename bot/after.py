@@ -22,7 +22,7 @@ import contextlib
 
 import discord
 
-from .interactions import NO_PINGS, edit
+from .interactions import NO_PINGS, edit, in_server_language
 from .messages import Publisher
 from .service import Outcome
 from .ui import render
@@ -82,6 +82,7 @@ class AfterChange:
         """The step after every change, posting through ``publisher``."""
         self.publisher = publisher
 
+    @in_server_language
     async def show(self, outcome: Outcome, interaction: discord.Interaction | None = None,
                    *, paced: bool = True, idle: int = 0) -> None:
         """Bring the table up to date after ``outcome``.

@@ -14,7 +14,7 @@ from typing import Protocol
 
 import discord
 
-from .interactions import retrying
+from .interactions import in_server_language, retrying
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
 from .places import Places
@@ -88,6 +88,7 @@ class Ending:
         self.publisher = publisher
         self.ends: dict[int, set[str]] = {}
 
+    @in_server_language
     async def show(self, live: LiveTable) -> None:
         """Show that the table has ended, however it ended (its last deal, life or
         chips, fixed rounds, ``/commerce end``, an admin, a deleted channel, an
@@ -132,6 +133,7 @@ class Ending:
         await self.publisher.service.end_shown(live.id)
         self.publisher.forget(live.id)
 
+    @in_server_language
     async def unseen(self, live: LiveTable) -> None:
         """A table ended because its channel was deleted or archived: nothing can
         be shown there any more (a post would reopen an archived thread), so its

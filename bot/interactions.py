@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -26,9 +27,11 @@ from . import i18n, waiting
 from .i18n import N_, _
 from .locks import InFlight
 from .metrics import Metrics, interaction_kind
-from .service import STORAGE_ERRORS, ServiceError, StorageFailure, UserError
+from .service import STORAGE_ERRORS, LiveTable, ServiceError, StorageFailure, UserError
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: the bot's default (``CommerceBot``): a message pings nobody unless it says so
 NO_PINGS = discord.AllowedMentions.none()
@@ -60,6 +63,26 @@ async def server_language(client: discord.Client, guild_id: int | None) -> str:
         with contextlib.suppress(ServiceError, *STORAGE_ERRORS):
             setting = (await service.settings(guild_id)).language
     return i18n.server(setting, guild.preferred_locale if guild is not None else None)
+
+
+def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
+                       ) -> Callable[P, Coroutine[Any, Any, R]]:
+    """Run a method that shows a table publicly (the publisher's, the ending's...)
+    in the language of the table's guild (``server_language``): the first
+    argument that is a ``LiveTable``, or an ``Outcome`` of one, names the table;
+    the client is the object's ``client``, or its ``publisher``'s."""
+    @functools.wraps(method)
+    async def speaking(*args: P.args, **kwargs: P.kwargs) -> R:
+        owner = args[0] if args else None
+        client = getattr(owner, "client", None) or getattr(getattr(owner, "publisher", None),
+                                                           "client", None)
+        live = next((getattr(a, "live", a) for a in (*args[1:], *kwargs.values())
+                     if isinstance(getattr(a, "live", a), LiveTable)), None)
+        if not isinstance(client, discord.Client) or not isinstance(live, LiveTable):
+            return await method(*args, **kwargs)
+        with i18n.use(await server_language(client, live.row.guild_id)):
+            return await method(*args, **kwargs)
+    return speaking
 
 
 async def retrying(call: Callable[[], Awaitable[Any]], metrics: Metrics | None = None) -> Any:
