@@ -24,7 +24,7 @@ from babel import Locale
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-__all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "NAME_CONTEXT", "_", "current",
+__all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "NAME_CONTEXT", "N_", "Nn_", "_", "current",
            "enter", "language", "leave", "ngettext", "number", "pgettext", "server", "supported",
            "translations", "use"]
 
@@ -125,3 +125,9 @@ def server(setting: str, preferred_locale: object) -> str:
     (``GuildSettings.language``) when it has one, else its Discord locale
     (``guild.preferred_locale``) when the bot speaks it, else English."""
     return supported(setting) or language(preferred_locale)
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular and plural pair for the catalog where it is defined; it is
+    chosen and translated where it is shown, with ``ngettext``."""
+    return singular, plural

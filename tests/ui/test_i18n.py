@@ -28,7 +28,7 @@ def extracted(tmp_path_factory):
     """The messages of the code as ``scripts/catalog`` extracts them (babel.cfg)."""
     out = tmp_path_factory.mktemp("pot") / "commerce.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F",
-                    "babel.cfg", "-k", "N_", "-k", "ngettext:1,2", "-k", "pgettext:1c,2",
+                    "babel.cfg", "-k", "N_", "-k", "Nn_:1,2", "-k", "ngettext:1,2", "-k", "pgettext:1c,2",
                     "--no-location", "--omit-header", "-o", str(out), "."],
                    cwd=ROOT, check=True)
     from babel.messages.pofile import read_po
