@@ -77,7 +77,7 @@ def problems(catalog: Catalog) -> list[str]:
 def fill_english(catalog: Catalog) -> None:
     """Give every untranslated entry of the English catalog its own id."""
     for message in catalog:
-        if message.id and not message.string:
+        if message.id and not all(_texts(message)[1]):
             message.string = message.id
             message.flags.discard("fuzzy")
 
