@@ -34,6 +34,8 @@ def _engine_words(call: ast.Call, callee: str) -> Iterator[tuple[int, str, Any, 
     and its choices' labels (``Option(name, kind, text, values=...)``) and a preset's
     ``summary=``; the UI translates them where it shows them."""
     if callee == "Option" and len(call.args) > 2 and (text := _text(call.args[2])):
+        if name := _text(call.args[0]):  # the option of /commerce new of that name
+            yield call.lineno, "pgettext", (NAME_CONTEXT, name), []
         yield call.lineno, "gettext", text, []
         for keyword in call.keywords:
             if keyword.arg == "values" and isinstance(keyword.value, ast.Tuple):
