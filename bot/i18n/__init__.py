@@ -8,7 +8,7 @@ pictures in the server's (``guild_language``: the server's setting, else Discord
 ``guild.preferred_locale``). The engine stays untranslated: it gives codes and data,
 the UI words them through ``_`` / ``ngettext`` here. English is the message ids
 themselves, so the English text is the text of the source. Which game words each
-language uses: docs/RULES.md, "Languages".
+language uses: docs/RULES.md §5.
 """
 
 from __future__ import annotations

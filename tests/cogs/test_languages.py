@@ -28,8 +28,7 @@ def walk(payload: dict):
     yield payload
     for option in payload.get("options", []):
         yield from walk(option)
-        for choice in option.get("choices", []) or []:
-            yield choice
+        yield from option.get("choices", []) or []
 
 
 def test_the_synced_tree_is_localized_within_discord_s_limits(simcord_env):
