@@ -58,6 +58,9 @@ COUNTED = {
 }
 #: the words of ``REASONS`` and ``POT_NAMES`` alone, singular and plural
 WORDS = {
+    "point": Nn_("point", "points"),
+    "chip": Nn_("chip", "chips"),
+    "life": Nn_("life", "lives"),
     "ante": Nn_("ante", "antes"),
     "stake": Nn_("stake", "stakes"),
     "trade fee": Nn_("trade fee", "trade fees"),

@@ -78,7 +78,8 @@ FAMILIES = ("foster", "hoyle", "widow", "oldway", "jaques")
 DISCORD_LOCALES = {"de": "de", "fr": "fr", "es": "es-ES"}
 #: English words that no message of a translated game may show
 ENGLISH = ("My hand", "Your hand", "Showdown", "Game over", "Dealer:", "To act", "Waiting for",
-           "Trade", "Barter", "Knock", "Your turn", "Commerce table", "Players (")
+           "Trade", "Barter", "Knock", "Your turn", "Commerce table", "Players (", "Fair shuffle",
+           "Cut by", "Not cut by", "Record head", "This deal", "Standing", "Hands")
 
 
 @pytest.fixture
