@@ -22,6 +22,7 @@ import discord
 
 from .commitments import Commitments
 from .ending import Ending
+from .i18n import _
 from .interactions import NO_PINGS, in_server_language, ping, reply, retrying
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
@@ -336,9 +337,9 @@ class Publisher:
                         live.id, live.row.channel_id)
             if interaction is not None:
                 with contextlib.suppress(discord.HTTPException):
-                    await reply(interaction, "Your move is saved, but I cannot update the table: "
-                                             "I am missing **Send Messages** or **Embed Links** "
-                                             "in this channel.")
+                    await reply(interaction, _("Your move is saved, but I cannot update the table: "
+                                               "I am missing **Send Messages** or **Embed Links** "
+                                               "in this channel."))
         except discord.HTTPException:
             log.warning("table %s: could not update the table message; the watch tries again",
                         live.id, exc_info=True)
