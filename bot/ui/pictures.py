@@ -41,8 +41,10 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
+from ..i18n import N_, _, ngettext
 from . import fonts
 from . import png as png_file
+from .words import hand_words, plural
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
 
@@ -73,6 +75,8 @@ SHADOW_ALPHA = 90
 SUIT_INK = (BLACK, RED, RED, BLACK)
 #: the three jaques pots, in order
 POT_NAMES = ("tricon", "sequence/flush", "pair/high")
+#: the tag of the seat to act, by the deal's phase (any other: ``turn``)
+ACTING = {"choice": N_("chooses"), "horse": N_("horse?"), "turn": N_("to act")}
 
 SCALE = 4  # card sprites are drawn this many times larger, then reduced (anti-aliasing)
 #: entries of the palette every picture uses (``_palette``; ``png.encode``)
@@ -497,11 +501,11 @@ def hand_scene(obs: Observation) -> HandScene:
         extra.append(("offered", obs.offered_card))
     if obs.hand:
         cards = tuple(sorted(obs.hand, reverse=True))
-        return HandScene(cards, 0, tuple(extra), describe(cards, obs.rules.ranking), "")
+        return HandScene(cards, 0, tuple(extra), hand_words(describe(cards, obs.rules.ranking)), "")
     if obs.blind:
-        return HandScene((), 3, tuple(extra), "not looked at yet",
-                         "decide about the widow first")
-    return HandScene((), 0, tuple(extra), "you sit out this deal", "")
+        return HandScene((), 3, tuple(extra), _("not looked at yet"),
+                         _("decide about the widow first"))
+    return HandScene((), 0, tuple(extra), _("you sit out this deal"), "")
 
 
 def hand_alt(obs: Observation) -> str:
@@ -509,14 +513,15 @@ def hand_alt(obs: Observation) -> str:
     ``"Your hand: 8♠ 7♠ 6♠ — sequence to 8."``; a drawn or offered card follows."""
     scene = hand_scene(obs)
     if scene.cards:
-        text = f"Your hand: {hand_label(scene.cards)} — {scene.caption}"
+        text = _("Your hand: {cards} — {caption}").format(cards=hand_label(scene.cards),
+                                                         caption=scene.caption)
     elif scene.backs:
-        text = f"Your hand: {scene.caption}: {scene.note}"
+        text = _("Your hand: {caption}: {note}").format(caption=scene.caption, note=scene.note)
     else:
-        text = f"Your hand: {scene.caption}"
-    names = {"drawn": "You drew", "offered": "You are offered"}
+        text = _("Your hand: {caption}").format(caption=scene.caption)
+    names = {"drawn": _("You drew {card}"), "offered": _("You are offered {card}")}
     for label, card in scene.extra:
-        text += f". {names[label]} {hand_label([card])}"
+        text += ". " + names[label].format(card=hand_label([card]))
     return text + "."
 
 
@@ -641,42 +646,46 @@ class TableScene:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return _clean(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
+    return _clean(names[seat]) if seat < len(names) else _("Seat {number}").format(number=seat + 1)
 
 
 def _status(obs: Observation, names: Sequence[str]) -> str:
     """The one line under the title: who is awaited (as ``render.table_embed``)."""
     if obs.finished:
-        return "This deal is over"
+        return _("This deal is over")
     if obs.barter is not None:
         a, b = obs.barter
-        return f"{_name(names, b)} to answer {_name(names, a)}'s barter"
+        return _("{target} to answer {name}'s barter").format(target=_name(names, b),
+                                                             name=_name(names, a))
     if obs.offer is not None:
         a, b = obs.offer
-        return f"{_name(names, b)} to answer {_name(names, a)}'s trade offer"
+        return _("{target} to answer {name}'s trade offer").format(target=_name(names, b),
+                                                                  name=_name(names, a))
     if obs.phase == "choice":
-        return f"{_name(names, obs.dealer)}, the dealer, may take the {_middle_word(obs)}"
+        return (_("{name}, the dealer, may take the middle") if obs.rules.lives
+                else _("{name}, the dealer, may take the widow")).format(name=_name(names, obs.dealer))
     if obs.phase == "horse" and obs.to_act is not None:
-        return f"{_name(names, obs.to_act)} may buy a horse"
+        return _("{name} may buy a horse").format(name=_name(names, obs.to_act))
     if obs.to_act is None:
         return ""
-    text = f"To act: {_name(names, obs.to_act)}"
+    text = _("To act: {name}").format(name=_name(names, obs.to_act))
     if obs.drawing is not None:
-        text += " (holding a drawn card)"
+        text += _(" (holding a drawn card)")
     if obs.phase == "final":
-        text += f" · final round, {obs.final_turns} turn{'s' if obs.final_turns != 1 else ''} left"
+        text += " · " + ngettext("final round, {count} turn left", "final round, {count} turns left",
+                                 obs.final_turns).format(count=obs.final_turns)
     return text
 
 
 def _middle_word(obs: Observation) -> str:
-    return "middle" if obs.rules.lives else "widow"
+    return _("middle") if obs.rules.lives else _("widow")
 
 
 def _pool_text(obs: Observation) -> str:
     pots = obs.pots or (obs.pool,)
     if len(pots) > 1:
-        return " · ".join(f"{name} {v}" for name, v in zip(POT_NAMES, pots, strict=False))
-    return f"{'Pot' if obs.chips is not None else 'Pool'} {pots[0]}"
+        return " · ".join(f"{_(name)} {v}" for name, v in zip(POT_NAMES, pots, strict=False))
+    return f"{_('Pot') if obs.chips is not None else _('Pool')} {pots[0]}"
 
 
 def table_scene(obs: Observation, names: Sequence[str],
@@ -703,23 +712,23 @@ def table_scene(obs: Observation, names: Sequence[str],
         if balances is not None and s < len(balances):
             figure, tone = _signed(balances[s]), balances[s]
         if obs.chips is not None:
-            figure, tone = (_count(obs.chips[s], "chip"), 0) if obs.chips[s] else ("out", -1)
+            figure, tone = (plural(obs.chips[s], "chip"), 0) if obs.chips[s] else (_("out"), -1)
         lives = obs.lives[s] if obs.lives is not None else None
         tag = ""
         if s not in active:
-            tag = "out" if (lives == 0 or (obs.chips is not None and not obs.chips[s])) \
-                else "sits out"
+            tag = _("out") if (lives == 0 or (obs.chips is not None and not obs.chips[s])) \
+                else _("sits out")
         elif s in obs.stood:
-            tag = "knocked" if obs.rules.widow_end == "two_knocks" else "stands"
+            tag = _("knocked") if obs.rules.widow_end == "two_knocks" else _("stands")
         elif obs.knocker == s:
-            tag = "knocked"
+            tag = _("knocked")
         acting = obs.to_act == s and not obs.finished
         if acting:
-            tag = {"choice": "chooses", "horse": "horse?"}.get(obs.phase, "to act")
+            tag = _(ACTING.get(obs.phase, ACTING["turn"]))
             if obs.barter is not None or obs.offer is not None:
-                tag = "answers"
+                tag = _("answers")
             elif obs.drawing == s:
-                tag = "drawing"
+                tag = _("drawing")
         seats.append(Seat(_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag,
                           s == obs.dealer, acting, s in active))
     middle = (obs.widow or ()) if obs.widow is not None else ()
@@ -727,7 +736,7 @@ def table_scene(obs: Observation, names: Sequence[str],
     stock = obs.stock_count if obs.widow is None or obs.stock_count else None
     note = ""
     if obs.lives is not None and obs.rules.horse:
-        note = "a horse is for sale" if obs.horse_available else "the horse is taken"
+        note = _("a horse is for sale") if obs.horse_available else _("the horse is taken")
     return TableScene(
         title=_clean(title) if title is not None else obs.rules.name,
         status=_status(obs, names),
@@ -1119,7 +1128,7 @@ def showdown_scene(obs: Observation, names: Sequence[str],
     if payments is not None:
         rows = tuple(replace(row, payments=_clean(payments[s]) if payments[s] else "")
                      for s, row in enumerate(rows))
-    return ShowdownScene(_clean(title) if title is not None else "Showdown",
+    return ShowdownScene(_clean(title) if title is not None else _("Showdown"),
                          _how_text(sd, names), _result_text(obs, sd, names), rows,
                          _showdown_footer(sd, names))
 
@@ -1127,36 +1136,37 @@ def showdown_scene(obs: Observation, names: Sequence[str],
 def _how_text(sd: Showdown, names: Sequence[str]) -> str:
     """How play stopped (as ``render.how_it_ended``, with plain names)."""
     if sd.ended_by == "stock":
-        return "The stock ran out."
+        return _("The stock ran out.")
     if sd.ended_by == "stand":
-        return "Everyone has stood."
+        return _("Everyone has stood.")
     if sd.ended_by == "pass":
-        return "Everyone passed for a whole round."
+        return _("Everyone passed for a whole round.")
     if sd.knocker is not None:
-        return f"{_name(names, sd.knocker)} knocked."
-    return "The deal is over."
+        return _("{who} knocked.").format(who=_name(names, sd.knocker))
+    return _("The deal is over.")
 
 
 def _result_text(obs: Observation, sd: Showdown, names: Sequence[str]) -> str:
     """The headline: who has the best hand and what it takes (oldway: the pool;
     jaques: just the best hand), or the pool that carries over."""
     if sd.winner is None:
-        return f"Nobody holds anything: the pool of {obs.pool} carries over."
+        return _("Nobody holds anything: the pool of {pool} carries over.").format(pool=obs.pool)
     if obs.rules.lives:
-        return f"{_name(names, sd.winner)} has the best hand and takes {sd.pool_won}."
+        return _("{name} has the best hand and takes {pool}.").format(name=_name(names, sd.winner),
+                                                                     pool=sd.pool_won)
     if obs.chips is not None:
-        return f"Best hand: {_name(names, sd.winner)}."
-    return f"{_name(names, sd.winner)} wins the pool of {sd.pool_won}."
+        return _("Best hand: {name}.").format(name=_name(names, sd.winner))
+    return _("{name} wins the pool of {pool}.").format(name=_name(names, sd.winner), pool=sd.pool_won)
 
 
 def _showdown_row(obs: Observation, sd: Showdown, names: Sequence[str], seat: int) -> Row:
     """Seat ``seat``'s row: its cards highest first and their category (``sits
     out`` without cards), what the deal paid it, and its notes."""
     cards = tuple(sorted(sd.hands[seat], reverse=True))
-    category = describe(cards, obs.rules.ranking) if cards else "sits out"
+    category = hand_words(describe(cards, obs.rules.ranking)) if cards else _("sits out")
     delta = obs.delta[seat] if seat < len(obs.delta) else 0
     winner = seat == sd.winner
-    mark = ("best hand" if obs.chips is not None else "wins") if winner else ""
+    mark = (_("best hand") if obs.chips is not None else _("wins")) if winner else ""
     return Row(_name(names, seat), seat == obs.dealer, cards, category, delta, winner, mark,
                " · ".join(_row_notes(sd, seat, bool(obs.rules.lives))))
 
@@ -1167,21 +1177,21 @@ def _row_notes(sd: Showdown, seat: int, oldway: bool) -> list[str]:
     lost a life or paid, bought a horse, took a pot (three-stake) or the sweep."""
     notes = []
     if sd.lives is not None:
-        notes.append(f"{sd.lives[seat]} {'life' if sd.lives[seat] == 1 else 'lives'}")
+        notes.append(plural(sd.lives[seat], "life"))
     if sd.chips is not None:
-        notes.append(_count(sd.chips[seat], "chip"))
+        notes.append(plural(sd.chips[seat], "chip"))
     if seat == sd.knocker:
-        notes.append("knocked")
+        notes.append(_("knocked"))
     if seat in sd.losers:
-        notes.append("loses a life" if oldway else "pays")
+        notes.append(_("loses a life") if oldway else _("pays"))
     if seat == sd.horse:
-        notes.append("bought a horse")
+        notes.append(_("bought a horse"))
     for pot, takers in zip(POT_NAMES, sd.pot_winners if len(sd.pot_winners) > 1 else (),
                            strict=False):
         if seat in takers:
-            notes.append(f"takes {pot}" + (" (shared)" if len(takers) > 1 else ""))
+            notes.append(_("takes {pot}").format(pot=_(pot)) + (_(" (shared)") if len(takers) > 1 else ""))
     if seat in sd.game_winners:
-        notes.append("takes the sweep" if oldway else "takes the pot")
+        notes.append(_("takes the sweep") if oldway else _("takes the pot"))
     return notes
 
 
@@ -1191,12 +1201,14 @@ def _showdown_footer(sd: Showdown, names: Sequence[str]) -> tuple[str, ...]:
     footer = []
     penalties = [m for m in sd.payments if m.reason == "penalty"]
     if len(penalties) > 1:
-        footer.append(f"The dealer lost and pays 1 to each of the {len(penalties)} others.")
+        footer.append(_("The dealer lost and pays 1 to each of the {count} others.").format(
+            count=len(penalties)))
     elif penalties and penalties[0].payee is not None:
-        footer.append(f"The dealer lost and pays 1 to {_name(names, penalties[0].payee)}.")
+        footer.append(_("The dealer lost and pays 1 to {name}.").format(
+            name=_name(names, penalties[0].payee)))
     if len(sd.pots) > 1:
-        footer.append("Pots now: " + " · ".join(
-            f"{name} {v}" for name, v in zip(POT_NAMES, sd.pots, strict=False)))
+        footer.append(_("Pots now: ") + " · ".join(
+            f"{_(name)} {v}" for name, v in zip(POT_NAMES, sd.pots, strict=False)))
     return tuple(footer)
 
 

@@ -332,7 +332,8 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
     """The pictures, their fonts (bot/ui/fonts.py) and their PNG writer (bot/ui/png.py)
-    import the engine and each other only."""
+    import the engine and each other only, and the pictures the words of their labels
+    (bot/i18n's catalogs and bot/ui/words.py, neither of which imports discord)."""
     for module in (pictures, fonts, png):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
@@ -344,7 +345,7 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                 roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
         assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts",
-                                                         ".png"}
+                                                         ".png", "..i18n", ".words"}
 
 
 @settings(max_examples=60, deadline=None)
