@@ -14,6 +14,7 @@ from typing import Protocol
 
 import discord
 
+from . import i18n
 from .interactions import in_server_language, retrying
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
@@ -139,7 +140,7 @@ class Ending:
         be shown there any more (a post would reopen an archived thread), so its
         open panels are closed and its end counts as shown."""
         self.publisher.clock.forget(live.id)
-        await self.publisher.panels.close(live, "This table is closed: its channel is gone.")
+        await self.publisher.panels.close(live, i18n._("This table is closed: its channel is gone."))
         await self.publisher.service.end_shown(live.id)
         self.publisher.forget(live.id)
 
@@ -159,7 +160,7 @@ class Ending:
                 settle_old, channel, shown, self.publisher.older.embeds(live.id, shown)))
         for (table_id, deal, seq), _ in list(self.publisher.offers.items()):
             if table_id == live.id:
-                await self.publisher.close_offer(live, deal, seq, "This table is closed.")
+                await self.publisher.close_offer(live, deal, seq, i18n._("This table is closed."))
         if not await self.publisher.older.settle(live.id):
             raise StillOwed()
 
@@ -169,7 +170,7 @@ class Ending:
         if live.row.status == "finished":
             done = await self.publisher.panels.refresh(live)
         else:
-            done = await self.publisher.panels.close(live, "This table is closed.")
+            done = await self.publisher.panels.close(live, i18n._("This table is closed."))
         if not done:
             raise StillOwed()
 
