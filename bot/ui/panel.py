@@ -31,6 +31,7 @@ from . import names, payments, render
 from .components import CardSelect, PickButton, dynamic_view
 from .controls import CONTROLS
 from .media import hand_file, hand_png
+from .words import choice_words
 
 #: rows of controls a message may carry, and buttons a row holds (Discord's limits)
 ROWS = 5
@@ -83,7 +84,8 @@ def picker_options(live: LiveTable, seat: int, action: str) -> list[tuple[str, s
     """The ``(label, value)`` options of ``action``'s menu for ``seat``, in hand order."""
     deal = live.deal
     assert deal is not None
-    pairs = choices.options(deal, seat, action, seat_labeller(live))
+    pairs = [(choice_words(label), value)
+             for label, value in choices.options(deal, seat, action, seat_labeller(live))]
     order = {choices.value(d): i for i, d in enumerate(hand_order(
         [choices.decide(action, v) for _, v in pairs]))}
     return sorted(pairs, key=lambda p: order.get(p[1], len(order)))
@@ -126,7 +128,7 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     if name == Action.OFFER and decision.target is not None:
         return _("Offer {card} to {name}").format(card=card,
                                                    name=render.seat_label(live, decision.target))
-    text = choices.label(decision, obs, seat_labeller(live))
+    text = choice_words(choices.label(decision, obs, seat_labeller(live)))
     return text[:1].upper() + text[1:]
 
 

@@ -176,3 +176,31 @@ def hand_words(description: str) -> str:
         ranks = _(RANKS[value]) if value in RANKS else value
         return _(template).format(ranks=ranks, rank=value, total=value)
     return description
+
+
+#: a menu option or panel button as the engine words it (``bot.engine.choices.label``),
+#: by pattern, and the catalog's template for it ("give 7♠ · take K♥")
+_CHOICES = (
+    (re.compile(r"give (.+) · take (.+)"), N_("give {a} · take {b}")),
+    (re.compile(r"throw the drawn card away"), N_("throw the drawn card away")),
+    (re.compile(r"throw (.+) away"), N_("throw {a} away")),
+    (re.compile(r"lay (.+), take (.+)"), N_("lay {a}, take {b}")),
+    (re.compile(r"keep (.+), lay (.+)"), N_("keep {a}, lay {b}")),
+    (re.compile(r"offer (.+)…"), N_("offer {a}…")),
+    (re.compile(r"(.+), then knock"), N_("{a}, then knock")),
+    (re.compile(r"(\S+) to (.+)"), N_("{a} to {b}")),
+)
+
+
+def choice_words(label: str) -> str:
+    """A decision's label (``bot.engine.choices.label``'s English: ``"give 7♠ · take
+    K♥"``) in the current language; English, a card alone and a label of no known
+    pattern as they are."""
+    if i18n.current() == i18n.DEFAULT:
+        return label
+    for pattern, template in _CHOICES:
+        found = pattern.fullmatch(label)
+        if found is not None:
+            parts = dict(zip("ab", found.groups(), strict=False))
+            return _(template).format(**parts)
+    return label
