@@ -84,3 +84,21 @@ def test_languages_map_discord_locales():
         assert i18n._("Join") == "Rejoindre"
         assert i18n.number(1234.5) == "1\u202f234,5"
     assert i18n._("Join") == "Join"
+
+
+def test_the_engine_s_words_and_counted_nouns_are_worded_in_each_language():
+    from bot.ui.words import choice_words, hand_words, names_list, plural
+    assert hand_words("tricon of kings") == "tricon of kings"  # English: the engine's own
+    assert plural(2, "point") == "2 points" and names_list(["A", "B", "C"]) == "A, B and C"
+    with i18n.use("de"):
+        assert hand_words("tricon of kings") == "Drilling Könige"
+        assert hand_words("point 21 (3 cards)") == "21 Augen (3 Karten)"
+        assert choice_words("give 7♠ · take K♥") == "7♠ geben · K♥ nehmen"
+        assert plural(2, "point") == "2 Punkte" and plural(1, "life") == "1 Leben"
+    with i18n.use("fr"):
+        assert hand_words("pair of aces") == "paire d'as"
+        assert hand_words("sequence to Q") == "séquence jusqu'au Q"
+        assert plural(0, "chip") == "0 jeton" and plural(2, "chip") == "2 jetons"  # French: 0 is singular
+    with i18n.use("es"):
+        assert names_list(["A", "B", "C"]) == "A, B y C"
+        assert choice_words("K♥, then knock") == "K♥ y luego cerrar"
