@@ -22,7 +22,8 @@ import contextlib
 
 import discord
 
-from .interactions import NO_PINGS, edit
+from .i18n import N_, _
+from .interactions import NO_PINGS, edit, in_server_language
 from .messages import Publisher
 from .service import Outcome
 from .ui import render
@@ -31,14 +32,15 @@ from .ui.components import lobby_view
 #: the operations of an exchange whose public line hides what the player got
 CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
 #: the lobby's line once its last member left it
-LAST_LEFT = "The last player left: this table is closed."
+LAST_LEFT = N_("The last player left: this table is closed.")
 #: an answered offer's line when the AI answered for a member whose time ran out
-TIMED_OUT = "Answered by the AI: time ran out."
+TIMED_OUT = N_("Answered by the AI: time ran out.")
 
 
 def idle_note(seconds: int) -> str:
     """The lobby's line once it stood ``seconds`` without a join or leave."""
-    return f"Nobody joined or left for {seconds // 60} minutes: this lobby is closed."
+    return _("Nobody joined or left for {minutes} minutes: this lobby is closed.").format(
+        minutes=seconds // 60)
 
 
 def offer_closed_text(outcome: Outcome) -> str | None:
@@ -50,17 +52,18 @@ def offer_closed_text(outcome: Outcome) -> str | None:
     if answered is None:
         return None
     if outcome.timed_out is not None:
-        return TIMED_OUT
+        return _(TIMED_OUT)
     decision = outcome.decision
     if decision is None or decision.kind not in ("accept", "refuse"):
         return None
     if decision.kind == "accept":
         own = outcome.own
-        what = "barter" if own is not None and own.kind in CONCEALED else "trade"
-        return f"{render.seat_name(live, answered.seat)} accepted the {what}."
+        barter = own is not None and own.kind in CONCEALED
+        return (_("{name} accepted the barter.") if barter else _("{name} accepted the trade.")
+                ).format(name=render.seat_name(live, answered.seat))
     who = render.seat_name(live, answered.seat, mention=False)
-    return (f"{who} refused the barter by knocking." if "refuse" in answered.answers
-            else f"{who} declined the trade.")
+    return (_("{who} refused the barter by knocking.") if "refuse" in answered.answers
+            else _("{who} declined the trade.")).format(who=who)
 
 
 def pressed_on(interaction: discord.Interaction | None, message_id: int | None) -> bool:
@@ -82,6 +85,7 @@ class AfterChange:
         """The step after every change, posting through ``publisher``."""
         self.publisher = publisher
 
+    @in_server_language
     async def show(self, outcome: Outcome, interaction: discord.Interaction | None = None,
                    *, paced: bool = True, idle: int = 0) -> None:
         """Bring the table up to date after ``outcome``.
@@ -141,7 +145,7 @@ class AfterChange:
         when the press was on it, else by the bot (an ended lobby's is left to
         its end, ``Ending.show``, unless it has a line to say)."""
         live = outcome.live
-        note = (LAST_LEFT if outcome.emptied == "left"
+        note = (_(LAST_LEFT) if outcome.emptied == "left"
                 else idle_note(idle) if outcome.emptied == "idle" else None)
         view = lobby_view(live.id) if live.row.status == "lobby" else None
         if pressed_on(interaction, live.row.lobby_message_id):
@@ -157,12 +161,13 @@ class AfterChange:
         live, seat = outcome.live, outcome.timed_out
         assert seat is not None
         played = render.moves_made(live, outcome.before.deal, outcome.before.operations, seat)
-        note = (" They are marked away: the AI plays for them until they press I'm back."
+        note = (" " + _("They are marked away: the AI plays for them until they press I'm back.")
                 if live.seats[seat].away else "")
         with contextlib.suppress(discord.HTTPException):
             await self.publisher.channel(live).send(
-                f"⌛ {render.seat_name(live, seat, mention=False)} ran out of time, "
-                f"so the AI {played or 'played'} for them.{note}", allowed_mentions=NO_PINGS)
+                "⌛ " + _("{name} ran out of time, so the AI {played} for them.").format(
+                    name=render.seat_name(live, seat, mention=False), played=played or _("played"))
+                + note, allowed_mentions=NO_PINGS)
 
     async def show_all(self, outcomes: list[Outcome],
                        interaction: discord.Interaction | None = None) -> None:

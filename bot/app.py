@@ -22,6 +22,7 @@ from .after import AfterChange
 from .commands import CommerceGroup
 from .handlers import Handlers
 from .health import BotReadings, Endpoint, problems
+from .i18n.commands import CommandTranslator
 from .interactions import NO_PINGS, answer_error
 from .locks import InFlight
 from .messages import Publisher
@@ -182,6 +183,7 @@ class CommerceBot(commands.Bot):
         self.handlers = Handlers(self.service, self.publisher, self.timers)
         self.commerce = CommerceGroup()
         self.tree.add_command(self.commerce)
+        await self.tree.set_translator(CommandTranslator())  # names in each member's language
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(dispatch_cut_form, "on_interaction")  # the Cut form's answer
         for ext in EXTENSIONS:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import discord
 
+from .i18n import _
 from .interactions import edit, guarded, reply
 from .service import TableService, UserError
 from .ui import history
@@ -29,21 +30,21 @@ async def history_message(service: TableService, guild_id: int, state: HistorySt
     if state.view == "list":
         games, total = await service.history(guild_id, state.page, history.PER_PAGE)
         if not games and state.page:
-            raise UserError(f"Page {state.page + 1} of the history is empty now. "
-                            "Run /commerce history again.")
+            raise UserError(_("Page {page} of the history is empty now. "
+                              "Run /commerce history again.").format(page=state.page + 1))
         return (history.list_embed(games, state.page, total),
                 history.list_view(guild_id, games, state.page, total))
     arch = await service.archived(guild_id, state.table)
     if state.view == "game":
         return history.game_embed(arch), history.game_view(guild_id, arch, state.page)
     if not 1 <= state.deal <= len(arch.deals):
-        raise UserError("That deal is not part of this game.")
+        raise UserError(_("That deal is not part of this game."))
     if state.view == "deal":
         return (history.deal_embed(arch, state.deal),
                 history.deal_view(guild_id, arch, state.page, state.deal))
     total = len(arch.deals[state.deal - 1].actions)
     if not 0 <= state.step <= total:
-        raise UserError("That step is not part of this deal.")
+        raise UserError(_("That step is not part of this deal."))
     return (history.step_embed(arch, state.deal, state.step, total),
             history.step_view(guild_id, state.page, arch.live.id, state.deal, state.step, total))
 

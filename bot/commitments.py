@@ -10,7 +10,7 @@ from typing import Protocol
 
 import discord
 
-from .interactions import NO_PINGS, retrying
+from .interactions import NO_PINGS, in_server_language, retrying
 from .service import LiveTable, TableService
 from .ui import proofs
 
@@ -41,6 +41,7 @@ class Commitments:
         self.publisher = publisher
         self.refused: set[int] = set()
 
+    @in_server_language
     async def post(self, live: LiveTable) -> LiveTable:
         """Post the table's fair-shuffle message (``proofs.commitment_text``) once,
         and remember it (a lobby opened before one seed covered a whole game gets

@@ -14,7 +14,8 @@ from typing import Protocol
 
 import discord
 
-from .interactions import retrying
+from . import i18n
+from .interactions import in_server_language, retrying
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
 from .places import Places
@@ -88,6 +89,7 @@ class Ending:
         self.publisher = publisher
         self.ends: dict[int, set[str]] = {}
 
+    @in_server_language
     async def show(self, live: LiveTable) -> None:
         """Show that the table has ended, however it ended (its last deal, life or
         chips, fixed rounds, ``/commerce end``, an admin, a deleted channel, an
@@ -132,12 +134,13 @@ class Ending:
         await self.publisher.service.end_shown(live.id)
         self.publisher.forget(live.id)
 
+    @in_server_language
     async def unseen(self, live: LiveTable) -> None:
         """A table ended because its channel was deleted or archived: nothing can
         be shown there any more (a post would reopen an archived thread), so its
         open panels are closed and its end counts as shown."""
         self.publisher.clock.forget(live.id)
-        await self.publisher.panels.close(live, "This table is closed: its channel is gone.")
+        await self.publisher.panels.close(live, i18n._("This table is closed: its channel is gone."))
         await self.publisher.service.end_shown(live.id)
         self.publisher.forget(live.id)
 
@@ -157,7 +160,7 @@ class Ending:
                 settle_old, channel, shown, self.publisher.older.embeds(live.id, shown)))
         for (table_id, deal, seq), _ in list(self.publisher.offers.items()):
             if table_id == live.id:
-                await self.publisher.close_offer(live, deal, seq, "This table is closed.")
+                await self.publisher.close_offer(live, deal, seq, i18n._("This table is closed."))
         if not await self.publisher.older.settle(live.id):
             raise StillOwed()
 
@@ -167,7 +170,7 @@ class Ending:
         if live.row.status == "finished":
             done = await self.publisher.panels.refresh(live)
         else:
-            done = await self.publisher.panels.close(live, "This table is closed.")
+            done = await self.publisher.panels.close(live, i18n._("This table is closed."))
         if not done:
             raise StillOwed()
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import discord
 
+from . import i18n
 from .browsing import HistoryHandlers
 from .engine import Decision, choices
 from .engine.actions import BUTTONS, MOVES, Action
@@ -84,9 +85,10 @@ def said_on_panel(exc: ServiceError, *, earlier: bool = False) -> bool:
 
 def cut_answer(number: int, text: str) -> str:
     """What a member who cut is told (only they see it)."""
-    return (f"✂️ Your cut for deal {number}: `{text}`. It is written in the table's log "
-            "before the deal is dealt; the deal's table message and showdown list who cut "
-            "it, and the game's record keeps your word: check that they do.")
+    return "✂️ " + i18n._("Your cut for deal {number}: `{text}`. It is written in the table's log "
+                     "before the deal is dealt; the deal's table message and showdown list who cut "
+                     "it, and the game's record keeps your word: check that they do.").format(
+                         number=number, text=text)
 
 
 class Handlers(HistoryHandlers):
@@ -152,9 +154,9 @@ class Handlers(HistoryHandlers):
         except discord.HTTPException:
             log.warning("table %s: could not post the fair-shuffle message", table_id,
                         exc_info=True)
-            raise UserError("I could not post the fair-shuffle message in this channel, and "
-                            "nothing is dealt before it is: try again in a moment (I need "
-                            "**Send Messages** here).") from None
+            raise UserError(i18n._("I could not post the fair-shuffle message in this channel, and "
+                              "nothing is dealt before it is: try again in a moment (I need "
+                              "**Send Messages** here).")) from None
 
     async def on_cut_button(self, interaction: discord.Interaction, table_id: int) -> None:
         """Cut pressed on the lobby or a showdown: a seated member gets the form to
@@ -162,10 +164,10 @@ class Handlers(HistoryHandlers):
         async def work() -> None:
             live = await self.committed(table_id)
             if live.seat_of(interaction.user.id) is None:
-                raise UserError("Only players seated at this table can cut.")
+                raise UserError(i18n._("Only players seated at this table can cut."))
             if interaction.response.is_done():  # acknowledged while waiting: no form now
-                raise UserError("Cut with `/commerce cut text:` and your word or number "
-                                "(the form could not open just now).")
+                raise UserError(i18n._("Cut with `/commerce cut text:` and your word or number "
+                                  "(the form could not open just now)."))
             await interaction.response.send_modal(cut_form(table_id, live.next_number))
         await guarded(interaction, table_id, work)
 
@@ -205,7 +207,7 @@ class Handlers(HistoryHandlers):
                 return
             if action == "back":
                 outcome = await self.service.back(table_id, user.id)
-                await reply(interaction, "Welcome back: your seat is yours again.")
+                await reply(interaction, i18n._("Welcome back: your seat is yours again."))
                 await self.after.show(outcome, interaction)
                 return
             if action in SIMPLE_MOVES:
@@ -277,7 +279,7 @@ class Handlers(HistoryHandlers):
         decision; an offer at a large table asks for the player next."""
         async def work() -> None:
             if value is None:
-                raise UserError("Choose a card first.")
+                raise UserError(i18n._("Choose a card first."))
             decision = decide(action, value)
             if decision.kind == "offer" and decision.target is None:  # now the player
                 user = interaction.user
@@ -287,7 +289,7 @@ class Handlers(HistoryHandlers):
                 assert decision.card is not None
                 options = choices.target_options(live.deal, seat, decision.card,
                                                  seat_names(live))
-                await edit(interaction, content="Whom do you offer it to?",
+                await edit(interaction, content=i18n._("Whom do you offer it to?"),
                            view=dynamic_view(CardSelect(table_id, deal, seq, "offer", options)))
                 return
             await self.decide_from_panel(interaction, table_id, deal, seq, action, decision)
@@ -323,7 +325,8 @@ class Handlers(HistoryHandlers):
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
                                      note=exc.text)
             return
-        await self.panels.update(interaction, live, note=f"💡 **Coach:** {line}")
+        await self.panels.update(interaction, live,
+                                 note="💡 " + i18n._("**Coach:** {advice}").format(advice=line))
 
     async def decide_from_panel(self, interaction: discord.Interaction, table_id: int,
                                 deal: int, seq: int, action: str, decision: Decision) -> None:
@@ -340,8 +343,8 @@ class Handlers(HistoryHandlers):
             return
         if seq != len(live.deal.operations):
             await self.panels.update(interaction, self.publisher.showing.as_shown(live),
-                                     note="That button was out of date: "
-                                          "here is where things stand now.")
+                                     note=i18n._("That button was out of date: "
+                                            "here is where things stand now."))
             return
         seat = live.seat_of(user.id)
         assert seat is not None
@@ -368,12 +371,12 @@ class Handlers(HistoryHandlers):
         async def work() -> None:
             live = self.service.get(table_id)
             if live.seat_of(interaction.user.id) is None:
-                raise UserError("Only players at this table can deal the next hand.")
+                raise UserError(i18n._("Only players at this table can deal the next hand."))
             shown = live.deal
             if (live.deal_number == deal and shown is not None and shown.showdown is not None
                     and deal not in live.announced):
-                raise UserError("This deal's showdown is still on its way: press Next deal "
-                                "on it once it is posted.")
+                raise UserError(i18n._("This deal's showdown is still on its way: press Next deal "
+                                  "on it once it is posted."))
             # the showdown loses Next deal in the press's own answer (``AfterChange``)
             await self.after.show(await self.service.next_deal(table_id, after=deal), interaction)
         await guarded(interaction, table_id, work)
@@ -390,8 +393,8 @@ class Handlers(HistoryHandlers):
             rows, total = await self.service.leaderboard(
                 guild_id, page, per_page=PER_PAGE, preset=board.preset, period=board.period)
             if not rows:
-                raise UserError(f"Page {page + 1} of the leaderboard is empty now: the ledger "
-                                "has changed. Run /commerce leaderboard again.")
+                raise UserError(i18n._("Page {page} of the leaderboard is empty now: the ledger "
+                                  "has changed. Run /commerce leaderboard again.").format(page=page + 1))
             pages = -(-total // PER_PAGE)
             known = await self.service.member_names(guild_id, [m for m, _ in rows])
             embed = standings.leaderboard_embed(rows, page, total, PER_PAGE, preset=board.preset,
@@ -410,14 +413,15 @@ class Handlers(HistoryHandlers):
         async def work() -> None:
             assert interaction.guild is not None
             if discord.utils.utcnow().timestamp() > expires:
-                await edit(interaction, content="This confirmation expired: run the command again.",
+                await edit(interaction, content=i18n._("This confirmation expired: run the command again."),
                            view=None)
                 return
             if not confirmed:
-                await edit(interaction, content="Cancelled: nothing changed.", view=None)
+                await edit(interaction, content=i18n._("Cancelled: nothing changed."), view=None)
                 return
             member = require_manager(interaction)  # they may have lost it meanwhile
             count = await self.service.reset_ledger(interaction.guild.id, member.id)
-            await edit(interaction, content=f"Done: {render.plural(count, 'balance')} reset to "
-                                            "zero.", view=None)
+            await edit(interaction, content=i18n.ngettext("Done: {count} balance reset to zero.",
+                                                     "Done: {count} balances reset to zero.",
+                                                     count).format(count=count), view=None)
         await guarded(interaction, None, work)

@@ -14,20 +14,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
 
-from . import waiting
+from . import i18n, waiting
+from .i18n import N_, _
 from .locks import InFlight
 from .metrics import Metrics, interaction_kind
-from .service import ServiceError, StorageFailure, UserError
+from .service import STORAGE_ERRORS, LiveTable, ServiceError, StorageFailure, UserError
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: the bot's default (``CommerceBot``): a message pings nobody unless it says so
 NO_PINGS = discord.AllowedMentions.none()
@@ -45,7 +49,40 @@ def ping(member_id: int | None) -> discord.AllowedMentions:
 #: seconds ``retrying`` waits before each new try
 RETRY_DELAYS = (1.0, 2.0, 4.0)
 #: the answer to an interaction arriving once the bot has begun to stop (``bot.stopping``)
-RESTARTING = "The bot is restarting: try again in a moment."
+RESTARTING = N_("The bot is restarting: try again in a moment.")
+
+
+async def server_language(client: discord.Client, guild_id: int | None) -> str:
+    """The language of the public messages of guild ``guild_id`` (``i18n.server``:
+    the guild's setting, else its Discord locale; English when neither is known or
+    the settings cannot be read)."""
+    guild = client.get_guild(guild_id) if guild_id else None
+    service = getattr(client, "service", None)
+    setting = ""
+    if service is not None and guild_id:
+        with contextlib.suppress(ServiceError, *STORAGE_ERRORS):
+            setting = (await service.settings(guild_id)).language
+    return i18n.server(setting, guild.preferred_locale if guild is not None else None)
+
+
+def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
+                       ) -> Callable[P, Coroutine[Any, Any, R]]:
+    """Run a method that shows a table publicly (the publisher's, the ending's...)
+    in the language of the table's guild (``server_language``): the first
+    argument that is a ``LiveTable``, or an ``Outcome`` of one, names the table;
+    the client is the object's ``client``, or its ``publisher``'s."""
+    @functools.wraps(method)
+    async def speaking(*args: P.args, **kwargs: P.kwargs) -> R:
+        owner = args[0] if args else None
+        client = getattr(owner, "client", None) or getattr(getattr(owner, "publisher", None),
+                                                           "client", None)
+        live = next((getattr(a, "live", a) for a in (*args[1:], *kwargs.values())
+                     if isinstance(getattr(a, "live", a), LiveTable)), None)
+        if not isinstance(client, discord.Client) or not isinstance(live, LiveTable):
+            return await method(*args, **kwargs)
+        with i18n.use(await server_language(client, live.row.guild_id)):
+            return await method(*args, **kwargs)
+    return speaking
 
 
 async def retrying(call: Callable[[], Awaitable[Any]], metrics: Metrics | None = None) -> Any:
@@ -135,6 +172,7 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
     metrics = getattr(client, "metrics", None)
     began = time.perf_counter()
     outcome = "failed"  # unless it ends as one of the ways below
+    language = i18n.enter(interaction.locale)  # private answers in the member's language
     try:
         in_flight = getattr(client, "in_flight", None)
         if not isinstance(in_flight, InFlight):
@@ -144,10 +182,11 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
             if in_flight.closed:
                 outcome = "restarting"
                 with contextlib.suppress(discord.HTTPException):
-                    await reply(interaction, RESTARTING)
+                    await reply(interaction, _(RESTARTING))
                 return
             outcome = await _guarded(interaction, table_id, work, public)
     finally:
+        i18n.leave(language)
         if isinstance(metrics, Metrics):
             metrics.interaction(interaction_kind(interaction), outcome,
                                 time.perf_counter() - began)
@@ -162,8 +201,11 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
         retry = cooldown.get_bucket(interaction).update_rate_limit()
         if retry:
             with contextlib.suppress(discord.HTTPException):
-                await reply(interaction, f"Slow down a little: try again in {retry:.0f} s.")
+                await reply(interaction, _("Slow down a little: try again in {seconds} s.").format(
+                    seconds=f"{retry:.0f}"))
             return "cooldown"
+    if public:  # an answer everyone sees: in the server's language
+        i18n.enter(await server_language(client, interaction.guild_id))
     try:
         with waiting.hook(defer_hook(interaction, public)):
             service = getattr(client, "service", None)
@@ -176,8 +218,8 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
 
 
 #: the answer to a bug (any error not foreseen), from a command or a control alike
-APOLOGY = ("Something went wrong on our side. Nothing was lost: press My hand to see where "
-           "things stand.")
+APOLOGY = N_("Something went wrong on our side. Nothing was lost: press My hand to see where "
+             "things stand.")
 
 
 def error_reply(exc: BaseException, table_id: int | None) -> tuple[str | None, str]:
@@ -196,9 +238,9 @@ def error_reply(exc: BaseException, table_id: int | None) -> tuple[str | None, s
     if isinstance(exc, ServiceError):
         return exc.text, "refused"
     if isinstance(exc, app_commands.NoPrivateMessage):
-        return "Commerce is played in servers, not in direct messages.", "refused"
+        return _("Commerce is played in servers, not in direct messages."), "refused"
     if isinstance(exc, app_commands.MissingPermissions | app_commands.CheckFailure):
-        return "You do not have permission to do that.", "refused"
+        return _("You do not have permission to do that."), "refused"
     if isinstance(exc, discord.NotFound) and exc.code in (10062, 10015):
         log.warning("table %s: the interaction expired before it was answered", table_id)
         return None, "expired"
@@ -206,7 +248,7 @@ def error_reply(exc: BaseException, table_id: int | None) -> tuple[str | None, s
         log.warning("table %s: Discord answered %s %s", table_id, exc.status, exc.code)
         return discord_error_text(exc), "discord_error"
     log.error("table %s: interaction failed", table_id, exc_info=exc)
-    return APOLOGY, "failed"
+    return _(APOLOGY), "failed"
 
 
 async def answer_error(interaction: discord.Interaction, exc: BaseException,
@@ -214,7 +256,8 @@ async def answer_error(interaction: discord.Interaction, exc: BaseException,
     """Answer ``interaction`` with ``error_reply``'s words for ``exc``, ephemerally
     (a failed answer is ignored); returns how it ended (``OUTCOMES``). A 429 is
     counted in the client's metrics."""
-    text, outcome = error_reply(exc, table_id)
+    with i18n.use(interaction.locale):
+        text, outcome = error_reply(exc, table_id)
     original = exc.original if isinstance(exc, app_commands.CommandInvokeError) else exc
     metrics = getattr(interaction.client, "metrics", None)
     if (isinstance(original, discord.HTTPException) and original.status == 429
@@ -227,7 +270,7 @@ async def answer_error(interaction: discord.Interaction, exc: BaseException,
 
 
 #: what the bot needs where a table plays (README "Inviting the bot")
-PERMISSIONS = ("**View Channels**, **Send Messages**, **Embed Links**, **Attach Files** and "
+PERMISSIONS = N_("**View Channels**, **Send Messages**, **Embed Links**, **Attach Files** and "
                "**Read Message History** here, and **Manage Channels** and **Manage Roles** "
                "(or **Create Public Threads**, **Send Messages in Threads** and **Manage "
                "Threads**) to open tables")
@@ -240,22 +283,23 @@ def discord_error_text(exc: discord.HTTPException) -> str:
     was already saved stays saved; the words say nothing was lost."""
     code, status = exc.code, exc.status
     if code == 50013 or (status == 403 and code != 50001):
-        return f"I am missing a permission for that here. I need {PERMISSIONS}."
+        return _("I am missing a permission for that here. I need {permissions}.").format(
+            permissions=_(PERMISSIONS))
     if code == 50001:
-        return "I cannot see this channel: give me **View Channels** and **Read Message History**."
+        return _("I cannot see this channel: give me **View Channels** and **Read Message History**.")
     if code in (10003, 10008):
-        return "That channel or message no longer exists: nothing else changed."
+        return _("That channel or message no longer exists: nothing else changed.")
     if code == 30013:
-        return "This server has Discord's maximum of 500 channels: remove some, then try again."
+        return _("This server has Discord's maximum of 500 channels: remove some, then try again.")
     if code == 50035 and "category" in (exc.text or "").lower():
-        return ("The **Commerce** category has Discord's maximum of 50 channels: remove old "
+        return _("The **Commerce** category has Discord's maximum of 50 channels: remove old "
                 "table channels, then try again.")
     if status == 429:
-        return "Discord is asking me to slow down: try again in a few seconds. Nothing was lost."
+        return _("Discord is asking me to slow down: try again in a few seconds. Nothing was lost.")
     if status >= 500:
-        return "Discord is having trouble right now: try again in a moment. Nothing was lost."
-    return (f"Discord refused that (error {code or status}). Nothing was lost: press My hand "
-            "to see where things stand.")
+        return _("Discord is having trouble right now: try again in a moment. Nothing was lost.")
+    return _("Discord refused that (error {code}). Nothing was lost: press My hand "
+             "to see where things stand.").format(code=code or status)
 
 
 def require_manager(interaction: discord.Interaction) -> discord.Member:
@@ -266,5 +310,5 @@ def require_manager(interaction: discord.Interaction) -> discord.Member:
     """
     member = interaction.user
     if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
-        raise UserError("You need the **Manage Server** permission for that.")
+        raise UserError(_("You need the **Manage Server** permission for that."))
     return member

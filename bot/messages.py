@@ -22,7 +22,8 @@ import discord
 
 from .commitments import Commitments
 from .ending import Ending
-from .interactions import NO_PINGS, ping, reply, retrying
+from .i18n import _
+from .interactions import NO_PINGS, in_server_language, ping, reply, retrying
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
 from .places import Places
@@ -185,6 +186,7 @@ class Publisher:
         return media.attach(render.table_embed(
             live, deadline=turn, next_deal=self.clock.next_deal_at(live.id)), media.TABLE_FILE)
 
+    @in_server_language
     async def post_deal(self, live: LiveTable, *, paced: bool = True,
                         settled: int | None = None) -> None:
         """Post the new deal's table message, then anything the AI already did
@@ -219,6 +221,7 @@ class Publisher:
         being shown (``frame``) no ping and My hand only."""
         return ("" if frame else render.ping_text(live)), table_controls(live, frame)
 
+    @in_server_language
     async def answer_on_table(self, interaction: discord.Interaction, live: LiveTable, *,
                               frame: bool = False) -> None:
         """Answer a press on the table message by editing that message to ``live``
@@ -244,6 +247,7 @@ class Publisher:
         self.older.remember(live.id, message_id, [embed])
         self.showing.mark(live)
 
+    @in_server_language
     async def post_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Post the deal's table message and remember it (failures are logged: the
         state is committed, and the watch posts a message that could not be);
@@ -264,6 +268,7 @@ class Publisher:
         self.showing.mark(live)
         await self.service.set_message(live.id, table=msg.id)
 
+    @in_server_language
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
                       *, paced: bool = True) -> None:
         """Bring the table's public messages up to date after any change: a lobby's
@@ -332,9 +337,9 @@ class Publisher:
                         live.id, live.row.channel_id)
             if interaction is not None:
                 with contextlib.suppress(discord.HTTPException):
-                    await reply(interaction, "Your move is saved, but I cannot update the table: "
-                                             "I am missing **Send Messages** or **Embed Links** "
-                                             "in this channel.")
+                    await reply(interaction, _("Your move is saved, but I cannot update the table: "
+                                               "I am missing **Send Messages** or **Embed Links** "
+                                               "in this channel."))
         except discord.HTTPException:
             log.warning("table %s: could not update the table message; the watch tries again",
                         live.id, exc_info=True)
@@ -347,10 +352,12 @@ class Publisher:
         except Exception:
             log.exception("table %s: could not bring the panels up to date", live.id)
 
+    @in_server_language
     async def show_step(self, live: LiveTable) -> None:
         """Edit the table message to a step being shown (``Showing.present``)."""
         await self.edit_table_message(live, frame=True)
 
+    @in_server_language
     async def edit_table_message(self, live: LiveTable, *, frame: bool = False) -> None:
         """Edit the table message to the table's state now (its picture too). An
         edit that would change nothing the message shows is not made, and the
@@ -381,6 +388,7 @@ class Publisher:
         self.shown[live.id] = (message_id, state)
         self.older.remember(live.id, message_id, [embed])
 
+    @in_server_language
     async def after_deal_change(self, live: LiveTable) -> None:
         """Post a barter offer to a human target, or the showdown (and final standings)."""
         deal = live.deal
@@ -431,6 +439,7 @@ class Publisher:
                 self.offers[key] = msg.id
                 await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
 
+    @in_server_language
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
         """Replace a barter offer's buttons with its outcome."""
         msg_id = self.offers.pop((live.id, deal, seq), None)
@@ -444,6 +453,7 @@ class Publisher:
             await self.older.settle(live.id, msg_id, functools.partial(
                 message.edit, content=text, view=None, allowed_mentions=NO_PINGS))
 
+    @in_server_language
     async def refresh_lobby(self, live: LiveTable, note: str | None = None, *,
                             strict: bool = False) -> None:
         """Edit the lobby message after a change (``note``: text above it). A

@@ -25,6 +25,7 @@ from typing import Any
 
 import discord
 
+from . import i18n
 from .interactions import edit, retrying
 from .service import LiveTable, TableService
 from .ui import panel
@@ -175,9 +176,10 @@ class Panels:
             async with self.lock(*key):
                 if self.open.get(key) is not opened:
                     continue  # replaced meanwhile
-                if panel.key_of(live, seat, focus=opened.focus, note=opened.note) == opened.key:
-                    continue  # it shows this already: nothing to build
-                rendered = panel.build(live, seat, focus=opened.focus, note=opened.note)
+                with i18n.use(opened.key[-2]):  # in its owner's language (``panel.key_of``)
+                    if panel.key_of(live, seat, focus=opened.focus, note=opened.note) == opened.key:
+                        continue  # it shows this already: nothing to build
+                    rendered = panel.build(live, seat, focus=opened.focus, note=opened.note)
                 changes = _changes(rendered, opened)
                 try:  # a 429 or 5xx is tried again: the panel must not stay behind
                     await retrying(functools.partial(opened.editor, **changes), self.service.metrics)

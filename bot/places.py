@@ -24,6 +24,7 @@ import logging
 
 import discord
 
+from .i18n import N_, _
 from .interactions import retrying
 from .service import TableService, UserError
 from .storage import TableRow
@@ -41,7 +42,7 @@ KEEP_AT_MOST = 20
 INVALID_FORM = 50035
 
 #: what a member is told when no table can be opened here
-CANNOT_OPEN = ("I cannot open a table here: I need **Manage Channels** (to create a table "
+CANNOT_OPEN = N_("I cannot open a table here: I need **Manage Channels** (to create a table "
                "channel) or **Create Public Threads** and **Send Messages in Threads** in "
                "this channel.")
 
@@ -91,7 +92,7 @@ class Places:
         name = f"commerce-{number}"
         if mode == "here" and isinstance(channel, discord.TextChannel | discord.Thread):
             if not channel.permissions_for(me).send_messages:
-                raise UserError("I need the **Send Messages** permission in this channel.")
+                raise UserError(_("I need the **Send Messages** permission in this channel."))
             return channel, "here"
         full: str | None = None
         if mode == "channel" and me.guild_permissions.manage_channels:
@@ -109,14 +110,16 @@ class Places:
         if thread is not None:
             return thread, "thread"
         if full is not None:
-            where = ("this server has Discord's maximum of 500 channels"
+            where = (_("this server has Discord's maximum of 500 channels")
                      if full == "server" else
-                     f"the **{CATEGORY}** category has Discord's maximum of 50 channels")
-            raise UserError(f"I cannot open a table: {where}, and I cannot open a thread here "
-                            "instead (I need **Create Public Threads** and **Send Messages in "
-                            "Threads**). Ask an admin to remove old channels, or run "
-                            "/commerce new in a channel where I may open threads.")
-        raise UserError(CANNOT_OPEN)
+                     _("the **{category}** category has Discord's maximum of 50 channels").format(
+                         category=CATEGORY))
+            raise UserError(_("I cannot open a table: {where}, and I cannot open a thread here "
+                              "instead (I need **Create Public Threads** and **Send Messages in "
+                              "Threads**). Ask an admin to remove old channels, or run "
+                              "/commerce new in a channel where I may open threads.").format(
+                                  where=where))
+        raise UserError(_(CANNOT_OPEN))
 
     async def _new_channel(self, guild: discord.Guild, name: str) -> discord.TextChannel:
         category = discord.utils.get(guild.categories, name=CATEGORY)

@@ -22,6 +22,7 @@ import discord
 from discord.ext import tasks
 
 from .after import AfterChange
+from .i18n import _
 from .interactions import ping
 from .locks import InFlight
 from .messages import Publisher
@@ -394,10 +395,11 @@ class Timers:
         member_id = live.member_of(seat)
         known = self.deadlines.get(table_id)
         left = (render.when(known[1]) if known is not None
-                else f"in {render.plural(seconds - seconds // 2, 'second')}")
+                else _("in {seconds}").format(seconds=render.plural(seconds - seconds // 2, 'second')))
         with contextlib.suppress(discord.HTTPException):
             self.reminders[table_id] = await self.publisher.channel(live).send(
-                f"⏰ <@{member_id}>, it is your move: the AI plays for you {left}.",
+                "⏰ " + _("{member}, it is your move: the AI plays for you {left}.").format(
+                    member=f"<@{member_id}>", left=left),
                 allowed_mentions=ping(member_id))
         await asyncio.sleep(seconds - seconds / 2)
         # From here on the timer acts: re-arming must not cancel it half-way.

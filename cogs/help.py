@@ -8,6 +8,7 @@ from discord import app_commands
 from bot.app import CommerceBot
 from bot.commands import Subcommands
 from bot.engine import PRESETS
+from bot.i18n import _
 from bot.interactions import guarded, say
 from bot.service import UserError
 from bot.ui import help as help_text
@@ -34,7 +35,8 @@ class Help(Subcommands):
                 r = PRESETS[name]
                 embeds = [help_text.preset_embed(name, r.summary)]
             else:
-                raise UserError(f"There is no preset called {name!r}. Try: {', '.join(PRESETS)}.")
+                raise UserError(_("There is no preset called {name}. Try: {presets}.").format(
+                    name=repr(name), presets=', '.join(PRESETS)))
             await say(interaction, embeds=embeds, ephemeral=True)
         await guarded(interaction, None, work)
 

@@ -19,6 +19,7 @@ from bot.app import CommerceBot
 from bot.commands import Subcommands
 from bot.engine import OPTIONS
 from bot.engine.fairness import CUT_MAX
+from bot.i18n import _, ngettext
 from bot.interactions import guarded, reply, retrying, say
 from bot.service import DEFAULT_AI_LEVEL, LiveTable, ServiceError, StorageFailure, UserError
 from bot.timers import still_member
@@ -55,7 +56,7 @@ class Tables(Subcommands):
         """
         live = self.service.in_channel(interaction.channel_id or 0)
         if live is None:
-            raise UserError("There is no open table in this channel. Open one with /commerce new.")
+            raise UserError(_("There is no open table in this channel. Open one with /commerce new."))
         return live
 
     @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
@@ -78,7 +79,7 @@ class Tables(Subcommands):
             assert interaction.guild is not None
             self.service.check_free(interaction.guild.id, interaction.user.id)
             if self.service.in_channel(interaction.channel_id or 0):
-                raise UserError("A table is already open in this channel.")
+                raise UserError(_("A table is already open in this channel."))
             settings = await self.service.settings(interaction.guild.id)
             preset = (rules or settings.default_preset).strip().lower()
             options: dict[str, object] = {}
@@ -128,7 +129,8 @@ class Tables(Subcommands):
                 log.warning("table %s: the fair-shuffle message waits for the next try",
                             live.id, exc_info=True)
             await interaction.followup.send(
-                f"Your table is ready in {place.mention}. Invite players to press **Join**.",
+                _("Your table is ready in {place}. Invite players to press **Join**.").format(
+                    place=place.mention),
                 ephemeral=True)
         await guarded(interaction, None, work)
 
@@ -138,7 +140,7 @@ class Tables(Subcommands):
         async def work() -> None:
             outcome = await self.service.join(self.here(interaction).id, interaction.user.id,
                                               interaction.user.display_name)
-            await reply(interaction, "You are seated. Wait for the host to press Start.")
+            await reply(interaction, _("You are seated. Wait for the host to press Start."))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -151,9 +153,9 @@ class Tables(Subcommands):
             assert interaction.guild is not None
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
             if live is None:
-                raise UserError("You are not seated at any table.")
+                raise UserError(_("You are not seated at any table."))
             outcome = await self.service.leave(live.id, interaction.user.id)
-            await reply(interaction, "You left the table.")
+            await reply(interaction, _("You left the table."))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -163,7 +165,7 @@ class Tables(Subcommands):
         server: ``Handlers.start``) and post the first deal's table message."""
         async def work() -> None:
             outcome = await self.bot.handlers.start(interaction, self.here(interaction).id)
-            await reply(interaction, "The game begins!")
+            await reply(interaction, _("The game begins!"))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -181,7 +183,8 @@ class Tables(Subcommands):
             outcome = await self.service.add_ai(self.here(interaction).id, interaction.user.id,
                                                 level.value if level else DEFAULT_AI_LEVEL)
             live = outcome.live
-            await reply(interaction, f"{render.seat_name(live, len(live.seats) - 1)} sits down.")
+            await reply(interaction, _("{name} sits down.").format(
+                name=render.seat_name(live, len(live.seats) - 1)))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -192,7 +195,7 @@ class Tables(Subcommands):
             assert interaction.guild is not None
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
             if live is None:
-                raise UserError("You are not playing at any table.")
+                raise UserError(_("You are not playing at any table."))
             await self.bot.handlers.show_hand(interaction, live.id)
         await guarded(interaction, None, work)
 
@@ -211,12 +214,15 @@ class Tables(Subcommands):
             live = outcome.live
             voided = live.deal is not None and live.deal.voided
             shared = -sum(live.game.ledger) if live.game is not None else 0
-            text = "The table is closed." + (
-                " The unfinished deal was voided: its stakes and fees were refunded."
+            text = _("The table is closed.") + (
+                " " + _("The unfinished deal was voided: its stakes and fees were refunded.")
                 if voided else "") + proofs.end_reveal(live) + (
-                f" The {render.plural(shared, 'chip' if live.rules.chips else 'point')}"
-                " left in the pot "
-                f"{render.plural(shared, 'was', number=False)} shared by the players still in."
+                " " + (ngettext("The {count} chip left in the pot was shared by the players still in.",
+                                "The {count} chips left in the pot were shared by the players still in.",
+                                shared) if live.rules.chips else
+                       ngettext("The {count} point left in the pot was shared by the players still in.",
+                                "The {count} points left in the pot were shared by the players still in.",
+                                shared)).format(count=shared)
                 if shared > 0 else "")
             await say(interaction, text)
             await self.bot.after.show(outcome, interaction)
@@ -245,9 +251,9 @@ class Tables(Subcommands):
                                                    seconds)
             await self.bot.after.show(outcome, interaction)  # a waiting next deal: the new delay
             delay = outcome.live.row.next_deal_delay
-            text = (f"The next deal now starts {render.plural(delay, 'second')} "
-                    "after a showdown."
-                    if seconds else "The next deal now waits for the Next deal button.")
+            text = (_("The next deal now starts {seconds} after a showdown.").format(
+                        seconds=render.plural(delay, 'second'))
+                    if seconds else _("The next deal now waits for the Next deal button."))
             await say(interaction, text)
         await guarded(interaction, None, work, public=True)
 

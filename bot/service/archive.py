@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game, RecordError, get_preset, operation_from_dict, parse_card, replay
+from ..i18n import _
 from ..storage import OPEN_STATUSES, DealRow, HintRow, PastGame, SeatRow, ShuffleEvent, TableRow
 from .core import ServiceBase, game_of, proof_of
 from .errors import UserError
@@ -75,9 +76,9 @@ class Archived:
             UserError: no such deal or step.
         """
         if not 1 <= number <= len(self.deals):
-            raise UserError("That deal is not part of this game.")
+            raise UserError(_("That deal is not part of this game."))
         if not 0 <= step <= len(self.deals[number - 1].actions):
-            raise UserError("That step is not part of this deal.")
+            raise UserError(_("That step is not part of this deal."))
         live = self.live
         game = Game(live.rules, len(live.seats), self.past_first_dealer, table=live.id)
         for index, d in enumerate(self.deals[:number]):
@@ -108,7 +109,7 @@ class Archive(ServiceBase):
         """
         row = await self.storage.get_table(table_id)
         if row is None or row.first_dealer is None:
-            raise UserError("That table has no game to export.")
+            raise UserError(_("That table has no game to export."))
         return await self._record_of(row)
 
     async def _record_of(self, row: TableRow) -> dict[str, Any]:
@@ -140,14 +141,14 @@ class Archive(ServiceBase):
         running = [t for t in self.tables.values() if t.row.guild_id == guild_id
                    and (t.row.number == number if number else t.row.channel_id == channel_id)]
         if running:
-            raise UserError(f"The game at table {running[0].row.number} is not over yet: its "
-                            "record can be exported once it is (the seeds and decks of a "
-                            "running game stay secret).")
+            raise UserError(_("The game at table {number} is not over yet: its "
+                              "record can be exported once it is (the seeds and decks of a "
+                              "running game stay secret).").format(number=running[0].row.number))
         if number:
-            raise UserError(f"This server has no finished game at table {number}. "
-                            "See /commerce history.")
-        raise UserError("No game has ended in this channel: name the table, e.g. "
-                        "`/commerce export table:3` (see /commerce history).")
+            raise UserError(_("This server has no finished game at table {number}. "
+                              "See /commerce history.").format(number=number))
+        raise UserError(_("No game has ended in this channel: name the table, e.g. "
+                          "`/commerce export table:3` (see /commerce history)."))
 
     async def archived(self, guild_id: int, table_id: int) -> Archived:
         """A game of the guild that is over, replayed from its stored record.
@@ -158,7 +159,7 @@ class Archive(ServiceBase):
         past = await self.storage.past_game(guild_id, table_id=table_id)
         row = await self.storage.get_table(table_id)
         if past is None or row is None:
-            raise UserError("That game is not in this server's history.")
+            raise UserError(_("That game is not in this server's history."))
         seats = await self.storage.seats(table_id)
         deals = await self.storage.deals(table_id)
         record = await self._record_of(row)
@@ -166,7 +167,7 @@ class Archive(ServiceBase):
             game = replay(record)
         except RecordError:
             log.exception("table %s: its stored record does not replay", table_id)
-            raise UserError("That game's record could not be read back.") from None
+            raise UserError(_("That game's record could not be read back.")) from None
         if row.status == "closed":
             game.close()  # an unfinished last deal was voided when the table closed
         live = LiveTable(row, seats, get_preset(row.preset, row.options), game)

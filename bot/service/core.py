@@ -36,6 +36,7 @@ from ..engine import (
 )
 from ..engine.fairness import SEED_BYTES, Attempt, Cut, ShuffleLog, Shuffler, commitment
 from ..engine.fairness_v1 import DealProof
+from ..i18n import _
 from ..locks import InFlight, KeyedLock
 from ..metrics import Metrics
 from ..storage import (
@@ -257,7 +258,7 @@ class ServiceBase:
                 raise
             except TableClosed:
                 self.tables.pop(table_id or 0, None)
-                raise TableGone("This table is closed.") from None
+                raise TableGone(_("This table is closed.")) from None
             except BaseException as exc:  # also a cancellation: memory must never run ahead
                 if table_id is not None:
                     await asyncio.shield(self._resync(table_id))
@@ -282,7 +283,7 @@ class ServiceBase:
     async def _reload(self, table_id: int) -> LiveTable:
         row = await self.storage.get_table(table_id)
         if row is None:
-            raise UserError("This table no longer exists.")
+            raise UserError(_("This table no longer exists."))
         live = self._build(OpenTable(row, await self.storage.game_seed(table_id),
                                      await self.storage.seats(table_id),
                                      await self.storage.deals(table_id),
@@ -351,9 +352,9 @@ class ServiceBase:
         live = self.tables.get(table_id)
         if live is None:
             if table_id in self.stale:
-                raise TableGone("This table is being restored after a storage problem; "
-                                "try again in a moment.")
-            raise TableGone("This table is closed.")
+                raise TableGone(_("This table is being restored after a storage problem; "
+                                  "try again in a moment."))
+            raise TableGone(_("This table is closed."))
         return live
 
     def in_channel(self, channel_id: int) -> LiveTable | None:
@@ -379,7 +380,7 @@ class ServiceBase:
             UserError: unknown preset or bad option, said plainly.
         """
         if len(preset) > 40:
-            raise UserError("That is not a preset name. See /commerce rules.")
+            raise UserError(_("That is not a preset name. See /commerce rules."))
         try:
             return get_preset(preset, options)
         except RulesError as exc:
@@ -512,7 +513,7 @@ class ServiceBase:
         live = self.get(table_id)
         seat = live.seat_of(member_id)
         if seat is None:
-            raise NotSeated("You are not playing at this table.")
+            raise NotSeated(_("You are not playing at this table."))
         if live.deal is None:
-            raise UserError("The game has not started yet.")
+            raise UserError(_("The game has not started yet."))
         return live, live.deal.observation(seat)

@@ -11,6 +11,8 @@ import sqlite3
 
 import asyncpg
 
+from ..i18n import _
+
 
 class ServiceError(Exception):
     """An error of the table service that a member is told of plainly.
@@ -55,11 +57,10 @@ class StorageFailure(ServiceError):
     (``rebuilt``; ``False``: the table waits aside for the watch to rebuild it).
     The bot's failure, not the member's: it is logged."""
 
-    def __init__(self, text: str = "I could not save that (a storage problem on the bot's "
-                                   "side), so nothing changed. Try again in a moment.",
-                 *, rebuilt: bool = True) -> None:
+    def __init__(self, text: str = "", *, rebuilt: bool = True) -> None:
         """``text``: the ephemeral answer; by default it says nothing changed."""
-        super().__init__(text)
+        super().__init__(text or _("I could not save that (a storage problem on the bot's "
+                                   "side), so nothing changed. Try again in a moment."))
         self.rebuilt = rebuilt
 
 

@@ -42,6 +42,7 @@ import zlib
 from datetime import datetime, timedelta
 from typing import Any
 
+from ..i18n import _
 from ..storage import LedgerRow, PastGame
 from ..waiting import acknowledge
 from .archive import record_of
@@ -338,8 +339,9 @@ class ServerExports(ServiceBase):
                            ("balances.json", _json(members, 1))):
             if not await asyncio.to_thread(packer.add, name, data, reserve):
                 raise UserError(
-                    f"This server's ledger alone is larger than the {size_text(max_bytes)} "
-                    "the bot may upload here: ask the bot's operator for a copy.")
+                    _("This server's ledger alone is larger than the {size} "
+                      "the bot may upload here: ask the bot's operator for a copy.").format(
+                          size=size_text(max_bytes)))
         included, left_out = await self._pack_games(guild_id, packer, reserve)
         head["games"].update(included=included, left_out=left_out)
         if not await asyncio.to_thread(packer.add, "server.json", _json(head, 1)):

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..engine import PRESETS
+from ..i18n import _
 from ..storage import GuildSettings, MemberStats
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, UserError
@@ -97,12 +98,12 @@ class Queries(ServiceBase):
             UserError: an unknown preset or period.
         """
         if preset is not None and preset not in PRESETS:
-            raise UserError("There is no preset by that name: pick one from the list.")
+            raise UserError(_("There is no preset by that name: pick one from the list."))
         try:
             since = period_start(period, now or datetime.now(UTC))
         except ValueError:
-            raise UserError("Pick the period from the list: this week, this month or all "
-                            "time.") from None
+            raise UserError(_("Pick the period from the list: this week, this month or all "
+                              "time.")) from None
         return await self.storage.leaderboard(guild_id, page * per_page, per_page,
                                               preset=preset, since=since)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..engine.fairness import CutError, cut_text
+from ..i18n import _
 from ..storage import ShuffleEvent
 from .core import ServiceBase
 from .errors import UserError
@@ -65,22 +66,23 @@ class Shuffles(ServiceBase):
         async with self.lock(table_id):
             live = self.get(table_id)
             if live.seat_of(member_id) is None:
-                raise UserError("Only players seated at this table can cut.")
+                raise UserError(_("Only players seated at this table can cut."))
             if live.row.game_commitment is None or (
                     live.game is not None and live.game.shuffler is None):
-                raise UserError("This game began before players could cut: its deals are "
-                                "dealt as before.")
+                raise UserError(_("This game began before players could cut: its deals are "
+                                  "dealt as before."))
             if live.row.commitment_message_id is None:
-                raise UserError("Cuts open once the fair-shuffle message is posted: try "
-                                "again in a moment.")
+                raise UserError(_("Cuts open once the fair-shuffle message is posted: try "
+                                  "again in a moment."))
             game = live.game
             number = live.next_number
             if game is not None and (game.complete or (
                     game.deals_total is not None and number > game.deals_total)):
-                raise UserError("This game has no deal left to cut.")
+                raise UserError(_("This game has no deal left to cut."))
             done = [text for member, text in live.cuts_for(number) if member == member_id]
             if done:
-                raise UserError(f"You already cut deal {number} with `{done[0]}`.")
+                raise UserError(_("You already cut deal {number} with `{cut}`.").format(
+                    number=number, cut=done[0]))
             try:
                 text = cut_text(raw)
             except CutError as exc:

@@ -375,6 +375,16 @@ async def test_settings_default_update_and_validation(store: AnyStorage) -> None
     assert await store.get_settings(GUILD) == updated
 
 
+async def test_a_guild_s_language_is_kept_and_checked(store: AnyStorage) -> None:
+    assert (await store.get_settings(GUILD)).language == ""  # its Discord locale
+    assert (await store.update_settings(GUILD, language="de")).language == "de"
+    assert (await store.get_settings(GUILD)).language == "de"
+    with pytest.raises(ValueError, match="language"):
+        await store.update_settings(GUILD, language="klingon")
+    assert (await store.update_settings(GUILD, language="")).language == ""
+    assert (await store.get_settings(OTHER_GUILD)).language == ""
+
+
 async def test_audit_rows(store: AnyStorage, backend: Backend) -> None:
     await store.audit(GUILD, ANN, "settings", "table_mode=thread")
     await store.audit(GUILD, None, "close", "table 3 idle")

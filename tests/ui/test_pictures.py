@@ -333,8 +333,9 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
     """The pictures, their fonts (bot/ui/fonts.py), their PNG writer (bot/ui/png.py)
-    and the status line they share with the table message (bot/ui/status.py, its
-    words from bot/ui/words.py) import the engine and each other only."""
+    and the status line they share with the table message (bot/ui/status.py) import
+    the engine and each other only, and the words of their labels (bot/i18n's
+    catalogs and bot/ui/words.py, neither of which imports discord)."""
     for module in (pictures, fonts, png, status, words):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
@@ -346,7 +347,7 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                 roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
         assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts",
-                                                         ".png", ".status", ".words"}
+                                                         ".png", ".status", ".words", "..i18n"}
 
 
 @settings(max_examples=examples(60), deadline=None)
