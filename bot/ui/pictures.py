@@ -46,7 +46,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
-from ..i18n import N_, _, current, ngettext
+from ..i18n import N_, _, current
 from . import fonts
 from . import png as png_file
 from .status import PICTURE, middle_word, status_line
@@ -858,7 +858,7 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
         _text(img, (fx, line), seat.figure, font, tone if seat.active else DIM, "lm")
         fx += round(_length(font, seat.figure)) + 8
     if seat.lives:
-        for _ in range(min(seat.lives, 5)):
+        for _life in range(min(seat.lives, 5)):
             heart = _pip(2, 16, RED if seat.active else DIM)
             _put(img, heart, (fx, line - 8), heart)
             fx += 19
@@ -1159,7 +1159,8 @@ def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...
         groups.append((middle_label, list(middle)))
     if discard is not None:
         top_card, count = discard
-        groups.append((_("discard ({count})").format(count=count), [top_card] if top_card is not None else []))
+        groups.append((_("discard ({count})").format(count=count),
+                       [top_card] if top_card is not None else []))
     return groups
 
 
@@ -1204,9 +1205,9 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
 
 def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int) -> None:
     """The cards traded face up, in fanned rows below the table from ``y``."""
-    _text(img, (MARGIN + 4, y + 10), _("Traded face up ({count})").format(count=len(shown)), _font(18, True), SOFT,
-          "lm")
-    per_row, step, _ = _shown_layout(len(shown))
+    _text(img, (MARGIN + 4, y + 10), _("Traded face up ({count})").format(count=len(shown)),
+          _font(18, True), SOFT, "lm")
+    per_row, step = _shown_layout(len(shown))[:2]
     for i, card in enumerate(shown):
         r, c = divmod(i, per_row)
         _paste_card(img, card, MARGIN + c * step, y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6),

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from bot.engine import (
     PRESETS,
     Decision,
@@ -389,3 +390,28 @@ def test_every_state_of_a_deal_put_together_from_parts_is_the_one_canvas(preset)
         seat = deal.to_act
         deal.act(seat, ai.choose(deal.observation(seat)))
     assert compared >= 3
+
+
+@pytest.mark.parametrize("preset", ["oldway", "jaques", "parlett"])
+def test_a_table_drawn_in_one_language_never_shows_the_parts_of_another(preset):
+    """The table's parts are cached, and some draw words of their own ("no
+    lives", the stock's and discard pile's counts, the cards traded face up): a
+    picture drawn in English after the same table was drawn in German must be the
+    English one drawn with nothing cached, and the German one must differ."""
+    differed = 0
+    for n in (4, 9):
+        game, deal = play(preset, n, 1, 0)
+        while True:
+            obs = deal.observation(None)
+            pictures.clear_cache()
+            fresh = pictures.table_png(obs, NAMES[:n], game.running_balances)
+            pictures.clear_cache()
+            with i18n.use("de"):
+                german = pictures.table_png(obs, NAMES[:n], game.running_balances)
+            assert pictures.table_png(obs, NAMES[:n], game.running_balances) == fresh
+            differed += german != fresh
+            if deal.finished:
+                break
+            seat = deal.to_act
+            deal.act(seat, ai.choose(deal.observation(seat)))
+    assert differed >= 2
