@@ -45,7 +45,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from .cards import Card
-from .common import (
+from .family import (
     Controls,
     DealBase,
     Decision,

@@ -1,6 +1,6 @@
 """The ``normal`` AI level: a heuristic that counts the unseen cards (docs/AI.md).
 
-Like ``ai.choose_easy`` it decides from the seat's observation alone. It rates
+Like ``easy.choose_easy`` it decides from the seat's observation alone. It rates
 a hand by its *percentile*: the share of all 22,100 three-card hands of the
 ranking that it beats (ties half). Against ``k`` opponents a hand of percentile
 ``p`` wins about ``p ** k`` of the time and is the worst about ``(1 - p) ** k``
@@ -38,7 +38,7 @@ from bisect import bisect_left, bisect_right
 from itertools import combinations
 
 from .cards import Card, rank
-from .common import Decision, Observation
+from .family import Decision, Observation
 from .hands import Ranking, score, score_table
 
 __all__ = ["LATE_CIRCUITS", "LIFE_VALUE", "choose", "improve_chance", "percentile", "unseen"]

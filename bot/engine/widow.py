@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from .cards import Card, rank
-from .common import (
+from .family import (
     Controls,
     DealBase,
     Decision,

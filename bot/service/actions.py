@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 from ..engine import AnyDeal, Decision, IllegalAction, choices, coach
-from ..engine import ai as engine_ai
+from ..engine import easy as engine_easy
 from .core import ServiceBase
 from .errors import NotSeated, OutOfDate, UserError
 from .live import LiveTable
@@ -200,10 +200,10 @@ class Actions(ServiceBase):
                 # the AI finishes the whole move (a jaques draw is followed by keep or
                 # throw), but never spends the absent player's points on a horse
                 for _ in range(3):
-                    decision = engine_ai.choose(deal.observation(seat))
+                    decision = engine_easy.choose(deal.observation(seat))
                     if decision.kind == "refuse" and "refuse" in deal.controls(seat).answers:
                         # refusing would knock and end the deal for them: accept instead
-                        decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
+                        decision = Decision("accept", engine_easy.worst_card(tuple(deal.hands[seat])))
                     if decision.kind == "buy_horse":
                         decision = Decision("decline_horse")
                     op = deal.act(seat, decision)

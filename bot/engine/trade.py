@@ -17,14 +17,13 @@ from collections.abc import Sequence
 from functools import cache
 
 from .cards import Card
-from .common import (
+from .family import (
     Controls,
     DealBase,
     Decision,
     IllegalAction,
     Movement,
     Observation,
-    PublicEvent,
     Showdown,
     Standing,
     card_decisions,
@@ -36,10 +35,7 @@ from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
 from .rules import Rules
 from .seating import best_seat, next_seat
 
-__all__ = [
-    "IllegalAction", "Movement", "Observation", "PublicEvent", "Showdown", "Standing",
-    "TradeDeal",
-]
+__all__ = ["TradeDeal"]
 
 _ONE_DECISION = {kind: Decision(kind) for kind in ("knock", "refuse")}
 #: ``Category.NONE`` read once (an enum member read from its class costs a lookup each time)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from .cards import Card, rank, suit
-from .common import Decision, Observation
+from .family import Decision, Observation
 from .hands import POINT_VALUES, Category, category_of, score
 
 __all__ = ["Decision", "choose", "choose_easy", "worst_card"]

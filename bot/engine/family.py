@@ -4,7 +4,7 @@ standing carried between deals, the controls of the moment, and ``DealBase`` —
 the one abstract deal interface, with the cards dealt in turn order, the
 ledger of movements and the bookkeeping of operations.
 
-Each family keeps only its own rules: ``deal.TradeDeal`` (trade and barter),
+Each family keeps only its own rules: ``trade.TradeDeal`` (trade and barter),
 ``widow.WidowDeal`` (widow exchange) and ``discard.DiscardDeal`` (stock and
 discard pile). All three implement ``DealBase`` (pokerkit manner: abstract
 methods and properties), so code outside the engine never asks which family it
