@@ -54,6 +54,7 @@ from .family import (
     PublicEvent,
     Showdown,
     Standing,
+    can,
 )
 from .hands import Category, category_of, score
 from .operations import (
@@ -298,9 +299,7 @@ class DiscardDeal(DealBase):
         self._verify_turn(seat)
         self._verify_holds(seat, card)
 
-    def can_take_discard(self, seat: int, card: Card) -> bool:
-        """``True`` when ``verify_take_discard`` would pass."""
-        return self._passes(lambda: self.verify_take_discard(seat, card))
+    can_take_discard = can(verify_take_discard)
 
     def verify_draw(self, seat: int) -> None:
         """Check that ``seat`` may draw the stock top now.
@@ -312,9 +311,7 @@ class DiscardDeal(DealBase):
         if not self.stock and len(self.discard) < 2:
             raise IllegalAction("There is no card left to draw.")
 
-    def can_draw(self, seat: int) -> bool:
-        """``True`` when ``verify_draw`` would pass."""
-        return self._passes(lambda: self.verify_draw(seat))
+    can_draw = can(verify_draw)
 
     def _verify_drawn(self, seat: int) -> None:
         self._verify_open()
@@ -335,9 +332,7 @@ class DiscardDeal(DealBase):
         self._verify_drawn(seat)
         self._verify_holds(seat, card)
 
-    def can_draw_keep(self, seat: int, card: Card) -> bool:
-        """``True`` when ``verify_draw_keep`` would pass."""
-        return self._passes(lambda: self.verify_draw_keep(seat, card))
+    can_draw_keep = can(verify_draw_keep)
 
     def verify_draw_discard(self, seat: int) -> None:
         """Check that ``seat`` may lay the drawn card on the pile.
@@ -347,9 +342,7 @@ class DiscardDeal(DealBase):
         """
         self._verify_drawn(seat)
 
-    def can_draw_discard(self, seat: int) -> bool:
-        """``True`` when ``verify_draw_discard`` would pass."""
-        return self._passes(lambda: self.verify_draw_discard(seat))
+    can_draw_discard = can(verify_draw_discard)
 
     def verify_pass(self, seat: int) -> None:
         """Check that ``seat`` may pass now.
@@ -359,9 +352,7 @@ class DiscardDeal(DealBase):
         """
         self._verify_turn(seat)
 
-    def can_pass(self, seat: int) -> bool:
-        """``True`` when ``verify_pass`` would pass."""
-        return self._passes(lambda: self.verify_pass(seat))
+    can_pass = can(verify_pass)
 
     def verify_knock(self, seat: int) -> None:
         """Check that ``seat`` may knock now.
@@ -375,9 +366,7 @@ class DiscardDeal(DealBase):
         if self.chips(seat) < self.rules.knock_fee:
             raise IllegalAction("You have no chip left to pay for a knock.")
 
-    def can_knock(self, seat: int) -> bool:
-        """``True`` when ``verify_knock`` would pass."""
-        return self._passes(lambda: self.verify_knock(seat))
+    can_knock = can(verify_knock)
 
     def verify_offer(self, seat: int, target: int, card: Card) -> None:
         """Check that ``seat`` may offer ``card`` to ``target`` now.
@@ -402,9 +391,7 @@ class DiscardDeal(DealBase):
             raise IllegalAction("The knocker's hand is closed to trades.")
         self._verify_holds(seat, card)
 
-    def can_offer(self, seat: int, target: int, card: Card) -> bool:
-        """``True`` when ``verify_offer`` would pass."""
-        return self._passes(lambda: self.verify_offer(seat, target, card))
+    can_offer = can(verify_offer)
 
     def verify_answer(self, seat: int, card: Card | None) -> None:
         """Check that ``seat`` may answer the pending offer with ``card`` (``None``
@@ -419,9 +406,7 @@ class DiscardDeal(DealBase):
         if card is not None:
             self._verify_holds(seat, card)
 
-    def can_answer(self, seat: int, card: Card | None) -> bool:
-        """``True`` when ``verify_answer`` would pass."""
-        return self._passes(lambda: self.verify_answer(seat, card))
+    can_answer = can(verify_answer)
 
     # ------------------------------------------------------------ actions
     def take_discard(self, seat: int, card: Card) -> TakeDiscard:
@@ -482,9 +467,7 @@ class DiscardDeal(DealBase):
         elif sorted(reshuffle) != sorted(self.discard[:-1]):
             raise IllegalAction("The reshuffled stock must hold the discard pile but its top.")
 
-    def can_recorded_draw(self, seat: int, reshuffle: Sequence[Card] | None) -> bool:
-        """``True`` when ``verify_recorded_draw`` would pass."""
-        return self._passes(lambda: self.verify_recorded_draw(seat, reshuffle))
+    can_recorded_draw = can(verify_recorded_draw)
 
     def _draw(self, seat: int, order: Sequence[Card] | None) -> Draw:
         self.verify_recorded_draw(seat, order)

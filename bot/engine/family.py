@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, TypeVar
 
 from .cards import DECK, Card
 from .hands import Category
@@ -39,6 +39,28 @@ _DECK_SET = frozenset(DECK)
 
 class IllegalAction(ValueError):
     """An action the rules or the moment do not allow; ``str()`` is for the player."""
+
+
+_Args = ParamSpec("_Args")
+_Deal = TypeVar("_Deal")
+
+
+def can(verify: Callable[Concatenate[_Deal, _Args], None],
+        ) -> Callable[Concatenate[_Deal, _Args], bool]:
+    """The ``can_`` twin of a ``verify_`` method, for the class body
+    (``can_knock = can(verify_knock)``): the same arguments, ``True`` when
+    ``verify`` would pass, ``False`` when it raises ``IllegalAction``."""
+
+    def check(deal: _Deal, /, *args: _Args.args, **kwargs: _Args.kwargs) -> bool:
+        try:
+            verify(deal, *args, **kwargs)
+        except IllegalAction:
+            return False
+        return True
+
+    check.__name__ = check.__qualname__ = "can" + verify.__name__.removeprefix("verify")
+    check.__doc__ = f"``True`` when ``{verify.__name__}`` would pass."
+    return check
 
 
 @dataclass(frozen=True)
@@ -512,14 +534,6 @@ class DealBase(ABC):
     def _verify_holds(self, seat: int, card: Card) -> None:
         if card not in self.hands[seat]:
             raise IllegalAction("You do not hold that card.")
-
-    @staticmethod
-    def _passes(check: Callable[[], None]) -> bool:
-        try:
-            check()
-        except IllegalAction:
-            return False
-        return True
 
     def _card_choices(self, seat: int, kind: str, allowed: Callable[[Card], bool],
                       ) -> list[Decision]:

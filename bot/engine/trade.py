@@ -26,6 +26,7 @@ from .family import (
     Observation,
     Showdown,
     Standing,
+    can,
     card_decisions,
     movement,
     public_event,
@@ -206,10 +207,6 @@ class TradeDeal(DealBase):
         if seat != self.turn:
             raise IllegalAction("It is not your turn.")
 
-    def _verify_holds(self, seat: int, card: Card) -> None:
-        if card not in self.hands[seat]:
-            raise IllegalAction("You do not hold that card.")
-
     def _verify_knock_flag(self, knock: bool) -> None:
         if knock and not self.rules.knock_after_exchange:
             raise IllegalAction("These rules do not let you knock in the same turn.")
@@ -228,13 +225,7 @@ class TradeDeal(DealBase):
         if not self.stock:
             raise IllegalAction("The stock is empty.")
 
-    def can_trade(self, seat: int, card: Card, knock: bool = False) -> bool:
-        """``True`` when ``verify_trade`` would pass."""
-        try:
-            self.verify_trade(seat, card, knock)
-        except IllegalAction:
-            return False
-        return True
+    can_trade = can(verify_trade)
 
     def verify_barter(self, seat: int, card: Card, knock: bool = False) -> None:
         """Check that ``seat`` may offer ``card`` to its neighbour now.
@@ -248,13 +239,7 @@ class TradeDeal(DealBase):
         if knock:
             self._verify_knock_flag(knock)
 
-    def can_barter(self, seat: int, card: Card, knock: bool = False) -> bool:
-        """``True`` when ``verify_barter`` would pass."""
-        try:
-            self.verify_barter(seat, card, knock)
-        except IllegalAction:
-            return False
-        return True
+    can_barter = can(verify_barter)
 
     def verify_answer(self, seat: int, card: Card | None) -> None:
         """Check that ``seat`` may answer the pending barter with ``card``
@@ -274,13 +259,7 @@ class TradeDeal(DealBase):
         else:
             self._verify_holds(seat, card)
 
-    def can_answer(self, seat: int, card: Card | None) -> bool:
-        """``True`` when ``verify_answer`` would pass."""
-        try:
-            self.verify_answer(seat, card)
-        except IllegalAction:
-            return False
-        return True
+    can_answer = can(verify_answer)
 
     def verify_knock(self, seat: int) -> None:
         """Check that ``seat`` may knock now.
@@ -290,13 +269,7 @@ class TradeDeal(DealBase):
         """
         self._verify_turn(seat)
 
-    def can_knock(self, seat: int) -> bool:
-        """``True`` when ``verify_knock`` would pass."""
-        try:
-            self.verify_knock(seat)
-        except IllegalAction:
-            return False
-        return True
+    can_knock = can(verify_knock)
 
     # ------------------------------------------------------------ actions
     def trade(self, seat: int, card: Card, knock: bool = False) -> Trade:

@@ -38,6 +38,7 @@ from .family import (
     PublicEvent,
     Showdown,
     Standing,
+    can,
 )
 from .hands import Category, category_of, score
 from .operations import (
@@ -250,7 +251,7 @@ class WidowDeal(DealBase):
             # ``swap`` is legal, so ``seat`` is the seat whose turn it is; checked once,
             # and then every k distinct cards of the hand against every k of the widow
             # (1 <= k <= swap_max) pass ``can_swap`` by construction
-            if not self._passes(lambda: self._verify_turn(seat)):
+            if not self._can_turn(seat):
                 return []
             hand = self.hands[seat]
             return [Decision("swap", give=give, take=take)
@@ -280,6 +281,8 @@ class WidowDeal(DealBase):
         if seat != self.turn:
             raise IllegalAction("It is not your turn.")
 
+    _can_turn = can(_verify_turn)
+
     def verify_take_widow(self, seat: int) -> None:
         """Check that ``seat`` may take the whole widow now (the dealer, first).
 
@@ -290,9 +293,7 @@ class WidowDeal(DealBase):
         if seat != self.dealer:
             raise IllegalAction("Only the dealer may take the widow.")
 
-    def can_take_widow(self, seat: int) -> bool:
-        """``True`` when ``verify_take_widow`` would pass."""
-        return self._passes(lambda: self.verify_take_widow(seat))
+    can_take_widow = can(verify_take_widow)
 
     def verify_keep_hand(self, seat: int) -> None:
         """Check that ``seat`` may decline the widow now (the dealer, first).
@@ -302,9 +303,7 @@ class WidowDeal(DealBase):
         """
         self.verify_take_widow(seat)
 
-    def can_keep_hand(self, seat: int) -> bool:
-        """``True`` when ``verify_keep_hand`` would pass."""
-        return self._passes(lambda: self.verify_keep_hand(seat))
+    can_keep_hand = can(verify_keep_hand)
 
     def verify_swap(self, seat: int, give: Sequence[Card], take: Sequence[Card]) -> None:
         """Check that ``seat`` may put ``give`` into the widow and take ``take``.
@@ -327,9 +326,7 @@ class WidowDeal(DealBase):
         if any(card not in self.widow for card in take):
             raise IllegalAction("That card is not in the widow.")
 
-    def can_swap(self, seat: int, give: Sequence[Card], take: Sequence[Card]) -> bool:
-        """``True`` when ``verify_swap`` would pass."""
-        return self._passes(lambda: self.verify_swap(seat, give, take))
+    can_swap = can(verify_swap)
 
     def verify_knock(self, seat: int) -> None:
         """Check that ``seat`` may knock now (widow: no more turns for this seat).
@@ -341,9 +338,7 @@ class WidowDeal(DealBase):
         if self.stop_action != "knock":
             raise IllegalAction("Under these rules you stand instead of knocking.")
 
-    def can_knock(self, seat: int) -> bool:
-        """``True`` when ``verify_knock`` would pass."""
-        return self._passes(lambda: self.verify_knock(seat))
+    can_knock = can(verify_knock)
 
     def verify_stand(self, seat: int) -> None:
         """Check that ``seat`` may stand now (oldway: no more changes).
@@ -355,9 +350,7 @@ class WidowDeal(DealBase):
         if self.stop_action != "stand":
             raise IllegalAction("Under these rules you knock instead of standing.")
 
-    def can_stand(self, seat: int) -> bool:
-        """``True`` when ``verify_stand`` would pass."""
-        return self._passes(lambda: self.verify_stand(seat))
+    can_stand = can(verify_stand)
 
     def verify_pounce(self, seat: int) -> None:
         """Check that ``seat`` may pounce now (any moment of play, not only its turn).
@@ -377,9 +370,7 @@ class WidowDeal(DealBase):
         if self.pounce_card(seat) is None:
             raise IllegalAction("Pounce needs a tricon and its fourth card in the middle.")
 
-    def can_pounce(self, seat: int) -> bool:
-        """``True`` when ``verify_pounce`` would pass."""
-        return self._passes(lambda: self.verify_pounce(seat))
+    can_pounce = can(verify_pounce)
 
     def verify_buy_horse(self, seat: int) -> None:
         """Check that ``seat`` may buy the horse now.
@@ -391,9 +382,7 @@ class WidowDeal(DealBase):
         if seat != self.loser:
             raise IllegalAction("The horse is offered to another player.")
 
-    def can_buy_horse(self, seat: int) -> bool:
-        """``True`` when ``verify_buy_horse`` would pass."""
-        return self._passes(lambda: self.verify_buy_horse(seat))
+    can_buy_horse = can(verify_buy_horse)
 
     def verify_decline_horse(self, seat: int) -> None:
         """Check that ``seat`` may decline the horse now.
@@ -403,9 +392,7 @@ class WidowDeal(DealBase):
         """
         self.verify_buy_horse(seat)
 
-    def can_decline_horse(self, seat: int) -> bool:
-        """``True`` when ``verify_decline_horse`` would pass."""
-        return self._passes(lambda: self.verify_decline_horse(seat))
+    can_decline_horse = can(verify_decline_horse)
 
     # ------------------------------------------------------------ actions
     def take_widow(self, seat: int) -> TakeWidow:
