@@ -78,23 +78,33 @@ class Movement:
     pot: int = 0
 
 
-#: movements made so far, shared by value (a few hundred distinct ones in practice;
-#: emptied when it grows past ``_MOVEMENTS_MAX``, so it stays small)
+#: how many values ``_shared`` keeps per kind before it starts again (a few hundred
+#: distinct ones in practice, so the tables stay small)
+_SHARED_MAX = 4096
+_Key = TypeVar("_Key", bound=tuple[object, ...])
+_Value = TypeVar("_Value")
+
+
+def _shared(made: dict[_Key, _Value], key: _Key, make: Callable[..., _Value]) -> _Value:
+    """``made[key]``, first built as ``make(*key)``: equal frozen values are built
+    once, not on every deal (``made`` is emptied when it grows past ``_SHARED_MAX``)."""
+    value = made.get(key)
+    if value is None:
+        if len(made) >= _SHARED_MAX:
+            made.clear()
+        value = made[key] = make(*key)
+    return value
+
+
+#: movements made so far, shared by value
 _MOVEMENTS: dict[tuple[int | None, int | None, int, str, int], Movement] = {}
-_MOVEMENTS_MAX = 4096
 
 
 def movement(payer: int | None, payee: int | None, amount: int, reason: str, pot: int = 0,
              ) -> Movement:
     """``Movement(payer, payee, amount, reason, pot)``, the same object for equal
-    values (a frozen value is built once, not on every deal)."""
-    key = (payer, payee, amount, reason, pot)
-    made = _MOVEMENTS.get(key)
-    if made is None:
-        if len(_MOVEMENTS) >= _MOVEMENTS_MAX:
-            _MOVEMENTS.clear()
-        made = _MOVEMENTS[key] = Movement(payer, payee, amount, reason, pot)
-    return made
+    values (``_shared``)."""
+    return _shared(_MOVEMENTS, (payer, payee, amount, reason, pot), Movement)
 
 
 @dataclass(frozen=True)
@@ -124,14 +134,8 @@ _EVENTS: dict[tuple[str, int, int | None, bool, Card | None], PublicEvent] = {}
 def public_event(kind: str, seat: int, target: int | None = None, knocked: bool = False,
                  shown: Card | None = None) -> PublicEvent:
     """``PublicEvent(kind, seat, target, knocked, shown)`` with no ``given`` or
-    ``taken`` cards, the same object for equal values (frozen, built once)."""
-    key = (kind, seat, target, knocked, shown)
-    made = _EVENTS.get(key)
-    if made is None:
-        if len(_EVENTS) >= _MOVEMENTS_MAX:
-            _EVENTS.clear()
-        made = _EVENTS[key] = PublicEvent(kind, seat, target, knocked, shown)
-    return made
+    ``taken`` cards, the same object for equal values (``_shared``)."""
+    return _shared(_EVENTS, (kind, seat, target, knocked, shown), PublicEvent)
 
 
 @dataclass(frozen=True)
