@@ -10,7 +10,7 @@ import logging
 from ..engine import AnyDeal, Decision, IllegalAction, choices, coach
 from ..engine import easy as engine_easy
 from .core import ServiceBase
-from .errors import NotSeated, OutOfDate, UserError
+from .errors import OutOfDate, UserError
 from .live import LiveTable
 from .outcome import Answered, Moment, Outcome
 
@@ -141,9 +141,7 @@ class Actions(ServiceBase):
                 that is out of date (``seq`` is the operation count it was issued at).
         """
         live = self.get(table_id)
-        seat = live.seat_of(member_id)
-        if seat is None:
-            raise NotSeated("You are not playing at this table.")
+        seat = live.seated(member_id)
         deal = live.deal
         if deal is None or live.deal_number != deal_number:
             raise OutOfDate("That button belongs to an earlier deal.", earlier_deal=True)
@@ -229,9 +227,7 @@ class Actions(ServiceBase):
         """
         async with self.lock(table_id):
             live = self.get(table_id)
-            seat = live.seat_of(member_id)
-            if seat is None:
-                raise NotSeated("You are not playing at this table.")
+            seat = live.seated(member_id)
             if not live.seats[seat].away:
                 raise UserError("You are not marked away.")
             async with self._unit(table_id):

@@ -38,6 +38,10 @@ class TableGone(UserError):
 class NotSeated(UserError):
     """The member is not seated at the table they act on."""
 
+    def __init__(self, text: str = "You are not playing at this table.") -> None:
+        """``text``: what the member is told."""
+        super().__init__(text)
+
 
 class OutOfDate(UserError):
     """A control made for a moment that has passed (an earlier deal, an operation
