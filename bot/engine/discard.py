@@ -55,6 +55,7 @@ from .family import (
     Showdown,
     Standing,
     can,
+    checked_by,
 )
 from .hands import Category, category_of, score
 from .operations import (
@@ -409,13 +410,9 @@ class DiscardDeal(DealBase):
     can_answer = can(verify_answer)
 
     # ------------------------------------------------------------ actions
+    @checked_by(verify_take_discard)
     def take_discard(self, seat: int, card: Card) -> TakeDiscard:
-        """Lay ``card`` face up on the pile and take the old top card; the turn ends.
-
-        Raises:
-            IllegalAction: see ``verify_take_discard``.
-        """
-        self.verify_take_discard(seat, card)
+        """Lay ``card`` face up on the pile and take the old top card; the turn ends."""
         op = TakeDiscard(seat, card)
         top = self.discard.pop()
         hand = self.hands[seat]
@@ -425,17 +422,13 @@ class DiscardDeal(DealBase):
         self._end_turn(passed=False)
         return op
 
+    @checked_by(verify_draw)
     def draw(self, seat: int) -> Draw:
         """Draw the stock top; ``seat`` must then keep or discard it. When the stock
         is empty, the pile but its top is first shuffled into a new stock — live,
         by the deal's ``reshuffler`` (else the OS CSPRNG, ``secrets.SystemRandom``;
         a seeded ``rng`` in tests) — and the new order is written into the
-        returned ``Draw`` (``reshuffle``).
-
-        Raises:
-            IllegalAction: see ``verify_draw``.
-        """
-        self.verify_draw(seat)
+        returned ``Draw`` (``reshuffle``)."""
         order: list[Card] | None = None
         if not self.stock:
             order = list(self.discard[:-1])
@@ -483,13 +476,9 @@ class DiscardDeal(DealBase):
         self._record(op, PublicEvent("draw", seat, knocked=False))
         return op
 
+    @checked_by(verify_draw_keep)
     def draw_keep(self, seat: int, card: Card) -> DrawKeep:
-        """Keep the drawn card and lay ``card`` from the hand face up; the turn ends.
-
-        Raises:
-            IllegalAction: see ``verify_draw_keep``.
-        """
-        self.verify_draw_keep(seat, card)
+        """Keep the drawn card and lay ``card`` from the hand face up; the turn ends."""
         drawn = self.drawn
         assert drawn is not None
         op = DrawKeep(seat, card)
@@ -501,13 +490,9 @@ class DiscardDeal(DealBase):
         self._end_turn(passed=False)
         return op
 
+    @checked_by(verify_draw_discard)
     def draw_discard(self, seat: int) -> DrawDiscard:
-        """Lay the drawn card face up on the pile; the turn ends.
-
-        Raises:
-            IllegalAction: see ``verify_draw_discard``.
-        """
-        self.verify_draw_discard(seat)
+        """Lay the drawn card face up on the pile; the turn ends."""
         drawn = self.drawn
         assert drawn is not None
         op = DrawDiscard(seat)
@@ -517,25 +502,17 @@ class DiscardDeal(DealBase):
         self._end_turn(passed=False)
         return op
 
+    @checked_by(verify_pass)
     def pass_turn(self, seat: int) -> Pass:
-        """Pass; a full circuit of passes (no knock yet) ends the deal at once.
-
-        Raises:
-            IllegalAction: see ``verify_pass``.
-        """
-        self.verify_pass(seat)
+        """Pass; a full circuit of passes (no knock yet) ends the deal at once."""
         op = Pass(seat)
         self._record(op, PublicEvent("pass", seat))
         self._end_turn(passed=True)
         return op
 
+    @checked_by(verify_knock)
     def knock(self, seat: int) -> Knock:
-        """Knock: pay ``knock_fee`` into the pot; every other seat has one more turn.
-
-        Raises:
-            IllegalAction: see ``verify_knock``.
-        """
-        self.verify_knock(seat)
+        """Knock: pay ``knock_fee`` into the pot; every other seat has one more turn."""
         op = Knock(seat)
         self._pay(seat, self.rules.knock_fee, "knock")
         self.knocker = seat
@@ -545,28 +522,20 @@ class DiscardDeal(DealBase):
         self._next_turn()
         return op
 
+    @checked_by(verify_offer)
     def offer(self, seat: int, target: int, card: Card) -> Offer:
         """Offer ``card`` to ``target`` (direct trading); ``target`` sees the card and
-        must ``answer``.
-
-        Raises:
-            IllegalAction: see ``verify_offer``.
-        """
-        self.verify_offer(seat, target, card)
+        must ``answer``."""
         op = Offer(seat, target, card)
         self.pending = op
         self.offer_on_turn = seat == self.turn
         self._record(op, PublicEvent("offer", seat, target))
         return op
 
+    @checked_by(verify_answer)
     def answer(self, seat: int, card: Card | None) -> OfferAnswer:
         """Answer the pending offer: give ``card`` back (the cards swap) or refuse
-        (``None``). An offer made on the offerer's turn uses that turn either way.
-
-        Raises:
-            IllegalAction: see ``verify_answer``.
-        """
-        self.verify_answer(seat, card)
+        (``None``). An offer made on the offerer's turn uses that turn either way."""
         offer = self.pending
         assert offer is not None
         op = OfferAnswer(seat, card)

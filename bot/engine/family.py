@@ -18,6 +18,7 @@ holds: ``to_act``, ``turn``, ``finished``, ``voided``, ``void()``,
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -61,6 +62,31 @@ def can(verify: Callable[Concatenate[_Deal, _Args], None],
     check.__name__ = check.__qualname__ = "can" + verify.__name__.removeprefix("verify")
     check.__doc__ = f"``True`` when ``{verify.__name__}`` would pass."
     return check
+
+
+_Done = TypeVar("_Done")
+
+
+def checked_by(verify: Callable[Concatenate[_Deal, _Args], None],
+               ) -> Callable[[Callable[Concatenate[_Deal, _Args], _Done]],
+                             Callable[Concatenate[_Deal, _Args], _Done]]:
+    """Decorate the action of a ``verify_`` method (``@checked_by(verify_knock)``
+    above ``def knock``): the action runs only once ``verify`` passed with the
+    same arguments, so it raises what ``verify`` raises (``IllegalAction``) and
+    changes nothing then; its docstring says so."""
+
+    def decorate(action: Callable[Concatenate[_Deal, _Args], _Done],
+                 ) -> Callable[Concatenate[_Deal, _Args], _Done]:
+        def checked(deal: _Deal, /, *args: _Args.args, **kwargs: _Args.kwargs) -> _Done:
+            verify(deal, *args, **kwargs)
+            return action(deal, *args, **kwargs)
+
+        functools.update_wrapper(checked, action)
+        checked.__doc__ = (f"{action.__doc__}\n\n        Raises:\n            IllegalAction: "
+                           f"see ``{verify.__name__}``.\n        ")
+        return checked
+
+    return decorate
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from .family import (
     Standing,
     can,
     card_decisions,
+    checked_by,
     movement,
     public_event,
 )
@@ -272,13 +273,9 @@ class TradeDeal(DealBase):
     can_knock = can(verify_knock)
 
     # ------------------------------------------------------------ actions
+    @checked_by(verify_trade)
     def trade(self, seat: int, card: Card, knock: bool = False) -> Trade:
-        """Trade ``card`` for the stock top, paying the fee to the dealer.
-
-        Raises:
-            IllegalAction: see ``verify_trade``.
-        """
-        self.verify_trade(seat, card, knock)
+        """Trade ``card`` for the stock top, paying the fee to the dealer."""
         op = _trade(seat, card, knock)
         hand = self.hands[seat]
         hand.remove(card)
@@ -299,27 +296,19 @@ class TradeDeal(DealBase):
             self._advance()
         return op
 
+    @checked_by(verify_barter)
     def barter(self, seat: int, card: Card, knock: bool = False) -> BarterOffer:
         """Offer ``card`` face down to the neighbour; the deal then waits for
-        ``answer`` from ``to_act``.
-
-        Raises:
-            IllegalAction: see ``verify_barter``.
-        """
-        self.verify_barter(seat, card, knock)
+        ``answer`` from ``to_act``."""
         op = _barter_offer(seat, card, knock)
         self.pending = op
         self._record(op, public_event("barter_offer", seat, self.neighbour(seat)))
         return op
 
+    @checked_by(verify_answer)
     def answer(self, seat: int, card: Card | None) -> BarterAnswer:
         """Answer the pending barter: give ``card`` back (the cards swap), or
-        ``None`` to refuse by knocking (the deal ends, ``seat`` is the knocker).
-
-        Raises:
-            IllegalAction: see ``verify_answer``.
-        """
-        self.verify_answer(seat, card)
+        ``None`` to refuse by knocking (the deal ends, ``seat`` is the knocker)."""
         offer = self.pending
         assert offer is not None
         op = _barter_answer(seat, card)
@@ -339,13 +328,9 @@ class TradeDeal(DealBase):
             self._advance()
         return op
 
+    @checked_by(verify_knock)
     def knock(self, seat: int) -> Knock:
-        """Knock: the deal ends at once and goes to the showdown.
-
-        Raises:
-            IllegalAction: see ``verify_knock``.
-        """
-        self.verify_knock(seat)
+        """Knock: the deal ends at once and goes to the showdown."""
         op = _knock(seat)
         self._record(op, public_event("knock", seat))
         self._end("knock", seat)

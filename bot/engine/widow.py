@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import TypeVar
 
 from .cards import Card, rank
 from .family import (
@@ -39,6 +40,7 @@ from .family import (
     Showdown,
     Standing,
     can,
+    checked_by,
 )
 from .hands import Category, category_of, score
 from .operations import (
@@ -54,6 +56,9 @@ from .operations import (
 )
 from .rules import Rules
 from .seating import best_seat, play_order, worst_seat
+
+#: the operations that stop a seat: a knock (widow) or a stand (oldway)
+_Stop = TypeVar("_Stop", Knock, Stand)
 
 
 class WidowDeal(DealBase):
@@ -328,15 +333,19 @@ class WidowDeal(DealBase):
 
     can_swap = can(verify_swap)
 
+    def _verify_stop(self, seat: int, action: str) -> None:
+        self._verify_turn(seat)
+        if action != self.stop_action:
+            raise IllegalAction("Under these rules you stand instead of knocking." if action == "knock"
+                                else "Under these rules you knock instead of standing.")
+
     def verify_knock(self, seat: int) -> None:
         """Check that ``seat`` may knock now (widow: no more turns for this seat).
 
         Raises:
             IllegalAction: not the seat's turn, or these rules stand instead.
         """
-        self._verify_turn(seat)
-        if self.stop_action != "knock":
-            raise IllegalAction("Under these rules you stand instead of knocking.")
+        self._verify_stop(seat, "knock")
 
     can_knock = can(verify_knock)
 
@@ -346,9 +355,7 @@ class WidowDeal(DealBase):
         Raises:
             IllegalAction: not the seat's turn, or these rules knock instead.
         """
-        self._verify_turn(seat)
-        if self.stop_action != "stand":
-            raise IllegalAction("Under these rules you knock instead of standing.")
+        self._verify_stop(seat, "stand")
 
     can_stand = can(verify_stand)
 
@@ -395,14 +402,10 @@ class WidowDeal(DealBase):
     can_decline_horse = can(verify_decline_horse)
 
     # ------------------------------------------------------------ actions
+    @checked_by(verify_take_widow)
     def take_widow(self, seat: int) -> TakeWidow:
         """The dealer takes the widow; the old hand lies face up as the new widow.
-        Under ``widow_taker_stands`` the dealer then stands.
-
-        Raises:
-            IllegalAction: see ``verify_take_widow``.
-        """
-        self.verify_take_widow(seat)
+        Under ``widow_taker_stands`` the dealer then stands."""
         op = TakeWidow(seat)
         old = self.hands[seat]
         self.hands[seat] = self.widow
@@ -415,26 +418,18 @@ class WidowDeal(DealBase):
         self._start_play()
         return op
 
+    @checked_by(verify_keep_hand)
     def keep_hand(self, seat: int) -> KeepHand:
-        """The dealer keeps the dealt hand; play starts with the eldest hand.
-
-        Raises:
-            IllegalAction: see ``verify_keep_hand``.
-        """
-        self.verify_keep_hand(seat)
+        """The dealer keeps the dealt hand; play starts with the eldest hand."""
         op = KeepHand(seat)
         self._record(op, PublicEvent("keep_hand", seat))
         self._start_play()
         return op
 
+    @checked_by(verify_swap)
     def swap(self, seat: int, give: Sequence[Card], take: Sequence[Card]) -> Swap:
         """Exchange ``give`` for ``take`` with the widow (each given card takes the
-        place of a taken one); the turn passes.
-
-        Raises:
-            IllegalAction: see ``verify_swap``.
-        """
-        self.verify_swap(seat, give, take)
+        place of a taken one); the turn passes."""
         op = Swap(seat, tuple(give), tuple(take))
         hand = self.hands[seat]
         for g, t in zip(give, take, strict=True):
@@ -444,38 +439,26 @@ class WidowDeal(DealBase):
         self._advance()
         return op
 
+    @checked_by(verify_knock)
     def knock(self, seat: int) -> Knock:
-        """Knock (widow): the seat takes no more turns; the second knock ends play.
+        """Knock (widow): the seat takes no more turns; the second knock ends play."""
+        return self._stopped(Knock(seat))
 
-        Raises:
-            IllegalAction: see ``verify_knock``.
-        """
-        self.verify_knock(seat)
-        op = Knock(seat)
-        self._record(op, PublicEvent("knock", seat))
-        self._stop(seat)
-        return op
-
+    @checked_by(verify_stand)
     def stand(self, seat: int) -> Stand:
-        """Stand (oldway): no more changes; the deal ends when all have stood.
+        """Stand (oldway): no more changes; the deal ends when all have stood."""
+        return self._stopped(Stand(seat))
 
-        Raises:
-            IllegalAction: see ``verify_stand``.
-        """
-        self.verify_stand(seat)
-        op = Stand(seat)
-        self._record(op, PublicEvent("stand", seat))
-        self._stop(seat)
+    def _stopped(self, op: _Stop) -> _Stop:
+        """Record ``op`` (a knock or a stand) and stop its seat."""
+        self._record(op, PublicEvent(op.kind, op.seat))
+        self._stop(op.seat)
         return op
 
+    @checked_by(verify_pounce)
     def pounce(self, seat: int) -> Pounce:
         """Take the fourth card of the seat's tricon from the middle: the seat holds
-        four of a kind (above every 3-card hand) and stands. Play goes on.
-
-        Raises:
-            IllegalAction: see ``verify_pounce``.
-        """
-        self.verify_pounce(seat)
+        four of a kind (above every 3-card hand) and stands. Play goes on."""
         card = self.pounce_card(seat)
         assert card is not None
         op = Pounce(seat, card)
@@ -489,13 +472,9 @@ class WidowDeal(DealBase):
             self._end()
         return op
 
+    @checked_by(verify_buy_horse)
     def buy_horse(self, seat: int) -> BuyHorse:
-        """Buy one more life for ``horse_price`` paid into the pool; the deal ends.
-
-        Raises:
-            IllegalAction: see ``verify_buy_horse``.
-        """
-        self.verify_buy_horse(seat)
+        """Buy one more life for ``horse_price`` paid into the pool; the deal ends."""
         op = BuyHorse(seat)
         assert self.lives is not None
         self.lives[seat] += 1
@@ -507,13 +486,9 @@ class WidowDeal(DealBase):
         self._finish()
         return op
 
+    @checked_by(verify_decline_horse)
     def decline_horse(self, seat: int) -> DeclineHorse:
-        """Decline the horse: the seat sits out from now on; the deal ends.
-
-        Raises:
-            IllegalAction: see ``verify_decline_horse``.
-        """
-        self.verify_decline_horse(seat)
+        """Decline the horse: the seat sits out from now on; the deal ends."""
         op = DeclineHorse(seat)
         self.horse_available = False
         self._record(op, PublicEvent("decline_horse", seat))
