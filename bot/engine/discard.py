@@ -43,6 +43,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .cards import Card
 from .family import (
@@ -79,6 +80,9 @@ THREE_STAKE_POTS: tuple[tuple[Category, ...], ...] = (
     (Category.PAIR, Category.NONE),
 )
 
+
+#: what ends a turn that drew: the drawn card kept or thrown away
+_AfterDraw = TypeVar("_AfterDraw", DrawKeep, DrawDiscard)
 
 class DiscardDeal(DealBase):
     """State of one deal of the discard family.
@@ -481,24 +485,22 @@ class DiscardDeal(DealBase):
         """Keep the drawn card and lay ``card`` from the hand face up; the turn ends."""
         drawn = self.drawn
         assert drawn is not None
-        op = DrawKeep(seat, card)
         hand = self.hands[seat]
         hand[hand.index(card)] = drawn
-        self.drawn = None
-        self.discard.append(card)
-        self._record(op, PublicEvent("draw_keep", seat, shown=card, given=(card,)))
-        self._end_turn(passed=False)
-        return op
+        return self._laid_on_pile(DrawKeep(seat, card), card)
 
     @checked_by(verify_draw_discard)
     def draw_discard(self, seat: int) -> DrawDiscard:
         """Lay the drawn card face up on the pile; the turn ends."""
-        drawn = self.drawn
-        assert drawn is not None
-        op = DrawDiscard(seat)
+        assert self.drawn is not None
+        return self._laid_on_pile(DrawDiscard(seat), self.drawn)
+
+    def _laid_on_pile(self, op: _AfterDraw, card: Card) -> _AfterDraw:
+        """End a turn that drew: ``card`` (the drawn one, or the hand's card it
+        replaced) goes face up on the pile."""
         self.drawn = None
-        self.discard.append(drawn)
-        self._record(op, PublicEvent("draw_discard", seat, shown=drawn, given=(drawn,)))
+        self.discard.append(card)
+        self._record(op, PublicEvent(op.kind, op.seat, shown=card, given=(card,)))
         self._end_turn(passed=False)
         return op
 

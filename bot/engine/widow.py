@@ -279,6 +279,13 @@ class WidowDeal(DealBase):
             raise IllegalAction("The widow can only be taken by the dealer before play starts.")
         raise IllegalAction("There is no horse to buy now.")
 
+    def _verify_chooser(self, seat: int, phase: str, chooser: int | None, other: str) -> None:
+        """``seat`` decides in ``phase`` (the widow's or the horse's): it is
+        ``chooser``'s decision; ``other`` is what another seat is told."""
+        self._verify_phase(seat, phase)
+        if seat != chooser:
+            raise IllegalAction(other)
+
     def _verify_turn(self, seat: int) -> None:
         self._verify_phase(seat, "play")
         if seat in self.stood:
@@ -294,9 +301,7 @@ class WidowDeal(DealBase):
         Raises:
             IllegalAction: not the dealer's choice, or not the dealer.
         """
-        self._verify_phase(seat, "choice")
-        if seat != self.dealer:
-            raise IllegalAction("Only the dealer may take the widow.")
+        self._verify_chooser(seat, "choice", self.dealer, "Only the dealer may take the widow.")
 
     can_take_widow = can(verify_take_widow)
 
@@ -385,9 +390,7 @@ class WidowDeal(DealBase):
         Raises:
             IllegalAction: no horse offered, or offered to another seat.
         """
-        self._verify_phase(seat, "horse")
-        if seat != self.loser:
-            raise IllegalAction("The horse is offered to another player.")
+        self._verify_chooser(seat, "horse", self.loser, "The horse is offered to another player.")
 
     can_buy_horse = can(verify_buy_horse)
 
