@@ -305,15 +305,8 @@ class WidowDeal(DealBase):
 
     can_take_widow = can(verify_take_widow)
 
-    def verify_keep_hand(self, seat: int) -> None:
-        """Check that ``seat`` may decline the widow now (the dealer, first).
-
-        Raises:
-            IllegalAction: as ``verify_take_widow``.
-        """
-        self.verify_take_widow(seat)
-
-    can_keep_hand = can(verify_keep_hand)
+    #: keeping the hand is the other answer to the same choice (the dealer, first)
+    verify_keep_hand, can_keep_hand = verify_take_widow, can_take_widow
 
     def verify_swap(self, seat: int, give: Sequence[Card], take: Sequence[Card]) -> None:
         """Check that ``seat`` may put ``give`` into the widow and take ``take``.
@@ -394,15 +387,8 @@ class WidowDeal(DealBase):
 
     can_buy_horse = can(verify_buy_horse)
 
-    def verify_decline_horse(self, seat: int) -> None:
-        """Check that ``seat`` may decline the horse now.
-
-        Raises:
-            IllegalAction: as ``verify_buy_horse``.
-        """
-        self.verify_buy_horse(seat)
-
-    can_decline_horse = can(verify_decline_horse)
+    #: declining the horse is the other answer to the same offer
+    verify_decline_horse, can_decline_horse = verify_buy_horse, can_buy_horse
 
     # ------------------------------------------------------------ actions
     @checked_by(verify_take_widow)
