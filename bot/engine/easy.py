@@ -64,8 +64,15 @@ def _circuits(obs: Observation) -> int:
 
 
 def _strong(hand: tuple[Card, ...], obs: Observation) -> bool:
+    """A hand to stop on (knock, stand, refuse a barter); the longer the deal has
+    run, the less it needs. Discard family (a knock costs a chip): a flush or
+    better, or a pair of queens or better; else a sequence or better, or enough
+    points."""
     s = score(hand, obs.rules.ranking)
     cat = category_of(s)
+    if obs.family == "discard":
+        return cat >= Category.FLUSH or (
+            cat is Category.PAIR and (s % 1000) // 16 >= 10 - _circuits(obs))
     if cat >= Category.SEQUENCE:
         return True
     if cat is Category.NONE:
@@ -143,22 +150,12 @@ def _best_with(hand: tuple[Card, ...], card: Card, obs: Observation) -> tuple[in
     return best_value, best_out
 
 
-def _jaques_strong(hand: tuple[Card, ...], obs: Observation) -> bool:
-    s = score(hand, obs.rules.ranking)
-    cat = category_of(s)
-    if cat >= Category.FLUSH:
-        return True
-    if cat is Category.PAIR:
-        return (s % 1000) // 16 >= 10 - _circuits(obs)  # queens or better, then lower
-    return False
-
-
 def _choose_discard(obs: Observation, hand: tuple[Card, ...]) -> Decision:
     legal = obs.legal
     answer = keep_or_throw(obs, lambda card: _best_with(hand, card, obs)[1])
     if answer is not None:
         return answer
-    if "knock" in legal and (_jaques_strong(hand, obs) or _circuits(obs) >= LATE_CIRCUITS):
+    if "knock" in legal and (_strong(hand, obs) or _circuits(obs) >= LATE_CIRCUITS):
         return Decision("knock")
     if _circuits(obs) >= LATE_CIRCUITS:
         return Decision("pass")
