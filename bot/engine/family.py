@@ -18,11 +18,10 @@ holds: ``to_act``, ``turn``, ``finished``, ``voided``, ``void()``,
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, update_wrapper
 from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, TypeVar
 
 from .cards import DECK, Card
@@ -59,7 +58,7 @@ def can(verify: Callable[Concatenate[_Deal, _Args], None],
             return False
         return True
 
-    check.__name__ = check.__qualname__ = "can" + verify.__name__.removeprefix("verify")
+    check.__name__ = check.__qualname__ = verify.__name__.replace("verify", "can", 1)
     check.__doc__ = f"``True`` when ``{verify.__name__}`` would pass."
     return check
 
@@ -81,7 +80,7 @@ def checked_by(verify: Callable[Concatenate[_Deal, _Args], None],
             verify(deal, *args, **kwargs)
             return action(deal, *args, **kwargs)
 
-        functools.update_wrapper(checked, action)
+        update_wrapper(checked, action)
         checked.__doc__ = (f"{action.__doc__}\n\n        Raises:\n            IllegalAction: "
                            f"see ``{verify.__name__}``.\n        ")
         return checked
