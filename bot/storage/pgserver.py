@@ -320,7 +320,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # repr: the object's own, never the password
 class PgServer:
     """A running throw-away server; build it with ``start_server``.
 
