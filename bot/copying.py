@@ -165,10 +165,26 @@ async def prove(source: AnyStore, target: AnyStore, types: Columns) -> Proof:
     return proof
 
 
-def _in_use(exc: ClaimRefused, url: str) -> CopyFailed:
-    return CopyFailed(f"a Commerce process is running on {describe_url(url)} ({exc.holder}): "
-                      "stop every bot process on it first (a copy taken while one runs would "
-                      "miss what it writes afterwards)")
+async def _open_claimed(url: str) -> PgStorage:
+    """The PostgreSQL database ``url`` opened for a copy, every guild claimed so that
+    no bot runs on it meanwhile.
+
+    Raises:
+        CopyFailed: a bot runs on it (nothing is left open).
+        DatabaseUnavailable: the server cannot be reached or refuses the login.
+    """
+    store = await PgStorage.open(url, application="commerce-copy")
+    try:
+        await store.claim_shards((0,), 1)
+    except BaseException as exc:
+        await store.close()
+        if isinstance(exc, ClaimRefused):
+            raise CopyFailed(
+                f"a Commerce process is running on {describe_url(url)} ({exc.holder}): stop "
+                "every bot process on it first (a copy taken while one runs would miss what it "
+                "writes afterwards)") from None
+        raise
+    return store
 
 
 async def sqlite_to_postgres(path: Path, url: str) -> Proof:
@@ -186,12 +202,8 @@ async def sqlite_to_postgres(path: Path, url: str) -> Proof:
     await copies.refuse_unless_empty(url)
     source = await Storage.open(path)
     try:
-        target = await PgStorage.open(url, application="commerce-copy")
+        target = await _open_claimed(url)
         try:
-            try:
-                await target.claim_shards((0,), 1)
-            except ClaimRefused as exc:
-                raise _in_use(exc, url) from None
             types = await copies.columns(target)
             async with target.atomic():
                 await copies.fill_postgres(source, target, types)
@@ -213,12 +225,8 @@ async def postgres_to_sqlite(url: str, path: Path) -> Proof:
     """
     if path.exists():
         raise CopyFailed(f"{path} already exists: copy into a new file; nothing was written")
-    source = await PgStorage.open(url, application="commerce-copy")
+    source = await _open_claimed(url)
     try:
-        try:
-            await source.claim_shards((0,), 1)
-        except ClaimRefused as exc:
-            raise _in_use(exc, url) from None
         types = await copies.columns(source)
         proven: list[Proof] = []
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import logging
 
 from ..engine import AnyDeal, Decision, IllegalAction, choices, coach
-from ..engine import ai as engine_ai
+from ..engine import easy as engine_easy
 from ..i18n import _
 from .core import ServiceBase
-from .errors import NotSeated, OutOfDate, UserError
+from .errors import OutOfDate, UserError
 from .live import LiveTable
 from .outcome import Answered, Moment, Outcome
 
@@ -142,9 +142,7 @@ class Actions(ServiceBase):
                 that is out of date (``seq`` is the operation count it was issued at).
         """
         live = self.get(table_id)
-        seat = live.seat_of(member_id)
-        if seat is None:
-            raise NotSeated(_("You are not playing at this table."))
+        seat = live.seated(member_id)
         deal = live.deal
         if deal is None or live.deal_number != deal_number:
             raise OutOfDate(_("That button belongs to an earlier deal."), earlier_deal=True)
@@ -201,10 +199,10 @@ class Actions(ServiceBase):
                 # the AI finishes the whole move (a jaques draw is followed by keep or
                 # throw), but never spends the absent player's points on a horse
                 for _ in range(3):
-                    decision = engine_ai.choose(deal.observation(seat))
+                    decision = engine_easy.choose(deal.observation(seat))
                     if decision.kind == "refuse" and "refuse" in deal.controls(seat).answers:
                         # refusing would knock and end the deal for them: accept instead
-                        decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
+                        decision = Decision("accept", engine_easy.worst_card(tuple(deal.hands[seat])))
                     if decision.kind == "buy_horse":
                         decision = Decision("decline_horse")
                     op = deal.act(seat, decision)
@@ -230,9 +228,7 @@ class Actions(ServiceBase):
         """
         async with self.lock(table_id):
             live = self.get(table_id)
-            seat = live.seat_of(member_id)
-            if seat is None:
-                raise NotSeated(_("You are not playing at this table."))
+            seat = live.seated(member_id)
             if not live.seats[seat].away:
                 raise UserError(_("You are not marked away."))
             async with self._unit(table_id):

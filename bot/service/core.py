@@ -53,7 +53,7 @@ from ..storage import (
     TableRow,
     utc_now,
 )
-from .errors import STORAGE_ERRORS, NotSeated, ServiceError, StorageFailure, TableGone, UserError
+from .errors import STORAGE_ERRORS, ServiceError, StorageFailure, TableGone, UserError
 from .live import LiveTable
 from .players import AiPlayers
 
@@ -511,9 +511,7 @@ class ServiceBase:
             UserError: no deal yet.
         """
         live = self.get(table_id)
-        seat = live.seat_of(member_id)
-        if seat is None:
-            raise NotSeated(_("You are not playing at this table."))
+        seat = live.seated(member_id)
         if live.deal is None:
             raise UserError(_("The game has not started yet."))
         return live, live.deal.observation(seat)

@@ -40,6 +40,11 @@ class TableGone(UserError):
 class NotSeated(UserError):
     """The member is not seated at the table they act on."""
 
+    def __init__(self, text: str | None = None) -> None:
+        """``text``: what the member is told (default: that they do not play at
+        this table, in the current language)."""
+        super().__init__(_("You are not playing at this table.") if text is None else text)
+
 
 class OutOfDate(UserError):
     """A control made for a moment that has passed (an earlier deal, an operation

@@ -144,8 +144,8 @@ def _not_writable(path: Path, exc: sqlite3.Error) -> DatabaseNotWritable | None:
 
 
 def _migrations(folder: Path | None = None) -> list[tuple[int, str, str]]:
-    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version (the
-    SQLite ones by default; PostgreSQL's are in ``migrations/postgres``).
+    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version
+    (``MIGRATIONS_DIR`` by default; ``pg_migrate`` renders them for PostgreSQL).
 
     Raises:
         RuntimeError: a file named otherwise, or two files with one number.

@@ -20,8 +20,8 @@ overlap a running one's, whatever the two ``SHARD_COUNT``s, is refused with
 process's; a lost claims connection is taken back at once, or the process is
 told (``on_lost``) and writes nothing more.
 
-The schema is ``migrations/postgres/NNNN_name.sql`` (``pg_migrate.migrate``): the
-same history as the SQLite files, in PostgreSQL's dialect; the append-only
+The schema is ``migrations/NNNN_name.sql`` rendered in PostgreSQL's dialect
+(``pg_migrate.migrate``): the same history as SQLite's; the append-only
 action log and ledger are enforced there by triggers, and the ledger's zero-sum
 check is plain SQL (``open_state``'s drift query, shared with ``Storage``).
 
@@ -221,7 +221,7 @@ class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdate
     @classmethod
     async def open(cls, url: str, *, application: str = "commerce-bot") -> PgStorage:
         """Connect to ``url`` (``postgresql://user:password@host:port/name``), apply
-        the migrations of ``migrations/postgres`` (``pg_migrate.migrate``: each in one
+        the migrations of ``migrations/`` (``pg_migrate.migrate``: each in one
         transaction, safe when several processes start at once), then commit a
         write that changes nothing, so a read-only server or a login without the
         right to write fails here rather than at the first move.

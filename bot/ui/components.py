@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 import discord
 
@@ -219,7 +219,28 @@ class PlayButton(Placed, DynamicButton,
         await handlers(interaction).on_play(interaction, self.table_id, self.deal, self.action)
 
 
-class AnswerButton(Placed, DynamicButton,
+class AtMoment:
+    """Mixin of the controls made for one moment of a deal (an answer to an offer,
+    a select of cards): their id ends ``<table>:<deal>:<seq>:<action>``, the
+    operation count ``seq`` they were made at (a later click is stale)."""
+
+    def __init__(self, table_id: int, deal: int, seq: int, action: str,
+                 item: discord.ui.Item[Any]) -> None:
+        """The control ``item`` of ``action`` at operation count ``seq`` of deal
+        ``deal`` at table ``table_id``."""
+        super().__init__(item)  # type: ignore[call-arg]  # the DynamicItem's
+        self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> Self:
+        """Rebuild the control from its ``custom_id`` (discord.py calls this on a click)."""
+        # each control's own constructor takes these four and makes its item
+        return cls(int(match["table"]), int(match["deal"]), int(match["seq"]),  # type: ignore[call-arg]
+                   match["action"])
+
+
+class AnswerButton(AtMoment, Placed, DynamicButton,
                    template=(r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
                              rf":(?P<action>{pattern(ANSWER_NAMES)})")):
     """Accept / Refuse (knock) on a barter offer, Accept / Decline on a direct trade."""
@@ -228,16 +249,9 @@ class AnswerButton(Placed, DynamicButton,
         """An answer to the offer made at operation count ``seq`` of deal ``deal``
         at table ``table_id``; ``action``: ``accept``, ``refuse`` or ``decline``."""
         control = CONTROLS[action]
-        super().__init__(discord.ui.Button(
+        super().__init__(table_id, deal, seq, action, discord.ui.Button(
             label=_(control.label), style=control.style,
             custom_id=f"commerce:answer:{table_id}:{deal}:{seq}:{action}"))
-        self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> AnswerButton:
-        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
-        return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the answer to the handlers' ``on_answer``."""
@@ -245,7 +259,7 @@ class AnswerButton(Placed, DynamicButton,
             interaction, self.table_id, self.deal, self.seq, self.action)
 
 
-class CardSelect(Private, DynamicSelect,
+class CardSelect(AtMoment, Private, DynamicSelect,
                  template=(r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
                            rf":(?P<action>{pattern(SELECT_NAMES)})")):
     """An ephemeral select of the decisions a control offers; option values are
@@ -266,17 +280,10 @@ class CardSelect(Private, DynamicSelect,
         """
         choices = choices or []
         options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
-        super().__init__(discord.ui.Select(
-            placeholder=_(CONTROLS[action].placeholder),
+        super().__init__(table_id, deal, seq, action, discord.ui.Select(
+            placeholder=CONTROLS[action].placeholder,
             options=options or [discord.SelectOption(label="?", value="?")],
             custom_id=f"commerce:card:{table_id}:{deal}:{seq}:{action}"))
-        self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> CardSelect:
-        """Rebuild the select from its ``custom_id`` (discord.py calls this on a click)."""
-        return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the chosen option's value (``None`` if none came) to the handlers' ``on_card``."""

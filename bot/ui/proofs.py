@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import discord
 
+from ..engine import Game
 from ..i18n import _, ngettext
 from ..service import LiveTable
 from . import names
@@ -101,15 +102,24 @@ def burned_before(live: LiveTable, number: int) -> int:
     return 0 if log is None else sum(1 for b in log.burned if b.deal == number)
 
 
-def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
-    """Add who cut the current deal (or that nobody did) to the table message's footer."""
+def _last_deal_cuts(live: LiveTable) -> tuple[Game, int, list[tuple[int, str]]] | None:
+    """The game, its last deal's index (from 0) and who cut that deal
+    (``deal_cuts``); ``None`` before the first deal or when it was not dealt from
+    the game's seed."""
     game = live.game
     if game is None or not game.deals:
-        return
+        return None
     index = len(game.deals) - 1
     cuts = deal_cuts(live, index)
-    if cuts is None:
+    return None if cuts is None else (game, index, cuts)
+
+
+def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
+    """Add who cut the current deal (or that nobody did) to the table message's footer."""
+    last = _last_deal_cuts(live)
+    if last is None:
         return
+    index, cuts = last[1:]
     if cuts:
         line = _("Shuffle cut by {cuts}").format(cuts=cut_list(live, cuts, plain=True))
     else:
@@ -127,13 +137,10 @@ def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
 def add_showdown_proof(embed: discord.Embed, live: LiveTable) -> None:
     """The showdown's field: who cut this deal (or that nobody did), attempts
     burned, the record's head so far, and how to cut the next deal."""
-    game = live.game
-    if game is None or not game.deals:
+    last = _last_deal_cuts(live)
+    if last is None:
         return
-    index = len(game.deals) - 1
-    cuts = deal_cuts(live, index)
-    if cuts is None:
-        return
+    game, index, cuts = last
     lines = [_("Cut by {cuts}.").format(cuts=cut_list(live, cuts)) if cuts else
              _("Not cut by anyone: this deal's shuffle was the bot's alone.")]
     burned = burned_before(live, index + 1)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.engine import replay
 from bot.engine.strong import Budget
 from bot.service import TableService, UserError
@@ -57,7 +57,7 @@ async def test_levels_are_kept_with_the_seat_and_played(storage):
             continue
         assert live.deal.to_act == 0
         live = (await service.act(table_id, ANN, live.deal_number,
-                                    engine_ai.choose(live.deal.observation(0)))).live
+                                    engine_easy.choose(live.deal.observation(0)))).live
         moves += 1
     assert live.game.complete
     assert await storage.guild_ledger_sum(GUILD) == 0

@@ -21,7 +21,7 @@ import pytest
 import pytest_asyncio
 
 from bot.engine import Card, Decision, Trade, card_code, parse_card
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.service import LiveTable, StorageFailure, TableService, UserError
 from bot.storage import AnyStorage, PgStorage
 from tests.storage.backends import BACKENDS, Backend, make_backend
@@ -374,7 +374,7 @@ async def test_two_timeouts_in_a_row_mark_the_seat_away_until_back(storage):
     if deal.finished:
         live = (await service.next_deal(table_id, live.deal_number)).live
         deal = live.deal
-    choice = engine_ai.choose(deal.observation(0))
+    choice = engine_easy.choose(deal.observation(0))
     await act(service, table_id, ANN, choice.kind,
               None if choice.card is None else card_code(choice.card))
     assert service.get(table_id).seats[0].timeouts == 0
@@ -618,7 +618,7 @@ async def test_each_move_is_one_call_on_the_database_thread(storage):
         assert deal.to_act == 0  # the AI seats answered in the same call
         seq = len(deal.operations)
         live = (await service.act(table_id, ANN, live.deal_number,
-                                    engine_ai.choose(deal.observation(0)))).live
+                                    engine_easy.choose(deal.observation(0)))).live
         moves += 1
         ends += live.deal.finished
         assert len(live.deal.operations) > seq
@@ -654,7 +654,7 @@ async def test_load_rebuilds_every_open_table_in_one_call(storage):
     live = (await service.start(between, CAT)).live
     while not live.deal.finished:
         live = (await service.act(between, CAT, live.deal_number,
-                                    engine_ai.choose(live.deal.observation(live.deal.to_act)))).live
+                                    engine_easy.choose(live.deal.observation(live.deal.to_act)))).live
     await storage.set_seat_state(playing, 1, away=True)
     closed = await open_table(service, [DAN], channel=504)
     await service.end(closed, DAN, is_manager=False)

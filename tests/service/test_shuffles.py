@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.engine.fairness import Attempt, Cut, Shuffler, chain_entries, chain_heads, chain_key
 from bot.engine.proof import verify_record
 from bot.service import StorageFailure, TableService, UserError
@@ -61,7 +61,7 @@ async def play_deal(service: TableService, table_id: int) -> None:
     while not live.deal.finished:
         seat = live.deal.to_act
         live = (await service.act(table_id, live.member_of(seat), live.deal_number,
-                                    engine_ai.choose(live.deal.observation(seat)))).live
+                                    engine_easy.choose(live.deal.observation(seat)))).live
 
 
 async def test_nothing_is_dealt_or_cut_before_the_commitment_is_posted(storage):

@@ -19,7 +19,7 @@ import asyncpg
 import pytest
 
 from bot.copying import CopyFailed, prove
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.service import TableService
 from bot.storage import AnyStorage, PgStorage, Storage, copies, open_storage
 from tests.postgres import child_environ
@@ -59,7 +59,7 @@ async def play(service: TableService, table_id: int, member: int, moves: int | N
             await service.hint(table_id, member, live.deal_number, len(deal.operations))
             hints -= 1
         await service.act(table_id, member, live.deal_number,
-                          engine_ai.choose(deal.observation(seat)))
+                          engine_easy.choose(deal.observation(seat)))
         made += 1
 
 

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.engine import replay
 from bot.service import TableService, UserError, lifecycle
 from bot.storage import AnyStorage
@@ -101,7 +101,7 @@ async def _act(service: TableService, rng: random.Random, timeout: bool) -> None
     if timeout:
         await service.timeout(live.id, live.deal_number, len(deal.operations))
         return
-    d = engine_ai.choose(deal.observation(seat))
+    d = engine_easy.choose(deal.observation(seat))
     member = live.member_of(seat)
     await service.act(live.id, member, live.deal_number, d)
 

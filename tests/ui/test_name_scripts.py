@@ -18,7 +18,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageChops
 
-from bot.engine import Game, ai, get_preset, shuffled_deck
+from bot.engine import Game, easy, get_preset, shuffled_deck
 from bot.ui import fonts, pictures
 
 #: script -> names in it
@@ -117,7 +117,7 @@ def deal_at(n: int, moves: int = 0):
     deal = game.start_deal(shuffled_deck(rng), rng=rng)
     for _ in range(moves):
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     return game, deal
 
 
@@ -125,7 +125,7 @@ def finished(n: int):
     game, deal = deal_at(n)
     while not deal.finished:
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     return deal.observation(None)
 
 

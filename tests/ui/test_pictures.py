@@ -26,8 +26,8 @@ from bot.engine import (
     PRESETS,
     Decision,
     Game,
-    ai,
     describe,
+    easy,
     get_preset,
     hand_label,
     parse_card,
@@ -53,14 +53,14 @@ def play(preset: str, n: int, seed: int, moves: int) -> tuple[Game, object]:
         if deal.finished:
             break
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     return game, deal
 
 
 def finish(deal: object) -> None:
     while not deal.finished:
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
 
 
 def open_deals() -> Iterator[tuple[str, Game, object]]:
@@ -206,7 +206,7 @@ def test_a_table_put_together_from_cached_parts_is_the_one_drawn_afresh(preset):
             if deal.finished:
                 break
             seat = deal.to_act
-            deal.act(seat, ai.choose(deal.observation(seat)))
+            deal.act(seat, easy.choose(deal.observation(seat)))
     assert compared >= 6
 
 
@@ -388,7 +388,7 @@ def test_every_state_of_a_deal_put_together_from_parts_is_the_one_canvas(preset)
         if deal.finished:
             break
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     assert compared >= 3
 
 
@@ -413,5 +413,5 @@ def test_a_table_drawn_in_one_language_never_shows_the_parts_of_another(preset):
             if deal.finished:
                 break
             seat = deal.to_act
-            deal.act(seat, ai.choose(deal.observation(seat)))
+            deal.act(seat, easy.choose(deal.observation(seat)))
     assert differed >= 2

@@ -31,8 +31,9 @@ from __future__ import annotations
 from itertools import combinations
 
 from .cards import Card, rank, suit
-from .common import Decision, Observation
+from .family import Decision, Observation
 from .hands import POINT_VALUES, Category, category_of, score
+from .moves import best_swap, by_family, forced_widow, keep_or_throw
 
 __all__ = ["Decision", "choose", "choose_easy", "worst_card"]
 
@@ -63,8 +64,15 @@ def _circuits(obs: Observation) -> int:
 
 
 def _strong(hand: tuple[Card, ...], obs: Observation) -> bool:
+    """A hand to stop on (knock, stand, refuse a barter); the longer the deal has
+    run, the less it needs. Discard family (a knock costs a chip): a flush or
+    better, or a pair of queens or better; else a sequence or better, or enough
+    points."""
     s = score(hand, obs.rules.ranking)
     cat = category_of(s)
+    if obs.family == "discard":
+        return cat >= Category.FLUSH or (
+            cat is Category.PAIR and (s % 1000) // 16 >= 10 - _circuits(obs))
     if cat >= Category.SEQUENCE:
         return True
     if cat is Category.NONE:
@@ -84,15 +92,10 @@ def choose_easy(obs: Observation) -> Decision:
     Raises:
         ValueError: the observation is public or not this seat's decision.
     """
-    if obs.seat is None or obs.to_act != obs.seat or obs.finished:
-        raise ValueError("the AI can only decide for the seat to act")
-    if obs.family == "widow":
-        return _choose_widow(obs)
-    if obs.hand is None:
-        raise ValueError("the AI needs to see its hand")
-    if obs.family == "discard":
-        return _choose_discard(obs, obs.hand)
-    hand = obs.hand
+    return by_family(obs, _choose_trade, _choose_widow, _choose_discard)
+
+
+def _choose_trade(obs: Observation, hand: tuple[Card, ...]) -> Decision:
     if obs.barter is not None:
         if obs.rules.barter_refusal and _strong(hand, obs):
             return Decision("refuse")
@@ -111,11 +114,9 @@ def _choose_widow(obs: Observation) -> Decision:
     legal = obs.legal
     widow = obs.widow or ()
     ranking = obs.rules.ranking
-    if "pounce" in legal and obs.hand is not None:
-        fourth = next(c for c in widow if rank(c) == rank(obs.hand[0]))
-        return Decision("pounce", fourth)
-    if "buy_horse" in legal:
-        return Decision("buy_horse")
+    forced = forced_widow(obs)
+    if forced is not None:
+        return forced
     if "take_widow" in legal:
         middle = score(widow, ranking)
         if obs.hand is None:  # blind: take a middle that is good on its own
@@ -127,14 +128,7 @@ def _choose_widow(obs: Observation) -> Decision:
     assert obs.hand is not None
     hand = obs.hand
     current = score(hand, ranking)
-    best: tuple[int, tuple[Card, ...], tuple[Card, ...]] | None = None
-    for k in range(1, min(obs.rules.swap_max, len(widow), len(hand)) + 1):
-        for give in combinations(hand, k):
-            for take in combinations(widow, k):
-                after = [c for c in hand if c not in give] + list(take)
-                value = score(after, ranking)
-                if best is None or value > best[0]:
-                    best = (value, give, take)
+    best = best_swap(hand, widow, obs.rules.swap_max, lambda after: score(after, ranking))
     stop = "knock" if "knock" in legal else "stand"
     if best is not None and best[0] > current:
         gains_category = category_of(best[0]) > category_of(current)
@@ -156,27 +150,12 @@ def _best_with(hand: tuple[Card, ...], card: Card, obs: Observation) -> tuple[in
     return best_value, best_out
 
 
-def _jaques_strong(hand: tuple[Card, ...], obs: Observation) -> bool:
-    s = score(hand, obs.rules.ranking)
-    cat = category_of(s)
-    if cat >= Category.FLUSH:
-        return True
-    if cat is Category.PAIR:
-        return (s % 1000) // 16 >= 10 - _circuits(obs)  # queens or better, then lower
-    return False
-
-
 def _choose_discard(obs: Observation, hand: tuple[Card, ...]) -> Decision:
     legal = obs.legal
-    if "accept" in legal:
-        assert obs.offered_card is not None
-        _, out = _best_with(hand, obs.offered_card, obs)
-        return Decision("refuse") if out is None else Decision("accept", out)
-    if "draw_keep" in legal:
-        assert obs.drawn is not None
-        _, out = _best_with(hand, obs.drawn, obs)
-        return Decision("draw_discard") if out is None else Decision("draw_keep", out)
-    if "knock" in legal and (_jaques_strong(hand, obs) or _circuits(obs) >= LATE_CIRCUITS):
+    answer = keep_or_throw(obs, lambda card: _best_with(hand, card, obs)[1])
+    if answer is not None:
+        return answer
+    if "knock" in legal and (_strong(hand, obs) or _circuits(obs) >= LATE_CIRCUITS):
         return Decision("knock")
     if _circuits(obs) >= LATE_CIRCUITS:
         return Decision("pass")

@@ -17,17 +17,18 @@ from collections.abc import Sequence
 from functools import cache
 
 from .cards import Card
-from .common import (
+from .family import (
     Controls,
     DealBase,
     Decision,
     IllegalAction,
     Movement,
     Observation,
-    PublicEvent,
     Showdown,
     Standing,
+    can,
     card_decisions,
+    checked_by,
     movement,
     public_event,
 )
@@ -36,10 +37,7 @@ from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
 from .rules import Rules
 from .seating import best_seat, next_seat
 
-__all__ = [
-    "IllegalAction", "Movement", "Observation", "PublicEvent", "Showdown", "Standing",
-    "TradeDeal",
-]
+__all__ = ["TradeDeal"]
 
 _ONE_DECISION = {kind: Decision(kind) for kind in ("knock", "refuse")}
 #: ``Category.NONE`` read once (an enum member read from its class costs a lookup each time)
@@ -210,10 +208,6 @@ class TradeDeal(DealBase):
         if seat != self.turn:
             raise IllegalAction("It is not your turn.")
 
-    def _verify_holds(self, seat: int, card: Card) -> None:
-        if card not in self.hands[seat]:
-            raise IllegalAction("You do not hold that card.")
-
     def _verify_knock_flag(self, knock: bool) -> None:
         if knock and not self.rules.knock_after_exchange:
             raise IllegalAction("These rules do not let you knock in the same turn.")
@@ -232,13 +226,7 @@ class TradeDeal(DealBase):
         if not self.stock:
             raise IllegalAction("The stock is empty.")
 
-    def can_trade(self, seat: int, card: Card, knock: bool = False) -> bool:
-        """``True`` when ``verify_trade`` would pass."""
-        try:
-            self.verify_trade(seat, card, knock)
-        except IllegalAction:
-            return False
-        return True
+    can_trade = can(verify_trade)
 
     def verify_barter(self, seat: int, card: Card, knock: bool = False) -> None:
         """Check that ``seat`` may offer ``card`` to its neighbour now.
@@ -252,13 +240,7 @@ class TradeDeal(DealBase):
         if knock:
             self._verify_knock_flag(knock)
 
-    def can_barter(self, seat: int, card: Card, knock: bool = False) -> bool:
-        """``True`` when ``verify_barter`` would pass."""
-        try:
-            self.verify_barter(seat, card, knock)
-        except IllegalAction:
-            return False
-        return True
+    can_barter = can(verify_barter)
 
     def verify_answer(self, seat: int, card: Card | None) -> None:
         """Check that ``seat`` may answer the pending barter with ``card``
@@ -278,13 +260,7 @@ class TradeDeal(DealBase):
         else:
             self._verify_holds(seat, card)
 
-    def can_answer(self, seat: int, card: Card | None) -> bool:
-        """``True`` when ``verify_answer`` would pass."""
-        try:
-            self.verify_answer(seat, card)
-        except IllegalAction:
-            return False
-        return True
+    can_answer = can(verify_answer)
 
     def verify_knock(self, seat: int) -> None:
         """Check that ``seat`` may knock now.
@@ -294,22 +270,12 @@ class TradeDeal(DealBase):
         """
         self._verify_turn(seat)
 
-    def can_knock(self, seat: int) -> bool:
-        """``True`` when ``verify_knock`` would pass."""
-        try:
-            self.verify_knock(seat)
-        except IllegalAction:
-            return False
-        return True
+    can_knock = can(verify_knock)
 
     # ------------------------------------------------------------ actions
+    @checked_by(verify_trade)
     def trade(self, seat: int, card: Card, knock: bool = False) -> Trade:
-        """Trade ``card`` for the stock top, paying the fee to the dealer.
-
-        Raises:
-            IllegalAction: see ``verify_trade``.
-        """
-        self.verify_trade(seat, card, knock)
+        """Trade ``card`` for the stock top, paying the fee to the dealer."""
         op = _trade(seat, card, knock)
         hand = self.hands[seat]
         hand.remove(card)
@@ -330,27 +296,19 @@ class TradeDeal(DealBase):
             self._advance()
         return op
 
+    @checked_by(verify_barter)
     def barter(self, seat: int, card: Card, knock: bool = False) -> BarterOffer:
         """Offer ``card`` face down to the neighbour; the deal then waits for
-        ``answer`` from ``to_act``.
-
-        Raises:
-            IllegalAction: see ``verify_barter``.
-        """
-        self.verify_barter(seat, card, knock)
+        ``answer`` from ``to_act``."""
         op = _barter_offer(seat, card, knock)
         self.pending = op
         self._record(op, public_event("barter_offer", seat, self.neighbour(seat)))
         return op
 
+    @checked_by(verify_answer)
     def answer(self, seat: int, card: Card | None) -> BarterAnswer:
         """Answer the pending barter: give ``card`` back (the cards swap), or
-        ``None`` to refuse by knocking (the deal ends, ``seat`` is the knocker).
-
-        Raises:
-            IllegalAction: see ``verify_answer``.
-        """
-        self.verify_answer(seat, card)
+        ``None`` to refuse by knocking (the deal ends, ``seat`` is the knocker)."""
         offer = self.pending
         assert offer is not None
         op = _barter_answer(seat, card)
@@ -370,13 +328,9 @@ class TradeDeal(DealBase):
             self._advance()
         return op
 
+    @checked_by(verify_knock)
     def knock(self, seat: int) -> Knock:
-        """Knock: the deal ends at once and goes to the showdown.
-
-        Raises:
-            IllegalAction: see ``verify_knock``.
-        """
-        self.verify_knock(seat)
+        """Knock: the deal ends at once and goes to the showdown."""
         op = _knock(seat)
         self._record(op, public_event("knock", seat))
         self._end("knock", seat)

@@ -4,7 +4,7 @@ standing carried between deals, the controls of the moment, and ``DealBase`` —
 the one abstract deal interface, with the cards dealt in turn order, the
 ledger of movements and the bookkeeping of operations.
 
-Each family keeps only its own rules: ``deal.TradeDeal`` (trade and barter),
+Each family keeps only its own rules: ``trade.TradeDeal`` (trade and barter),
 ``widow.WidowDeal`` (widow exchange) and ``discard.DiscardDeal`` (stock and
 discard pile). All three implement ``DealBase`` (pokerkit manner: abstract
 methods and properties), so code outside the engine never asks which family it
@@ -21,8 +21,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import TYPE_CHECKING, ClassVar
+from functools import cache, update_wrapper
+from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, TypeVar
 
 from .cards import DECK, Card
 from .hands import Category
@@ -41,6 +41,53 @@ class IllegalAction(ValueError):
     """An action the rules or the moment do not allow; ``str()`` is for the player."""
 
 
+_Args = ParamSpec("_Args")
+_Deal = TypeVar("_Deal")
+
+
+def can(verify: Callable[Concatenate[_Deal, _Args], None],
+        ) -> Callable[Concatenate[_Deal, _Args], bool]:
+    """The ``can_`` twin of a ``verify_`` method, for the class body
+    (``can_knock = can(verify_knock)``): the same arguments, ``True`` when
+    ``verify`` would pass, ``False`` when it raises ``IllegalAction``."""
+
+    def check(deal: _Deal, /, *args: _Args.args, **kwargs: _Args.kwargs) -> bool:
+        try:
+            verify(deal, *args, **kwargs)
+        except IllegalAction:
+            return False
+        return True
+
+    check.__name__ = check.__qualname__ = verify.__name__.replace("verify", "can", 1)
+    check.__doc__ = f"``True`` when ``{verify.__name__}`` would pass."
+    return check
+
+
+_Done = TypeVar("_Done")
+
+
+def checked_by(verify: Callable[Concatenate[_Deal, _Args], None],
+               ) -> Callable[[Callable[Concatenate[_Deal, _Args], _Done]],
+                             Callable[Concatenate[_Deal, _Args], _Done]]:
+    """Decorate the action of a ``verify_`` method (``@checked_by(verify_knock)``
+    above ``def knock``): the action runs only once ``verify`` passed with the
+    same arguments, so it raises what ``verify`` raises (``IllegalAction``) and
+    changes nothing then; its docstring says so."""
+
+    def decorate(action: Callable[Concatenate[_Deal, _Args], _Done],
+                 ) -> Callable[Concatenate[_Deal, _Args], _Done]:
+        def checked(deal: _Deal, /, *args: _Args.args, **kwargs: _Args.kwargs) -> _Done:
+            verify(deal, *args, **kwargs)
+            return action(deal, *args, **kwargs)
+
+        update_wrapper(checked, action)
+        checked.__doc__ = (f"{action.__doc__}\n\n        Raises:\n            IllegalAction: "
+                           f"see ``{verify.__name__}``.\n        ")
+        return checked
+
+    return decorate
+
+
 @dataclass(frozen=True)
 class Movement:
     """Points or chips moved: ``payer`` to ``payee`` (``None`` is the pool, or pot
@@ -56,23 +103,33 @@ class Movement:
     pot: int = 0
 
 
-#: movements made so far, shared by value (a few hundred distinct ones in practice;
-#: emptied when it grows past ``_MOVEMENTS_MAX``, so it stays small)
+#: how many values ``_shared`` keeps per kind before it starts again (a few hundred
+#: distinct ones in practice, so the tables stay small)
+_SHARED_MAX = 4096
+_Key = TypeVar("_Key", bound=tuple[object, ...])
+_Value = TypeVar("_Value")
+
+
+def _shared(made: dict[_Key, _Value], key: _Key, make: Callable[..., _Value]) -> _Value:
+    """``made[key]``, first built as ``make(*key)``: equal frozen values are built
+    once, not on every deal (``made`` is emptied when it grows past ``_SHARED_MAX``)."""
+    value = made.get(key)
+    if value is None:
+        if len(made) >= _SHARED_MAX:
+            made.clear()
+        value = made[key] = make(*key)
+    return value
+
+
+#: movements made so far, shared by value
 _MOVEMENTS: dict[tuple[int | None, int | None, int, str, int], Movement] = {}
-_MOVEMENTS_MAX = 4096
 
 
 def movement(payer: int | None, payee: int | None, amount: int, reason: str, pot: int = 0,
              ) -> Movement:
     """``Movement(payer, payee, amount, reason, pot)``, the same object for equal
-    values (a frozen value is built once, not on every deal)."""
-    key = (payer, payee, amount, reason, pot)
-    made = _MOVEMENTS.get(key)
-    if made is None:
-        if len(_MOVEMENTS) >= _MOVEMENTS_MAX:
-            _MOVEMENTS.clear()
-        made = _MOVEMENTS[key] = Movement(payer, payee, amount, reason, pot)
-    return made
+    values (``_shared``)."""
+    return _shared(_MOVEMENTS, (payer, payee, amount, reason, pot), Movement)
 
 
 @dataclass(frozen=True)
@@ -102,14 +159,8 @@ _EVENTS: dict[tuple[str, int, int | None, bool, Card | None], PublicEvent] = {}
 def public_event(kind: str, seat: int, target: int | None = None, knocked: bool = False,
                  shown: Card | None = None) -> PublicEvent:
     """``PublicEvent(kind, seat, target, knocked, shown)`` with no ``given`` or
-    ``taken`` cards, the same object for equal values (frozen, built once)."""
-    key = (kind, seat, target, knocked, shown)
-    made = _EVENTS.get(key)
-    if made is None:
-        if len(_EVENTS) >= _MOVEMENTS_MAX:
-            _EVENTS.clear()
-        made = _EVENTS[key] = PublicEvent(kind, seat, target, knocked, shown)
-    return made
+    ``taken`` cards, the same object for equal values (``_shared``)."""
+    return _shared(_EVENTS, (kind, seat, target, knocked, shown), PublicEvent)
 
 
 @dataclass(frozen=True)
@@ -512,14 +563,6 @@ class DealBase(ABC):
     def _verify_holds(self, seat: int, card: Card) -> None:
         if card not in self.hands[seat]:
             raise IllegalAction("You do not hold that card.")
-
-    @staticmethod
-    def _passes(check: Callable[[], None]) -> bool:
-        try:
-            check()
-        except IllegalAction:
-            return False
-        return True
 
     def _card_choices(self, seat: int, kind: str, allowed: Callable[[Card], bool],
                       ) -> list[Decision]:
