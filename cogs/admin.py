@@ -15,8 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import CommerceBot
-from bot.interactions import guarded, reply, require_manager
+from bot.interactions.guard import guarded, require_manager
+from bot.process.app import CommerceBot
+from bot.runtime.sending import reply
 from bot.service import (
     EXPORT_MAX_BYTES,
     UPLOAD_MARGIN,
@@ -165,7 +166,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
     async def reset_ledger(self, interaction: discord.Interaction) -> None:
         """Ask to confirm (Confirm / Cancel, answerable for a minute, even across a
         restart); the reset itself happens when Confirm is pressed
-        (``bot.handlers.Handlers.on_reset_answer``)."""
+        (``bot.interactions.handlers.Handlers.on_reset_answer``)."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)

@@ -41,7 +41,7 @@ and panels are also summed on their own ("pictures" column). Until issue 9 the
 pictures and panels were not timed: figures from before then leave them out.
 Not included: discord.py's parsing
 and dispatch (the no-op pays it too) and the simulated Discord. The control
-handlers (``bot.handlers``) are timed too ("handler": includes their calls to
+handlers (``bot.interactions.handlers``) are timed too ("handler": includes their calls to
 the simulated Discord API).
 
 Throughput = interactions / summed SimCord round trips of the clicks (the

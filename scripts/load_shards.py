@@ -266,8 +266,8 @@ async def worker(args: argparse.Namespace) -> int:
     import simcord
 
     from bot import create_bot
-    from bot.shards import shards_from_env
     from bot.storage import DatabaseUnavailable
+    from bot.storage.shards import shards_from_env
 
     shards = shards_from_env()
     url = os.environ.get("DATABASE_URL", "").strip() or None
@@ -539,7 +539,7 @@ def ownership(procs: list[Proc], shard_count: int, refused: Proc | None,
 def held_apart(procs: list[Proc], shard_count: int) -> list[str]:
     """The tables the live processes held in memory at the end are disjoint, and
     each process's guilds are of its own shard."""
-    from bot.shards import Shards
+    from bot.storage.shards import Shards
 
     problems: list[str] = []
     held: dict[int, str] = {}

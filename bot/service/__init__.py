@@ -11,7 +11,7 @@ that failed a ``StorageFailure`` (the bot's failure, never a ``UserError``).
 
 Every coroutine that changes a table returns its ``Outcome`` (``outcome``):
 the operations appended (the member's, then the AI's), a deal dealt or over,
-an offer answered, a turn timed out, the table ended; ``bot.after`` turns it
+an offer answered, a turn timed out, the table ended; ``bot.publishing.after`` turns it
 into messages, panels and timers.
 
 - ``core``: open tables in memory, the unit of work, rebuilds from the action
@@ -74,5 +74,6 @@ class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Archive, Ser
     Args:
         storage: the opened storage.
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
-        metrics: the bot's metrics (``bot.metrics``); ``None``, the service's own.
+        metrics: what counts the commits (the bot's ``bot.runtime.metrics.Metrics``);
+            ``None``: nothing counts them.
     """

@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine import (
     AnyDeal,
@@ -36,8 +36,6 @@ from ..engine import (
 )
 from ..engine.fairness import SEED_BYTES, Attempt, Cut, ShuffleLog, Shuffler, commitment
 from ..engine.fairness_v1 import DealProof
-from ..locks import InFlight, KeyedLock
-from ..metrics import Metrics
 from ..storage import (
     OPEN_STATUSES,
     AnyStorage,
@@ -54,6 +52,7 @@ from ..storage import (
 )
 from .errors import STORAGE_ERRORS, NotSeated, ServiceError, StorageFailure, TableGone, UserError
 from .live import LiveTable
+from .locks import InFlight, KeyedLock
 from .players import AiPlayers
 
 log = logging.getLogger(__name__)
@@ -149,6 +148,28 @@ def hand_results(live: LiveTable, deal: AnyDeal) -> list[HandResult]:
     ]
 
 
+class CommitCounter(Protocol):
+    """What the service counts of its units of work; the bot's metrics
+    (``bot.runtime.metrics.Metrics``) fit it, so the service imports nothing of
+    the Discord side."""
+
+    def committed(self, seconds: float) -> None:
+        """A unit of work committed; its commit took ``seconds``."""
+
+    def commit_failed(self) -> None:
+        """A unit of work failed on a storage error: nothing of it was written."""
+
+
+class Uncounted:
+    """A ``CommitCounter`` that counts nothing: a service made without the bot."""
+
+    def committed(self, seconds: float) -> None:
+        """Nothing is counted."""
+
+    def commit_failed(self) -> None:
+        """Nothing is counted."""
+
+
 class ServiceBase:
     """State and unit of work of ``TableService`` (``bot.service``); the other
     parts of the service (life cycle, actions, automatic progress, queries)
@@ -157,15 +178,16 @@ class ServiceBase:
     Args:
         storage: the opened storage.
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
-        metrics: the bot's metrics (``bot.metrics``); ``None``, the service's own.
+        metrics: what counts the commits (the bot's ``bot.runtime.metrics.Metrics``);
+            ``None``: nothing counts them.
     """
 
     def __init__(self, storage: AnyStorage, rng: random.Random | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: CommitCounter | None = None) -> None:
         """A service with no table in memory yet; ``load`` rebuilds the open ones."""
         self.storage = storage
         self.rng = rng
-        self.metrics = metrics if metrics is not None else Metrics()
+        self.metrics: CommitCounter = metrics if metrics is not None else Uncounted()
         self.tables: dict[int, LiveTable] = {}
         #: open tables whose rebuild from storage failed; ``resume`` retries them
         self.stale: set[int] = set()
@@ -237,7 +259,7 @@ class ServiceBase:
         failure the table is rebuilt from storage, so memory never runs ahead of
         the database; a storage error becomes ``StorageFailure``. A unit counts in
         ``units`` from its start to its end (its rebuild included), so a clean
-        stop (``bot.stopping``) lets it finish rather than cancel it half-way.
+        stop (``bot.process.stopping``) lets it finish rather than cancel it half-way.
         ``metrics`` count its commit (and the seconds it took), or its failure.
 
         Raises:

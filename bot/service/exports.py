@@ -43,7 +43,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..storage import LedgerRow, PastGame
-from ..waiting import acknowledge
+from ..storage.waiting import acknowledge
 from .archive import record_of
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, StorageFailure, UserError

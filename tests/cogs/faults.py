@@ -23,7 +23,7 @@ import asyncpg
 from bot.engine import replay
 from bot.service import TableService
 from bot.storage import PgStorage
-from bot.timers import WATCH_EVERY
+from bot.timers.clock import WATCH_EVERY
 from tests.cogs.helpers import answer_text, custom_ids, restart
 
 #: the scripted games: one preset of each rule family, short enough to repeat often

@@ -1,5 +1,5 @@
-"""Issue 21: one step after every change (``bot.after``), and one place turning an
-error into a reply (``bot.interactions.error_reply``). A slash command and the
+"""Issue 21: one step after every change (``bot.publishing.after``), and one place turning an
+error into a reply (``bot.interactions.guard.error_reply``). A slash command and the
 button doing the same thing give the same result; a storage failure of a timer's
 automatic deal is logged, never taken for a member's refusal."""
 
@@ -127,7 +127,7 @@ async def test_a_storage_failure_of_an_automatic_deal_is_logged(simcord_env, bot
     caplog.set_level(logging.INFO)
     fail_next_commit(table.bot)
     await env.advance_time(31)  # the delay passes: the automatic deal's commit fails
-    said = [r for r in caplog.records if r.name == "bot.timers"]
+    said = [r for r in caplog.records if r.name == "bot.timers.clock"]
     assert any("automatic next deal" in r.getMessage() and r.levelno >= logging.WARNING
                for r in said), [r.getMessage() for r in said]
     env.errors  # noqa: B018 — logged on purpose
@@ -157,7 +157,7 @@ async def test_a_storage_failure_is_answered_alike(simcord_env, bots, path):
 async def test_an_unexpected_error_is_answered_alike(simcord_env, bots, monkeypatch):
     """A bug (any other error) gives the same apology from a slash command's last
     resort (the tree's ``on_error``) and from a button (``guarded``)."""
-    from bot.interactions import error_reply
+    from bot.interactions.guard import error_reply
     text, _ = error_reply(RuntimeError("boom"), None)
     env = simcord_env
     guild, channel, lobby, (ann,) = await a_lobby(env)

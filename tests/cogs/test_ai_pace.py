@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest_asyncio
 
 from bot import create_bot
-from bot.showing import AI_PACE, Showing
+from bot.publishing.showing import AI_PACE, Showing
 from bot.ui import render
 from tests.cogs.helpers import restart
 from tests.cogs.test_confirmations import choose, components, start

@@ -1,6 +1,6 @@
-"""Attacks on the AI's readable pace (bot/messages.py ``Publisher`` pace,
-``frame``, ``after``, ``_present``; bot/handlers.py panels at the frame;
-bot/timers.py). Each test says what an attack trial once broke there (now
+"""Attacks on the AI's readable pace (bot/publishing/publisher.py ``Publisher`` pace,
+``frame``, ``after``, ``_present``; bot/interactions/handlers.py panels at the frame;
+bot/timers/clock.py). Each test says what an attack trial once broke there (now
 fixed) or which attack it shows handled.
 """
 
@@ -42,7 +42,7 @@ def showdowns(table) -> list:
 async def test_no_turn_reminder_for_a_move_already_made_while_the_ai_moves_are_shown(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher.refresh/_present with bot/timers.py): while the AI
+    # (bot/publishing/publisher.py Publisher.refresh/_present with bot/timers/clock.py): while the AI
     # moves after a member's move are shown (pace seconds each), the turn timer of the move
     # the member has just made keeps running (it is re-armed only once the table message
     # catches up), so its half-time reminder "⏰ @member, it is your move" is posted after
@@ -68,7 +68,8 @@ async def test_no_turn_reminder_for_a_move_already_made_while_the_ai_moves_are_s
 async def test_the_members_panel_catches_up_even_when_the_table_message_cannot_be_edited(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher._refresh_once / bot/handlers.py publisher.showing.after):
+    # (bot/publishing/publisher.py Publisher._refresh_once /
+    # bot/interactions/handlers.py publisher.showing.after):
     # the member's panel now shows the frame just after their move (no controls) and is
     # brought to the latest state only by Panels.refresh inside _refresh_once, after the
     # table message edit. When that edit fails (Missing Permissions, or 5xx after the
@@ -90,7 +91,8 @@ async def test_the_members_panel_catches_up_even_when_the_table_message_cannot_b
 
 async def test_one_failed_catch_up_edit_leaves_the_panel_at_the_frame(simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/panels.py Panels.refresh, relied on by bot/handlers.py publisher.showing.after):
+    # (bot/publishing/panels.py Panels.refresh, relied on by
+    # bot/interactions/handlers.py publisher.showing.after):
     # the catch-up edit of the member's panel is made once, unretried; one 5xx answer
     # leaves the panel at the frame (no move offered) for good, though the state
     # committed long ago is the member's move.
@@ -112,7 +114,7 @@ async def test_one_failed_catch_up_edit_leaves_the_panel_at_the_frame(simcord_en
 # ------------------------------------------------------------------ frames' controls
 async def test_a_frame_of_an_offer_to_an_ai_shows_no_answer_buttons(simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher.table_view used for frames by _present): a frame
+    # (bot/publishing/publisher.py Publisher.table_view used for frames by _present): a frame
     # in which an AI seat is to answer a barter shows the public table message with
     # Accept / Refuse (knock) buttons for that offer (seq of the frame), though no member
     # may answer it and the moment has already passed; every press is refused. Before
@@ -140,7 +142,7 @@ async def test_a_frame_of_an_offer_to_an_ai_shows_no_answer_buttons(simcord_env,
 async def test_a_next_deal_forced_during_the_showing_does_not_lose_the_showdown(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/service/actions.py next_deal with bot/messages.py Publisher._present):
+    # (bot/service/actions.py next_deal with bot/publishing/publisher.py Publisher._present):
     # a deal ended by an AI is committed at once but its showdown is posted only after
     # the AI moves are shown; meanwhile the service deals the next hand to any press of
     # Next deal for that deal (a forged custom id, commerce:next:<table>:<deal>). The
@@ -181,7 +183,7 @@ async def test_no_frame_names_a_hidden_card(simcord_env, bots):
 async def test_a_frame_edit_retried_across_an_end_does_not_reopen_the_table_message(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher._present): the table is checked only after the
+    # (bot/publishing/publisher.py Publisher._present): the table is checked only after the
     # pace's wait; a frame edit that Discord answers 5xx is retried (1 s, 2 s, 4 s) and
     # lands after /commerce end closed the table, so the closed table message shows a
     # frame of the voided deal again, with its buttons.

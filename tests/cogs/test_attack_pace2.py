@@ -1,5 +1,5 @@
-"""Second attack trial on the AI's readable pace (bot/showing.py ``Showing``,
-bot/messages.py ``Publisher.refresh``, bot/handlers.py, bot/timers.py).
+"""Second attack trial on the AI's readable pace (bot/publishing/showing.py ``Showing``,
+bot/publishing/publisher.py ``Publisher.refresh``, bot/interactions/handlers.py, bot/timers/clock.py).
 
 Each test says what this trial found broken there (fixed since: "Found") or which
 attack it shows handled ("HANDLED"). SimCord runs through sleeps shorter than its 5 s settle
@@ -51,7 +51,7 @@ def fail_next_commit(storage, times: int = 1) -> list[int]:
 
 # ------------------------------------------------------------------ the turn timer
 async def test_the_turn_timer_starts_when_the_members_turn_is_shown(simcord_env, bots):
-    # Found, fixed since (bot/messages.py Publisher.refresh arms the turn timer of the committed
+    # Found, fixed since (bot/publishing/publisher.py Publisher.refresh arms the turn timer of the committed
     # moment *before* Showing.present shows the AI moves that lead to it): the member's
     # clock runs while the table message still shows AI moves and their My hand offers
     # no move (Showing.as_shown). With a turn timer shorter than the showing (the
@@ -80,7 +80,8 @@ async def test_the_turn_timer_starts_when_the_members_turn_is_shown(simcord_env,
 
 async def test_no_turn_reminder_while_the_table_still_shows_an_ai_to_act(
         simcord_env, bots):
-    # Found, fixed since (same cause as above, bot/messages.py Publisher.refresh / bot/timers.py
+    # Found, fixed since (same cause as above, bot/publishing/publisher.py Publisher.refresh /
+    # bot/timers/clock.py
     # _turn_timer): the half-time reminder "⏰ @member, it is your move" is posted while
     # the table message shows an AI to act and the member's My hand offers no move:
     # a ping at the wrong time, counting down time the member cannot use.
@@ -147,8 +148,8 @@ async def test_a_restart_mid_showing_leaves_no_frame_over_the_latest_state(
 @pytest.mark.skipif(BACKEND == "postgres", reason="injects SQLite's failed write")
 async def test_a_failed_write_of_another_request_mid_showing_still_shows_the_latest_state(
         simcord_env, bots):
-    # Found, fixed since (bot/showing.py Showing._present returns False when the table object was
-    # replaced, bot/messages.py Publisher.refresh then stops; bot/service/core.py _unit
+    # Found, fixed since (bot/publishing/showing.py Showing._present returns False when the table object was
+    # replaced, bot/publishing/publisher.py Publisher.refresh then stops; bot/service/core.py _unit
     # rebuilds the table from storage after any failed write): while the AI moves are
     # shown, any other write to the table that fails (here the host's /commerce delay;
     # also a turn timer's or a departure's) makes the service rebuild the table as a new
@@ -227,7 +228,8 @@ async def test_the_automatic_next_deal_after_a_deal_ended_by_an_ai(simcord_env, 
 # ------------------------------------------------------------------ double clicks
 async def test_a_double_click_mid_showing_keeps_the_panel_at_the_step_on_show(
         simcord_env, bots):
-    # Found, fixed since (bot/handlers.py decide_from_panel, the "out of date" branch, and on_hint's
+    # Found, fixed since (bot/interactions/handlers.py decide_from_panel, the "out of date"
+    # branch, and on_hint's
     # UserError branch: both use the latest state, not publisher.showing.as_shown): a
     # member's double click on a panel menu (two interactions, as Discord delivers a
     # double click) makes the move once; the second finds the panel out of date and

@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from bot.storage import database
-from bot.timers import LOBBY_IDLE, WATCH_EVERY
+from bot.timers.clock import LOBBY_IDLE, WATCH_EVERY
 from tests.cogs.faults import Injector, memory_matches_storage
 from tests.cogs.helpers import (
     BACKEND,

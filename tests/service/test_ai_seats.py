@@ -157,7 +157,7 @@ async def test_the_worker_lives_through_ctrl_c():
     """Ctrl+C in a terminal reaches the whole process group: the worker ignores it,
     and the search it is running ends as usual (interrupted, it would send back a
     KeyboardInterrupt, which no ``except Exception`` of the bot's stops); the bot
-    stops the worker itself once it is done (a clean stop: bot/stopping.py)."""
+    stops the worker itself once it is done (a clean stop: bot/process/stopping.py)."""
     import signal
     import time
 

@@ -10,7 +10,7 @@ on it), a new deal's table message (the showdown pressed losing its Next deal
 in that answer), an answered offer closed, a turn that ran out said, a changed
 delay applied, and the table brought up to date (``Publisher.refresh``: the
 table message, offers, showdowns, panels, the turn timer; a table that ended
-shows its end, ``bot.ending``).
+shows its end, ``bot.publishing.ending``).
 
 One ``AfterChange`` per bot (``CommerceBot.after``), shared by the handlers,
 the cogs and the timers.
@@ -22,11 +22,11 @@ import contextlib
 
 import discord
 
-from .interactions import NO_PINGS, edit
-from .messages import Publisher
-from .service import Outcome
-from .ui import render
-from .ui.components import lobby_view
+from ..runtime.sending import NO_PINGS, edit
+from ..service import Outcome
+from ..ui import render
+from ..ui.components import lobby_view
+from .publisher import Publisher
 
 #: the operations of an exchange whose public line hides what the player got
 CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
@@ -93,7 +93,7 @@ class AfterChange:
                 the showdown whose next deal was dealt is answered by editing that
                 message (no request of the bot's token), after the member's own
                 answer if any.
-            paced: AI moves are shown one at a time (``bot.showing``); the watch
+            paced: AI moves are shown one at a time (``bot.publishing.showing``); the watch
                 shows the latest state at once.
             idle: the seconds an idle lobby stood before it closed (its line).
 

@@ -4,7 +4,7 @@ every open table moving whatever failed before.
 
 One ``Timers`` per bot (``CommerceBot.timers``); the ``Play`` cog starts it
 when it loads and stops it (the watch and every timer) when it unloads. A clean
-stop (``bot.stopping``) winds it down first (``wind_down``): no timer starts or
+stop (``bot.process.stopping``) winds it down first (``wind_down``): no timer starts or
 acts any more, and what the watch or a timer was already doing runs to its end.
 """
 
@@ -21,12 +21,12 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from .after import AfterChange
-from .interactions import ping
-from .locks import InFlight
-from .messages import Publisher
-from .service import LiveTable, StorageFailure, TableService, UserError
-from .ui import render
+from ..publishing.after import AfterChange
+from ..publishing.publisher import Publisher
+from ..runtime.sending import ping
+from ..service import LiveTable, StorageFailure, TableService, UserError
+from ..service.locks import InFlight
+from ..ui import render
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class Timers:
         self.client = client
         self.service = service
         self.publisher = publisher
-        #: the one step after every change (``bot.after``), the timers' and everyone's
+        #: the one step after every change (``bot.publishing.after``), the timers' and everyone's
         self.after = AfterChange(publisher)
         #: event-loop time of the next sweep of finished tables' channels
         self.next_sweep = 0.0
@@ -113,7 +113,7 @@ class Timers:
         self._forget_waiting()
 
     def wind_down(self) -> None:
-        """The first step of a clean stop (``bot.stopping``): nothing new starts
+        """The first step of a clean stop (``bot.process.stopping``): nothing new starts
         from now on, and nothing under way is cut short. The watch ends after the
         round it is in (if any), timers still waiting are dropped (the next start's
         watch arms them again), no timer is armed or acts any more, and what timers

@@ -3,8 +3,8 @@ leaderboard or reset button, or a choice in a card select, does.
 
 Every handler follows one path: service call (lock, engine, commit) returning
 an ``Outcome`` → answer the member → the one step after every change
-(``bot.after.AfterChange.show``). Errors are answered by
-``bot.interactions.guarded`` (``error_reply``'s words), never a traceback.
+(``bot.publishing.after.AfterChange.show``). Errors are answered by
+``bot.interactions.guard.guarded`` (``error_reply``'s words), never a traceback.
 
 One ``Handlers`` per bot (``CommerceBot.handlers``): the controls of
 ``bot.ui.components`` reach it through ``interaction.client.handlers``, typed
@@ -18,12 +18,11 @@ from collections.abc import Callable
 
 import discord
 
-from .browsing import HistoryHandlers
-from .engine import Decision, choices
-from .engine.actions import BUTTONS, MOVES, Action
-from .interactions import edit, guarded, reply, require_manager
-from .messages import Publisher
-from .service import (
+from ..engine import Decision, choices
+from ..engine.actions import BUTTONS, MOVES, Action
+from ..publishing.publisher import Publisher
+from ..runtime.sending import edit, reply
+from ..service import (
     LiveTable,
     NotSeated,
     Outcome,
@@ -34,15 +33,11 @@ from .service import (
     TableService,
     UserError,
 )
-from .timers import Timers, still_member
-from .ui import confirm, panel, render, standings
-from .ui.components import (
-    BoardFilter,
-    CardSelect,
-    cut_form,
-    dynamic_view,
-    pager_view,
-)
+from ..timers.clock import Timers, still_member
+from ..ui import confirm, panel, render, standings
+from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view, pager_view
+from .guard import guarded, require_manager
+from .history import HistoryHandlers
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +191,7 @@ class Handlers(HistoryHandlers):
         """A table-message button: My hand, I'm back, a move without a card (knock,
         stand, pass, the widow choice, pounce, the horse), Draw, or a move that asks
         for cards (trade, barter, swap, take discard, offer). Each answers with the
-        player's private panel (``bot.panels``): the menu of the move asked for on
+        player's private panel (``bot.publishing.panels``): the menu of the move asked for on
         top, or what a move did above the hand."""
         async def work() -> None:
             user = interaction.user
@@ -244,7 +239,7 @@ class Handlers(HistoryHandlers):
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """Answer with the member's private panel: the hand picture, the hand as
-        text, and a button for each decision they can make now (``bot.panels``);
+        text, and a button for each decision they can make now (``bot.publishing.panels``);
         the panel it replaces is deleted."""
         live, _ = self.service.observation(table_id, interaction.user.id)
         await self.panels.send(interaction, self.publisher.showing.as_shown(live))

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import discord
 
-from .interactions import edit, guarded, reply
-from .service import TableService, UserError
-from .ui import history
-from .ui.components import HistoryState
+from ..runtime.sending import edit, reply
+from ..service import TableService, UserError
+from ..ui import history
+from ..ui.components import HistoryState
+from .guard import guarded
 
 
 async def history_message(service: TableService, guild_id: int, state: HistoryState,
@@ -63,7 +64,7 @@ async def send_export(interaction: discord.Interaction, service: TableService, g
 
 
 class HistoryHandlers:
-    """The handler of the history controls (a part of ``bot.handlers.Handlers``).
+    """The handler of the history controls (a part of ``bot.interactions.handlers.Handlers``).
 
     Attributes:
         service: the table service the games are read from.
