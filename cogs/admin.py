@@ -141,7 +141,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                           description="This server's settings, ledger and finished games as a "
                                       "file, only to you")
     async def export(self, interaction: discord.Interaction) -> None:
-        """Send the server's own data (``TableService.export_server``: a zip of JSON
+        """Send the server's own data (``TableService.exports.export_server``: a zip of JSON
         files) to the admin who asked, ephemerally; once per ``EXPORT_INTERVAL``
         per server, whoever asks (a press within it is told when the next is
         possible, and nothing is read)."""
@@ -150,7 +150,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             member = require_manager(interaction)
             limit = min(EXPORT_MAX_BYTES, interaction.filesize_limit - UPLOAD_MARGIN)
             try:
-                made = await self.service.export_server(
+                made = await self.service.exports.export_server(
                     interaction.guild.id, member.id, now=discord.utils.utcnow(), max_bytes=limit)
             except ExportTooSoon as soon:
                 await reply(interaction, "This server's data was exported "

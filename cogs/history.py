@@ -45,7 +45,7 @@ class History(Subcommands):
             guild_id = interaction.guild.id
             state = HistoryState("list")
             if table is not None:
-                past = await self.service.find_past(guild_id, number=table)
+                past = await self.service.archive.find_past(guild_id, number=table)
                 state = HistoryState("game", table=past.table_id)
             embed, view = await history_message(self.service, guild_id, state)
             await say(interaction, embed=embed, view=view or discord.utils.MISSING,
@@ -64,7 +64,7 @@ class History(Subcommands):
         async def work() -> None:
             assert interaction.guild is not None
             guild_id = interaction.guild.id
-            past = await self.service.find_past(guild_id, number=table,
+            past = await self.service.archive.find_past(guild_id, number=table,
                                                 channel_id=interaction.channel_id)
             await send_export(interaction, self.service, guild_id, past.table_id)
         await guarded(interaction, None, work)

@@ -212,7 +212,7 @@ async def check_memory(bot: Any) -> list[str]:
         if live.game is None:
             continue
         await bot.service.settled(tid)
-        why = same_as_replay(live, await bot.service.record(tid))
+        why = same_as_replay(live, await bot.service.archive.record(tid))
         if why:
             problems.append(f"table {tid}: {why}")
     return problems
@@ -464,7 +464,7 @@ async def database_checks(url: str) -> tuple[list[str], dict[str, Any]]:
         games = [r[0] for r in await conn.fetch("SELECT table_id FROM games ORDER BY table_id")]
         for tid in games:
             try:
-                game = replay(await service.record(tid))
+                game = replay(await service.archive.record(tid))
             except Exception as exc:  # a record that does not replay is a finding
                 problems.append(f"table {tid}: its record does not replay ({exc})")
                 continue

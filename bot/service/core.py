@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import datetime
 import gc
 import logging
 import random
@@ -60,9 +59,6 @@ log = logging.getLogger(__name__)
 #: bytes of the cut the bot makes itself for a deal of a game begun before one
 #: commitment covered a whole game (docs/FAIRNESS.md "Format 1 records")
 BOT_CUT_BYTES = 16
-#: servers' exports (``/commerce-admin export``) made at the same time in this process;
-#: more wait their turn
-EXPORTS_AT_ONCE = 2
 
 
 def proof_of(deal_row: DealRow) -> DealProof | None:
@@ -205,9 +201,6 @@ class ServiceBase:
         #: who decides for AI seats, and the coach (strong search off the event loop)
         self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
-        #: guild id -> when its last export began (``ServerExports``; aware UTC)
-        self.last_exports: dict[int, datetime.datetime] = {}
-        self.export_slots = asyncio.Semaphore(EXPORTS_AT_ONCE)
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
         #: is not dealt from the game's seed, and ``verify`` says so)
         self.arranged_decks: list[list[Card]] = []

@@ -313,7 +313,7 @@ class FaultyRun:
             out.problems.append(f"the game did not finish (status {row.status})")
         if out.complete:
             live = bot.service.in_channel(self.channel.id)
-            record = await bot.service.record(self.table_id)
+            record = await bot.service.archive.record(self.table_id)
             finished = live or await TableService(bot.storage)._reload(self.table_id)
             problem = await differs_from_replay(finished, record, bot.storage, self.guild.id)
             if problem:

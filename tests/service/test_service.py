@@ -443,7 +443,7 @@ async def test_end_voids_the_open_deal_and_keeps_its_record(storage):
     assert await by_seat(storage, table_id) == {}  # the deal never reached the ledger
     assert await storage.guild_ledger_sum(GUILD) == 0
     assert (ANN, "end_table", f"table {table_id}") in await storage.audit_entries(GUILD)
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     assert record["deals"][0]["actions"] == [{"seat": 1, "action": "trade", "card": "Kd"}]
     with pytest.raises(UserError, match="closed"):
         await act(service, table_id, CAT, "knock", deal=1)

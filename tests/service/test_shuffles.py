@@ -143,7 +143,7 @@ async def test_an_attempt_whose_deal_was_never_written_is_burned(storage, monkey
     await again.load()
     assert again.get(table_id).game.shuffle_log.burned == [Attempt(2, 1)]
     await service.end(table_id, ANN, is_manager=False)
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     assert record["shuffle"]["burned"] == [{"deal": 2, "attempt": 1, "cuts": []}]
     ok, out = verify_record(record, commitment_shown=record["shuffle"]["commitment"],
                             head_shown=record["shuffle"]["head"])
@@ -186,7 +186,7 @@ async def test_the_record_from_storage_is_the_game_and_its_heads_were_shown(stor
             await service.cut(table_id, BEN, f"w{live.deal_number + 1}")
             live = (await service.next_deal(table_id, live.deal_number)).live
     final = service.current(table_id).chain_heads()["end"]
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     assert record["shuffle"]["head"] == final
     key = chain_key(bytes.fromhex(record["shuffle"]["seed"]), table_id)
     entries = chain_entries(record)
