@@ -166,13 +166,14 @@ class Handlers(HistoryHandlers):
 
     async def on_cut(self, interaction: discord.Interaction, table_id: int, text: str) -> None:
         """A member's cut from the Cut form (or ``/commerce cut``): stored for the
-        next deal, confirmed to them alone, and the lobby lists it."""
+        next deal, confirmed to them alone, then the step after every change
+        (``bot.after``: the lobby lists it)."""
         async def work() -> None:
             await self.committed(table_id)
-            live, number, used = await self.service.cut(table_id, interaction.user.id, text)
-            await reply(interaction, cut_answer(number, used))
-            if live.row.status == "lobby":
-                await self.publisher.refresh_lobby(live)
+            outcome = await self.service.cut(table_id, interaction.user.id, text)
+            assert outcome.cut is not None
+            await reply(interaction, cut_answer(*outcome.cut))
+            await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 
     async def replace_gone_host(self, live: LiveTable, member_id: int) -> bool:

@@ -111,6 +111,8 @@ class AfterChange:
             return
         if outcome.before.status == "lobby":
             await self._lobby(outcome, interaction, idle)
+        if outcome.cut is not None:
+            return  # a cut shows in the lobby's list only; a game's next deal proves it
         if outcome.dealt and not outcome.rebuilt:
             settled = None
             shown = live.showdown_messages.get(outcome.before.deal)

@@ -70,6 +70,8 @@ class Outcome:
             its public messages are shown again from scratch.
         emptied: a lobby closed because its last member left it, or (``idle``)
             stood idle; ``None``: not so.
+        cut: a member's cut of the next deal: its number and the cut as used
+            (docs/FAIRNESS.md "In the bot"); ``None``: no cut.
     """
 
     live: LiveTable
@@ -83,6 +85,7 @@ class Outcome:
     rebuilt: bool = False
     unseen: bool = False
     emptied: str | None = None
+    cut: tuple[int, str] | None = None
     after: Moment = field(init=False)
 
     def __post_init__(self) -> None:

@@ -172,3 +172,26 @@ async def test_an_unexpected_error_is_answered_alike(simcord_env, bots, monkeypa
     monkeypatch.setattr(bot.service, "add_ai", broken)
     res = await ann.click(channel.history()[0], label="Add AI")
     assert answer_text(res) == text
+
+
+def spy_after(bot, monkeypatch):
+    """Every outcome handed to the bot's one step after a change, in order."""
+    seen = []
+    show = bot.after.show
+
+    async def spy(outcome, *args, **kwargs):
+        seen.append(outcome)
+        await show(outcome, *args, **kwargs)
+    monkeypatch.setattr(bot.after, "show", spy)
+    return seen
+
+
+async def test_a_cut_goes_through_the_step_after_every_change(simcord_env, bots, monkeypatch):
+    env = simcord_env
+    guild, channel, lobby, (ann,) = await a_lobby(env, ai=1)
+    seen = spy_after(env.bot, monkeypatch)
+    res = await ann.slash(channel, "commerce cut", text="apple")
+    assert "`apple`" in answer_text(res)
+    assert [o.cut for o in seen] == [(1, "apple")]
+    assert "apple" in message_text(channel.history()[0])  # the lobby lists it
+    assert env.errors == []
