@@ -23,7 +23,7 @@ import contextlib
 import discord
 
 from ..runtime.sending import NO_PINGS, edit
-from ..service import Outcome
+from ..service import LiveTable, Outcome
 from ..ui import render
 from ..ui.components import lobby_view
 from .publisher import Publisher
@@ -165,6 +165,14 @@ class AfterChange:
             await self.publisher.channel(live).send(
                 f"⌛ {render.seat_name(live, seat, mention=False)} ran out of time, "
                 f"so the AI {played or 'played'} for them.{note}", allowed_mentions=NO_PINGS)
+
+    async def catch_up(self, live: LiveTable) -> None:
+        """Bring the table's public messages up to what is committed, at once (no
+        pace): the watch's step for a table that owes one without any change (its
+        end not shown yet, an update Discord refused, a showdown or table message a
+        failure lost, a next deal whose countdown is not running). Failures are
+        logged, never raised (``Publisher.refresh``)."""
+        await self.publisher.refresh(live, paced=False)
 
     async def show_all(self, outcomes: list[Outcome],
                        interaction: discord.Interaction | None = None) -> None:

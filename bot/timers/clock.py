@@ -208,7 +208,7 @@ class Timers:
             return  # a request is changing or publishing it; the next tick looks again
         ended = self.service.ending.get(table_id)
         if ended is not None:  # its end is still to be shown
-            await self.publisher.refresh(ended, paced=False)
+            await self.after.catch_up(ended)
             return
         if self.service.due(table_id):
             await self._resume(table_id)
@@ -217,7 +217,7 @@ class Timers:
         if live is None:
             return
         if table_id in self.publisher.behind:
-            await self.publisher.refresh(live, paced=False)  # Discord refused an update
+            await self.after.catch_up(live)  # Discord refused an update
             return
         if await self._commit(live) or live.game is None or live.deal is None:
             return
@@ -227,10 +227,10 @@ class Timers:
             waiting = (not live.game.complete and live.row.next_deal_delay > 0
                        and not self.waiting(table_id))
             if unposted or waiting:
-                await self.publisher.refresh(live, paced=False)
+                await self.after.catch_up(live)
         elif live.row.table_message_id is None:
             # posts the table message a failed write lost
-            await self.publisher.refresh(live, paced=False)
+            await self.after.catch_up(live)
         elif table_id not in self.turn_timers:
             await self.arm_turn_timer(live)
 

@@ -195,3 +195,26 @@ async def test_a_cut_goes_through_the_step_after_every_change(simcord_env, bots,
     assert [o.cut for o in seen] == [(1, "apple")]
     assert "apple" in message_text(channel.history()[0])  # the lobby lists it
     assert env.errors == []
+
+
+async def test_the_watch_catches_up_through_the_step_after_every_change(
+        simcord_env, bots, monkeypatch):
+    env = simcord_env
+    table, (ann, ben, cat), _ = await start(env, bots, "foster", dealer=2)
+    caught = []
+    catch_up = table.bot.after.catch_up
+
+    async def spy(live):
+        caught.append(live.id)
+        await catch_up(live)
+    monkeypatch.setattr(table.bot.after, "catch_up", spy)
+    message_id = table.live.row.table_message_id
+    env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{message_id}",
+                     status=502, code=0, message="Bad gateway", times=6)
+    await choose(table, ann, "trade")
+    await env.advance_time(8)  # the bot's own retries run out: the table is behind
+    assert table.live.id in table.bot.publisher.behind
+    await env.advance_time(10)  # the watch catches up, through bot.after
+    assert table.live.id not in table.bot.publisher.behind
+    assert table.live.id in caught
+    assert "traded" in message_text(table.message(message_id))
