@@ -205,10 +205,9 @@ class Handlers(HistoryHandlers):
                 await self.after.show(outcome, interaction)
                 return
             if action in SIMPLE_MOVES:
-                _, before = self.service.observation(table_id, user.id)
                 outcome = await self.service.act(table_id, user.id, deal, decide(action))
-                live, op = outcome.live, outcome.own
-                assert op is not None
+                live, op, before = outcome.live, outcome.own, outcome.seen_before
+                assert op is not None and before is not None
                 shown = self.publisher.showing.after(live, op)
                 try:  # the table message shows the move in the press's own answer
                     await self.publisher.answer_on_table(interaction, shown, frame=shown is not live)
@@ -228,14 +227,14 @@ class Handlers(HistoryHandlers):
         """Draw the stock top (jaques) and ask what to do with it; pressing Draw
         again while holding it just asks again."""
         user = interaction.user
-        _, obs = self.service.observation(table_id, user.id)
-        live = self.service.get(table_id)
+        live, obs = self.service.observation(table_id, user.id)
         note = ""
         if obs.drawn is None:
             outcome = await self.service.act(table_id, user.id, deal, decide("draw"))
             await self.after.show(outcome)
-            assert outcome.own is not None
-            live, note = outcome.live, confirm.confirmation(live, deal, obs, outcome.own)
+            assert outcome.own is not None and outcome.seen_before is not None
+            live, note = outcome.live, confirm.confirmation(live, deal, outcome.seen_before,
+                                                            outcome.own)
         await self.panels.send(interaction, live, focus="draw_keep", note=note)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -252,11 +251,10 @@ class Handlers(HistoryHandlers):
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
-                _, before = self.service.observation(table_id, user.id)
                 outcome = await self.service.act(table_id, user.id, deal, decide(action),
                                                  seq=seq)
-                live, op = outcome.live, outcome.own
-                assert op is not None
+                live, op, before = outcome.live, outcome.own, outcome.seen_before
+                assert op is not None and before is not None
                 try:
                     await self.panels.send(interaction, self.publisher.showing.after(live, op),
                                            note=confirm.confirmation(live, deal, before, op))
@@ -339,9 +337,6 @@ class Handlers(HistoryHandlers):
                                      note="That button was out of date: "
                                           "here is where things stand now.")
             return
-        seat = live.seat_of(user.id)
-        assert seat is not None
-        before = live.deal.observation(seat)
         try:
             outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq)
         except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
@@ -351,8 +346,8 @@ class Handlers(HistoryHandlers):
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
                                      note=exc.text)
             return
-        live, op = outcome.live, outcome.own
-        assert op is not None
+        live, op, before = outcome.live, outcome.own, outcome.seen_before
+        assert op is not None and before is not None
         try:
             await self.panels.update(interaction, self.publisher.showing.after(live, op),
                                      note=confirm.confirmation(live, deal, before, op))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Decision, Operation
+from ..engine import Decision, Observation, Operation
 from .live import LiveTable
 
 
@@ -72,6 +72,9 @@ class Outcome:
             stood idle; ``None``: not so.
         cut: a member's cut of the next deal: its number and the cut as used
             (docs/FAIRNESS.md "In the bot"); ``None``: no cut.
+        seen_before: the acting member's own view of the deal just before their
+            move (``act``), read under the table's lock: what the answer to them
+            compares the move with, so no caller reads the service before a move.
     """
 
     live: LiveTable
@@ -86,6 +89,7 @@ class Outcome:
     unseen: bool = False
     emptied: str | None = None
     cut: tuple[int, str] | None = None
+    seen_before: Observation | None = None
     after: Moment = field(init=False)
 
     def __post_init__(self) -> None:

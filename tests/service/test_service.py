@@ -313,6 +313,17 @@ async def test_act_refuses_the_wrong_seat_deal_and_moment_without_writing(storag
     assert await stored_kinds(storage, table_id) == [["trade"]]
 
 
+async def test_a_move_carries_the_movers_view_from_just_before_it(storage):
+    # the answer to a member compares their move with what they saw: the Outcome
+    # carries it, read under the table's lock, so no caller reads the service first
+    service, table_id = await worked_table(storage)
+    seen = service.get(table_id).deal.observation(1)
+    outcome = await service.act(table_id, BEN, 1, Decision("trade", parse_card("Kd")))
+    assert outcome.seen_before == seen
+    assert outcome.seen_before != outcome.live.deal.observation(1)  # Ben's hand changed
+    assert parse_card("Kd") in outcome.seen_before.hand
+
+
 async def test_a_knock_settles_the_deal_and_the_next_deal_is_dealt_once(storage):
     service, table_id = await worked_table(storage)
     await act(service, table_id, BEN, "trade", "Kd")
