@@ -20,7 +20,14 @@ from bot.interactions.commands import Subcommands
 from bot.interactions.guard import guarded
 from bot.process.app import CommerceBot
 from bot.runtime.sending import reply, retrying, say
-from bot.service import DEFAULT_AI_LEVEL, LiveTable, ServiceError, StorageFailure, UserError
+from bot.service import (
+    DEFAULT_AI_LEVEL,
+    LiveTable,
+    PostedMessage,
+    ServiceError,
+    StorageFailure,
+    UserError,
+)
 from bot.storage import waiting
 from bot.timers.clock import still_member
 from bot.ui import help as help_text
@@ -122,7 +129,7 @@ class Tables(Subcommands):
                 # hears what Discord refused (``guarded``)
                 await self.bot.after.show(await self.service.end(live.id, None, is_manager=True))
                 raise
-            await self.service.set_message(live.id, lobby=msg.id)
+            await self.service.posted(live, PostedMessage("lobby", msg.id))
             try:  # the game's commitment, in a message of its own (never edited)
                 await self.bot.publisher.commitments.post(self.service.get(live.id))
             except (discord.HTTPException, UserError, StorageFailure):

@@ -141,7 +141,7 @@ PICTURES = Meter()  # the card pictures and panels alone (also in WORK)
 HANDLER = Meter()   # the control handler coroutines (includes simulated Discord API calls)
 
 SERVICE_METHODS = ("act", "verify", "observation", "next_deal", "start", "add_ai", "join",
-                   "create", "leave", "end", "set_message", "get", "in_channel", "of_member",
+                   "create", "leave", "end", "posted", "get", "in_channel", "of_member",
                    "settings")
 PLAY_BUILDERS = ("table_view", "lobby_view", "view_of", "CardSelect", "AnswerButton",
                  "answer_buttons", "NextDealButton")

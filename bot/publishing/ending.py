@@ -16,7 +16,7 @@ import discord
 
 from ..runtime.metrics import Metrics
 from ..runtime.sending import retrying
-from ..service import LiveTable, TableService
+from ..service import LiveTable, PostedMessage, TableService
 from ..ui import render
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
@@ -177,4 +177,4 @@ class Ending:
         if live.game is not None and live.game.deals and live.row.final_message_id is None:
             message = await retrying(lambda: self.publisher.channel(live).send(
                 embed=render.final_embed(live)), self.publisher.metrics)
-            await self.publisher.service.mark_final(live, message.id)
+            await self.publisher.service.posted(live, PostedMessage("final", message.id))

@@ -22,7 +22,7 @@ import discord
 
 from ..runtime.metrics import Metrics
 from ..runtime.sending import NO_PINGS, ping, reply, retrying
-from ..service import LiveTable, TableService
+from ..service import LiveTable, PostedMessage, TableService
 from ..storage import OPEN_STATUSES
 from ..ui import media, render
 from ..ui.components import (
@@ -266,7 +266,7 @@ class Publisher:
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
         self.older.remember(live.id, msg.id, [embed])
         self.showing.mark(live)
-        await self.service.set_message(live.id, table=msg.id)
+        await self.service.posted(live, PostedMessage("table", msg.id))
 
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
                       *, paced: bool = True) -> None:
@@ -410,7 +410,7 @@ class Publisher:
             msg = await retrying(lambda: channel.send(
                 embed=embed, file=media.showdown_file(live), view=view), self.metrics)
             self.older.remember(live.id, msg.id, [embed])
-            await self.service.mark_announced(live, msg.id)
+            await self.service.posted(live, PostedMessage("showdown", msg.id))
             if not complete:
                 self.clock.schedule_next(live, at)
             return
@@ -433,7 +433,8 @@ class Publisher:
                         self.offers.pop(key, None)
                     raise
                 self.offers[key] = msg.id
-                await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
+                await self.service.posted(
+                    live, PostedMessage("offer", msg.id, f"{key[1]}:{key[2]}"))
 
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
         """Replace a barter offer's buttons with its outcome."""
@@ -442,7 +443,7 @@ class Publisher:
             msg_id = live.row.offer_message_id
         if live.row.offer_key is not None and live.id in self.service.tables:
             with contextlib.suppress(Exception):
-                await self.service.set_offer_message(live, None, None)
+                await self.service.posted(live, PostedMessage("offer", None))
         if msg_id is not None:
             message = self.channel(live).get_partial_message(msg_id)
             await self.older.settle(live.id, msg_id, functools.partial(

@@ -60,7 +60,7 @@ from .exports import (
 from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
 from .outcome import Answered, Moment, Outcome
-from .posted import Posted
+from .posted import Posted, PostedMessage
 from .progress import Progress
 from .queries import Queries
 from .shuffles import Shuffles
@@ -68,7 +68,7 @@ from .shuffles import Shuffles
 __all__ = ["AI_NAMES", "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
            "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
-           "ServiceError", "StorageFailure", "TableGone",
+           "PostedMessage", "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 

@@ -22,7 +22,7 @@ import pytest_asyncio
 
 from bot.engine import Card, Decision, Trade, card_code, parse_card
 from bot.engine import ai as engine_ai
-from bot.service import LiveTable, StorageFailure, TableService, UserError
+from bot.service import LiveTable, PostedMessage, StorageFailure, TableService, UserError
 from bot.storage import AnyStorage, PgStorage
 from tests.storage.backends import BACKENDS, Backend, make_backend
 
@@ -322,6 +322,26 @@ async def test_a_move_carries_the_movers_view_from_just_before_it(storage):
     assert outcome.seen_before == seen
     assert outcome.seen_before != outcome.live.deal.observation(1)  # Ben's hand changed
     assert parse_card("Kd") in outcome.seen_before.hand
+
+
+async def test_every_posted_message_id_is_kept_through_the_one_call(storage):
+    service, table_id = await worked_table(storage)
+    live = service.get(table_id)
+    for message in (PostedMessage("lobby", 11), PostedMessage("table", 12),
+                    PostedMessage("offer", 13, "1:0"), PostedMessage("showdown", 14),
+                    PostedMessage("final", 15)):
+        await service.posted(live, message)
+    row = await storage.get_table(table_id)
+    assert (row.lobby_message_id, row.table_message_id, row.offer_key, row.offer_message_id,
+            row.final_message_id) == (11, 12, "1:0", 13, 15)
+    assert (await storage.deals(table_id))[0].showdown_message_id == 14
+    assert (live.row.lobby_message_id, live.row.table_message_id, live.showdown_messages[1],
+            live.row.final_message_id) == (11, 12, 14, 15)
+    await service.posted(live, PostedMessage("offer", None))  # the offer closed: forgotten
+    row = await storage.get_table(table_id)
+    assert (row.offer_key, row.offer_message_id) == (None, None) and service.unsaved == {}
+    with pytest.raises(ValueError, match="unknown kind"):
+        await service.posted(live, PostedMessage("lobbyy", 1))
 
 
 async def test_a_knock_settles_the_deal_and_the_next_deal_is_dealt_once(storage):
