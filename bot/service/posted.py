@@ -75,17 +75,22 @@ class Posted(ServiceBase):
         calls it once the message is posted (the change it shows is committed
         already). Memory takes the id at once; storage in a unit of its own, and
         a failed write is kept for the watch (``write_unsaved``). A showdown's id
-        belongs to the table's latest deal."""
+        belongs to the table's latest deal; a lobby's or table message's id is
+        kept by the open table itself (``live`` may be a frame of it being shown,
+        ``bot.publishing.showing``)."""
         kind, message_id = message.kind, message.message_id
         table_id = live.id
+        open_live = self.tables.get(table_id)  # ``live`` may be a frame being shown
         if kind == "lobby":
             assert message_id is not None
-            live.row = dataclasses.replace(live.row, lobby_message_id=message_id)
+            if open_live is not None:
+                open_live.row = dataclasses.replace(open_live.row, lobby_message_id=message_id)
             await self._remember(table_id, kind, lambda: self.storage.set_messages(
                 table_id, lobby_message_id=message_id))
         elif kind == "table":
             assert message_id is not None
-            live.row = dataclasses.replace(live.row, table_message_id=message_id)
+            if open_live is not None:
+                open_live.row = dataclasses.replace(open_live.row, table_message_id=message_id)
             await self._remember(table_id, kind, lambda: self.storage.set_messages(
                 table_id, table_message_id=message_id))
         elif kind == "showdown":
