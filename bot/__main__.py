@@ -76,6 +76,12 @@ def _setup_logging() -> None:
         if (isinstance(logger, logging.Logger) and logger_name.split(".")[0] not in OUR_LOGGERS
                 and logging.NOTSET < logger.level < floor):
             logger.setLevel(floor)
+    # the bot never joins a voice channel: discord.py's warnings that its voice
+    # libraries (PyNaCl, davey) are missing read like errors to a newcomer
+    from discord import VoiceClient
+
+    VoiceClient.warn_nacl = False
+    VoiceClient.warn_dave = False
 
 
 def database_from_env() -> str:

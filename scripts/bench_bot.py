@@ -59,6 +59,8 @@ SimCord settings and why:
   view at every settle step (a known SimCord performance trap). The measured
   rounds move virtual time 15 minutes after each table's turn so they expire;
   the first round shows the cost when they do not.
+- settle timeout 60 s instead of 5: on a loaded machine a click such as Start
+  could outlast SimCord's 5 s and stop the run; every figure is per click.
 - ``create_bot(cooldown=None)``: the per-member limit (12 clicks per 10 real
   seconds) would answer the benchmark's rapid clicks with "Slow down".
 """
@@ -504,6 +506,9 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
         async with simcord.run(bot) as env:
             instrument(bot)
             set_settle_poll(env, idle)
+            # a loaded machine (other processes on its cores) can keep a click past
+            # SimCord's 5 s settle timeout; the figures are per click either way
+            env.settle_timeout = 60.0
             # turn_timer=0: an armed turn timer is a sleeping bot task that SimCord
             # rescans at every settle step (and the +15 min steps below would fire them).
             # PER_GUILD tables a guild: the default limit of open tables at once

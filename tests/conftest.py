@@ -1,5 +1,6 @@
-"""Test-wide settings: under CI, hypothesis runs a fixed (derandomized) set of examples
-so a landing never depends on luck; locally it keeps exploring new ones.
+"""Test-wide settings: the Hypothesis profile (tests/profiles.py; ``HYPOTHESIS_PROFILE``
+chooses: under CI a fixed, derandomized set of examples so a landing never depends on
+luck, locally new ones each run, ``thorough`` ten times as many for scripts/thorough).
 
 ``DATABASE_URL=postgresql://…`` when pytest starts means "run on THAT PostgreSQL
 server" (tests/postgres.py): the fixtures make their databases there, the SimCord
@@ -13,7 +14,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import settings
 
 # PostgreSQL: a real server per session (DATABASE_URL's, else a throw-away one),
 # a fresh database per test
@@ -31,9 +31,13 @@ if SERVER_URL is not None:
     os.environ["COMMERCE_TEST_BACKEND"] = "postgres"
     del os.environ["DATABASE_URL"]
 
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+from tests import profiles
+
+PROFILE = profiles.load()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"hypothesis profile: {PROFILE} (HYPOTHESIS_PROFILE)"
 
 
 def pytest_configure(config: pytest.Config) -> None:

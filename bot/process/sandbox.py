@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import tempfile
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +17,15 @@ if TYPE_CHECKING:
     import simcord
 
     from .app import CommerceBot
+
+
+class _SimCordProbe(logging.Filter):
+    """Drops the one warning SimCord's own probe client causes at start (it is
+    built with no intents; the bot itself always has the guilds intent)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for discord.py's "Guilds intent seems to be disabled" line."""
+        return not record.getMessage().startswith("Guilds intent seems to be disabled")
 
 
 async def run_sandbox(port: int = 8765, db_path: str | None = None,
@@ -48,6 +58,7 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
         DatabaseUnavailable: ``db_path`` cannot be used (``bot.storage``).
         EndpointError: the endpoint cannot listen where it was told.
     """
+    logging.getLogger("discord.state").addFilter(_SimCordProbe())
     try:
         import simcord
     except ImportError:
@@ -62,7 +73,6 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     with StopSignals() as signals:
         try:
             bot = create_bot(db_path, endpoint=endpoint)
-            bot.warm_ai = True  # the first hint answers at once
             return await _serve(simcord, bot, port, seconds, signals)
         finally:
             if tmp is not None:
@@ -75,6 +85,10 @@ async def _serve(simcord: Any, bot: CommerceBot, port: int, seconds: float | Non
     code = 0
     try:
         async with simcord.run(bot) as env:
+            # the AI worker starts now, from the sandbox's own task, so that the
+            # first hint answers at once; started in setup_hook, SimCord's start
+            # would wait for it (seconds on a busy machine) and give up after 5 s
+            bot.service.players.warm()
             # the pause between two AI moves shown is declared to SimCord, so that a
             # click does not wait for it: the clock below brings the moves one at a
             # time, as Discord would show them

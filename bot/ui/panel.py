@@ -152,11 +152,15 @@ def layout(grouped: list[tuple[str, list[Decision]]], focus: str | None) -> dict
     return menus
 
 
-def controls_view(live: LiveTable, seat: int, focus: str | None) -> discord.ui.View | None:
-    """The panel's controls for ``seat`` now (``None`` when it has none)."""
+def controls_view(live: LiveTable, seat: int, focus: str | None,
+                  grouped: list[tuple[str, list[Decision]]] | None = None,
+                  ) -> discord.ui.View | None:
+    """The panel's controls for ``seat`` now (``None`` when it has none);
+    ``grouped``: ``groups(deal, seat)`` already made."""
     deal = live.deal
     assert deal is not None
-    grouped = groups(deal, seat)
+    if grouped is None:
+        grouped = groups(deal, seat)
     if not grouped:
         return None
     menus = layout(grouped, focus)
@@ -209,7 +213,8 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
     """
     deal = live.deal
     assert deal is not None
-    key = key_of(live, seat, focus=focus, note=note, controls=controls)
+    grouped = groups(deal, seat)
+    key = _key(live, seat, grouped, focus=focus, note=note, controls=controls)
     obs, focus = key[-1], key[4]
     lines = [note] if note else []
     lines.append(render.hand_text(live, obs))
@@ -220,7 +225,7 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
         neighbour = neighbour_name(live, deal, seat)
         lines.append(CONTROLS[focus].prompt.format(
             neighbour=names.markdown_safe(neighbour) if neighbour else "your neighbour"))
-    view = controls_view(live, seat, focus) if controls else None
+    view = controls_view(live, seat, focus, grouped) if controls else None
     picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
     file = hand_file(obs, picture) if picture is not None else None
     return Panel("\n".join(lines), file, view, key, picture)
@@ -234,8 +239,16 @@ def key_of(live: LiveTable, seat: int, *, focus: str | None = None, note: str = 
     menu asked for is not the seat's to use now)."""
     deal = live.deal
     assert deal is not None
+    return _key(live, seat, groups(deal, seat), focus=focus, note=note, controls=controls)
+
+
+def _key(live: LiveTable, seat: int, grouped: list[tuple[str, list[Decision]]], *,
+         focus: str | None, note: str, controls: bool) -> tuple[Any, ...]:
+    """``key_of``, ``grouped`` (``groups(deal, seat)``) already made."""
+    deal = live.deal
+    assert deal is not None
     obs = deal.observation(seat)
-    legal = {name for name, _ in groups(deal, seat)}
+    legal = {name for name, _ in grouped}
     focus = focus if focus in legal and focus in choices.SELECTS else None
     return (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
             controls, obs)

@@ -8,14 +8,19 @@ turns what it may show into a small frozen *scene* (names, numbers, card ints),
 then draws the scene alone; pictures are cached by scene, so equal content
 gives the very same bytes without drawing twice.
 
-Speed (issue 9): a move changes a few parts of the table picture only, so the
-table is put together from parts cached by what they show — the bare table
-once per size, the header, each seat's plate, the centre, the cards traded face
-up — each already mapped to the palette; a move redraws the parts it changed,
-pastes the rest and encodes the PNG. The hand's cards are pasted from tiles
-on felt, cached, and text is drawn from cached glyph masks (``_text``). Either
-way the pixels are those of drawing everything on one canvas. The card sprites
-can be drawn ahead, at start (``warm``).
+Speed (issues 9 and 22): a move changes a few parts of the table picture only,
+so the table is put together from parts cached by what they show — the bare
+table once per size (kept one pixel wider: the PNG rows' filter bytes, so it is
+encoded without a copy), the header's title and its status, each seat's plate
+(its words on a cached bare plate), the centre's three bands (pool, cards,
+labels), the cards traded face up — each already mapped to the palette; a move
+redraws the parts it changed, pastes the rest (``_put``: straight through
+Pillow's core) and encodes the PNG. The hand's cards and the showdown rows'
+cards are pasted from tiles already on their ground, only the words are drawn
+and mapped, and text is drawn from cached glyph masks (``_text``). Either way
+the pixels are those of drawing everything on one canvas (tests, and
+``scripts/picture_pairs.py``). The card sprites can be drawn ahead, at start
+(``warm``).
 
 Cards are drawn by this module: rank in two corners, suits as vector shapes
 (no font glyph for the suit symbols), red hearts and diamonds, near-black
@@ -43,6 +48,7 @@ from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from . import fonts
 from . import png as png_file
+from .status import PICTURE, middle_word, status_line
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
 
@@ -103,6 +109,7 @@ def _invisible(ch: str) -> bool:
         or 0xE0100 <= code <= 0xE01EF
 
 
+@lru_cache(maxsize=1024)
 def _clean(text: str) -> str:
     """``text`` without the characters no font of the pictures can draw (an
     unassigned or private code point, a control character, a script none of
@@ -224,6 +231,24 @@ def _runs_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
     return mask, ox, oy
 
 
+def _put(canvas: Image.Image, source: Image.Image | tuple[int, ...], xy: tuple[int, int],
+         mask: Image.Image | None = None) -> None:
+    """``canvas.paste(source, xy, mask)``, straight to Pillow's core (``Image.im``):
+    a picture pastes dozens of sprites, masks and parts, and ``Image.paste``'s
+    checks cost more than most of those pastes. Only for what this module makes:
+    pictures in memory, loaded, ``source`` of ``canvas``'s mode (or RGBA onto
+    RGB with itself as ``mask``), a colour as a tuple of ``canvas``'s mode."""
+    sized = source if isinstance(source, Image.Image) else mask
+    assert sized is not None, "a colour is pasted through a mask"
+    width, height = sized.size
+    box = (xy[0], xy[1], xy[0] + width, xy[1] + height)
+    core = source.im if isinstance(source, Image.Image) else source
+    if mask is None:
+        canvas.im.paste(core, box)
+    else:
+        canvas.im.paste(core, box, mask.im)
+
+
 def _text(img: Image.Image, xy: tuple[float, float], text: str,
           font: ImageFont.FreeTypeFont, fill: tuple[int, int, int], anchor: str = "la") -> None:
     """Draw ``text`` on ``img`` as ``ImageDraw.text(xy, text, fill, font, anchor)``
@@ -233,7 +258,7 @@ def _text(img: Image.Image, xy: tuple[float, float], text: str,
     fx, fy = x - math.floor(x), y - math.floor(y)
     mask, ox, oy = _text_mask(text, font, anchor, fx, fy) if _single(text, font) \
         else _runs_mask(text, font, anchor, fx, fy)
-    img.paste(fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
+    _put(img, fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
 
 
 # ----------------------------------------------------------------------- suits
@@ -369,7 +394,7 @@ def _card_sprite(card: Card | None, width: int) -> Image.Image:
 def _paste_card(canvas: Image.Image, card: Card | None, x: int, y: int, width: int) -> None:
     """Paste the face of ``card`` (the back for ``None``) with its shadow at ``(x, y)``."""
     sprite = _card_sprite(card, width)
-    canvas.paste(sprite, (x, y), sprite)
+    _put(canvas, sprite, (x, y), sprite)
 
 
 def _shade(colour: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -434,11 +459,28 @@ def _part_of(img: Image.Image) -> Image.Image:
     return part
 
 
-def _encode(img: Image.Image) -> bytes:
-    """``img`` (palette mode, with the palette) as PNG bytes (``png.encode``)."""
-    if img.palette is None:
-        img.putpalette(_palette().getpalette() or [])
-    return png_file.encode(img, PALETTE_COLOURS)
+def _encode(img: Image.Image, *, framed: bool = False, smaller_over: int | None = None) -> bytes:
+    """``img`` (palette mode) as PNG bytes with the palette (``png.encode``;
+    ``framed``: its first column is the rows' filter bytes, ``_framed``;
+    ``smaller_over``: compressed again, harder, above so many bytes)."""
+    return png_file.encode(img, PALETTE_COLOURS, framed=framed, palette=_palette_bytes(),
+                           smaller_over=smaller_over)
+
+
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    """The palette (``_palette``) as the PNG's ``PLTE`` entries: every picture's."""
+    return bytes((_palette().getpalette("RGB") or [])[:3 * PALETTE_COLOURS])
+
+
+def _framed(img: Image.Image) -> Image.Image:
+    """``img`` (palette mode) one pixel wider, its first column 0: the PNG rows'
+    filter bytes (``png.encode`` with ``framed``). A cached ground is kept so,
+    and the parts pasted on a copy of it go one pixel to the right."""
+    out = Image.new("P", (img.width + 1, img.height), 0)
+    out.paste(img, (1, 0))
+    out.palette = None
+    return out
 
 
 def _png(img: Image.Image) -> bytes:
@@ -575,32 +617,45 @@ def draw_hand(scene: HandScene) -> bytes:
     img = _felt((width, height)).copy()
     # the words' strip: under every card (the whole picture when there is none)
     below = HAND_PAD + ch + _shadow_offset(HAND_CARD) if cards_h else 0
-    strip = Image.new("RGB", (width, height - below), FELT)
     x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
     faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
     for card in faces:
-        img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
+        _put(img, _card_on_felt(card, HAND_CARD), (x, HAND_PAD))
         x += HAND_CARD + HAND_GAP
     centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
+    labels: list[tuple[str, int]] = []
     if scene.extra:
         x += 24 - HAND_GAP if main else 0
         if main:
             ImageDraw.Draw(img).line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10),
                                      fill=_index(SOFT), width=2)
-        small = _font(21, True)
         for label, card in scene.extra:
-            img.paste(_card_on_felt(card, HAND_CARD), (x, HAND_PAD))
-            _text(strip, (x + HAND_CARD // 2, HAND_PAD + ch + 22 - below), label, small, GOLD,
-                  "mm")
+            _put(img, _card_on_felt(card, HAND_CARD), (x, HAND_PAD))
+            labels.append((label, x + HAND_CARD // 2))
             x += HAND_CARD + HAND_GAP
-    y = HAND_PAD + cards_h + 22 - below
-    font = _font(30, True)
-    caption = _fit(scene.caption, font, width - 2 * HAND_PAD)
-    _text(strip, (centre if main else width // 2, y), caption, font, WHITE, "mm")
-    if scene.note:
-        _text(strip, (width // 2, y + 36), scene.note, _font(21), SOFT, "mm")
-    img.paste(_quantize(strip), (0, below))
+    img.paste(_hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
+                          HAND_PAD + cards_h + 22 - below, centre if main else width // 2,
+                          scene.caption, scene.note), (0, below))
     return _encode(img)
+
+
+@lru_cache(maxsize=64)
+def _hand_strip(size: tuple[int, int], label_y: int, labels: tuple[tuple[str, int], ...],
+                y: int, caption_x: int, caption: str, note: str) -> Image.Image:
+    """A hand picture's words on a strip of felt of ``size``, mapped to the
+    palette: the drawn or offered cards' ``labels`` (text, centre x) at
+    ``label_y``, the ``caption`` (cut to fit) at ``(caption_x, y)``, the
+    ``note`` below it. Cached: the same categories come back hand after hand."""
+    width = size[0]
+    strip = Image.new("RGB", size, FELT)
+    small = _font(21, True)
+    for label, cx in labels:
+        _text(strip, (cx, label_y), label, small, GOLD, "mm")
+    font = _font(30, True)
+    _text(strip, (caption_x, y), _fit(caption, font, width - 2 * HAND_PAD), font, WHITE, "mm")
+    if note:
+        _text(strip, (width // 2, y + 36), note, _font(21), SOFT, "mm")
+    return _part_of(strip)
 
 
 # ======================================================================= table
@@ -642,34 +697,6 @@ class TableScene:
 
 def _name(names: Sequence[str], seat: int) -> str:
     return _clean(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
-
-
-def _status(obs: Observation, names: Sequence[str]) -> str:
-    """The one line under the title: who is awaited (as ``render.table_embed``)."""
-    if obs.finished:
-        return "This deal is over"
-    if obs.barter is not None:
-        a, b = obs.barter
-        return f"{_name(names, b)} to answer {_name(names, a)}'s barter"
-    if obs.offer is not None:
-        a, b = obs.offer
-        return f"{_name(names, b)} to answer {_name(names, a)}'s trade offer"
-    if obs.phase == "choice":
-        return f"{_name(names, obs.dealer)}, the dealer, may take the {_middle_word(obs)}"
-    if obs.phase == "horse" and obs.to_act is not None:
-        return f"{_name(names, obs.to_act)} may buy a horse"
-    if obs.to_act is None:
-        return ""
-    text = f"To act: {_name(names, obs.to_act)}"
-    if obs.drawing is not None:
-        text += " (holding a drawn card)"
-    if obs.phase == "final":
-        text += f" · final round, {obs.final_turns} turn{'s' if obs.final_turns != 1 else ''} left"
-    return text
-
-
-def _middle_word(obs: Observation) -> str:
-    return "middle" if obs.rules.lives else "widow"
 
 
 def _pool_text(obs: Observation) -> str:
@@ -730,11 +757,11 @@ def table_scene(obs: Observation, names: Sequence[str],
         note = "a horse is for sale" if obs.horse_available else "the horse is taken"
     return TableScene(
         title=_clean(title) if title is not None else obs.rules.name,
-        status=_status(obs, names),
+        status=status_line(obs, lambda seat: _name(names, seat), PICTURE),
         seats=tuple(seats),
         pool=_pool_text(obs),
         stock=stock,
-        middle_label=_middle_word(obs) if obs.widow is not None else "",
+        middle_label=middle_word(obs) if obs.widow is not None else "",
         middle=tuple(middle),
         discard=discard,
         note=note,
@@ -795,13 +822,22 @@ def _seat_boxes(n: int, top: int, bottom: int) -> list[tuple[int, int]]:
     return boxes
 
 
-def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int) -> None:
+def _draw_seat_plate(draw: ImageDraw.ImageDraw, acting: bool, x: int, y: int) -> None:
+    """A seat's bare plate at ``(x, y)``: outlined in gold for the seat to act."""
     box = (x, y, x + PLATE_W, y + PLATE_H)
-    if seat.acting:
+    if acting:
         _draw_plate(draw, (x - 3, y - 3, x + PLATE_W + 3, y + PLATE_H + 3), fill=GOLD,
                     outline=GOLD, radius=14)
-    _draw_plate(draw, box, fill=PLATE_ACTING if seat.acting else PLATE,
-                outline=GOLD if seat.acting else PLATE_EDGE, width=2)
+    _draw_plate(draw, box, fill=PLATE_ACTING if acting else PLATE,
+                outline=GOLD if acting else PLATE_EDGE, width=2)
+
+
+def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int, *,
+               plate: bool = True) -> None:
+    """A seat's plate at ``(x, y)`` and what it says (``plate=False``: the bare
+    plate is drawn already, ``_plate_ground``)."""
+    if plate:
+        _draw_seat_plate(draw, seat.acting, x, y)
     ink = WHITE if seat.active else DIM
     name_font = _font(21, True)
     room = PLATE_W - 24 - (20 if seat.dealer else 0)
@@ -816,7 +852,7 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
     if seat.lives:
         for _ in range(min(seat.lives, 5)):
             heart = _pip(2, 16, RED if seat.active else DIM)
-            img.paste(heart, (fx, line - 8), heart)
+            _put(img, heart, (fx, line - 8), heart)
             fx += 19
         if seat.lives > 5:
             _text(img, (fx, line), f"×{seat.lives}", _font(16), ink, "lm")
@@ -829,13 +865,33 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
         left = right - round(_length(font, text)) - 16
         fill, ink = (GOLD, EDGE) if seat.acting else (PLATE_EDGE, WHITE) if seat.active \
             else (PLATE, DIM)
-        draw.rounded_rectangle((left, mid - 10, right, mid + 10), radius=10, fill=fill,
-                               outline=GOLD if seat.acting else PLATE_EDGE, width=1)
+        pill = _pill(right - left, fill, GOLD if seat.acting else PLATE_EDGE)
+        _put(img, pill, (left, mid - 10), pill)
         _text(img, ((left + right) // 2, mid + 1), text, font, ink, "mm")
     if seat.dealer:
-        cx, cy, r = x + PLATE_W - 16, y + 18, 12
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=EDGE, width=2)
-        _text(img, (cx, cy + 1), "D", _font(15, True), EDGE, "mm")
+        disc = _dealer_disc()
+        _put(img, disc, (x + PLATE_W - 28, y + 6), disc)
+
+
+@lru_cache(maxsize=64)
+def _pill(width: int, fill: tuple[int, int, int], outline: tuple[int, int, int]) -> Image.Image:
+    """A tag's pill ``width`` pixels wide (RGBA, opaque where drawn): what
+    ``rounded_rectangle((0, 0, width, 20), radius=10)`` draws, pasted at its corner."""
+    img = Image.new("RGBA", (width + 1, 21), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, width, 20), radius=10, fill=fill + (255,),
+                                          outline=outline + (255,), width=1)
+    return img
+
+
+@lru_cache(maxsize=1)
+def _dealer_disc() -> Image.Image:
+    """The dealer's white disc with its D (RGBA, opaque where drawn), 25 pixels
+    square: pasted at the plate's top right corner."""
+    img = Image.new("RGBA", (25, 25), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse((0, 0, 24, 24), fill=WHITE + (255,), outline=EDGE + (255,),
+                                width=2)
+    _text(img, (12, 13), "D", _font(15, True), EDGE, "mm")
+    return img
 
 
 def _seat_box(seat: Seat, x: int, y: int) -> tuple[int, int, int, int]:
@@ -887,8 +943,9 @@ def _frame(sides: int) -> _Frame:
 @lru_cache(maxsize=8)
 def _table_ground(sides: int, height: int) -> tuple[Image.Image, Image.Image]:
     """The felt and the table top (its rim and its lighter felt), ``height``
-    pixels tall: RGB to draw parts on, and mapped to the palette to paste the
-    parts into. Drawn once per size."""
+    pixels tall: RGB to draw parts on, and mapped to the palette and framed
+    (``_framed``: one pixel to the right) to paste the parts into. Drawn once
+    per size."""
     frame = _frame(sides)
     img = Image.new("RGB", (TABLE_W, height), FELT)
     draw = ImageDraw.Draw(img)
@@ -897,7 +954,7 @@ def _table_ground(sides: int, height: int) -> tuple[Image.Image, Image.Image]:
     draw.rounded_rectangle(table, radius=90, fill=RIM)
     draw.rounded_rectangle((table[0] + 8, table[1] + 8, table[2] - 8, table[3] - 8), radius=82,
                            fill=FELT_LIGHT)
-    return img, _quantize(img)
+    return img, _framed(_quantize(img))
 
 
 def _part(sides: int, box: tuple[int, int, int, int],
@@ -912,43 +969,110 @@ def _part(sides: int, box: tuple[int, int, int, int],
     return _part_of(canvas)
 
 
-#: mode ``1`` of a mask: any index that differs from the ground's is drawn
-_DRAWN = [0] + [255] * 255
+#: a mask's bytes from the difference of two pictures' indices: 0 where they are
+#: equal, 255 (drawn) where they differ
+_DRAWN = bytes([0] + [255] * 255)
+
+
+@lru_cache(maxsize=96)
+def _plate_ground(sides: int, box: tuple[int, int, int, int], acting: bool, x: int,
+                  y: int) -> Image.Image:
+    """The bare table under ``box`` (RGB) with a seat's bare plate drawn at
+    ``(x, y)`` (picture coordinates): the same for every seat that sits there
+    with the same ``acting``, whatever it says."""
+    canvas = _table_ground(sides, _frame(sides).height)[0].crop(box)
+    _draw_seat_plate(ImageDraw.Draw(canvas), acting, x - box[0], y - box[1])
+    return canvas
 
 
 @lru_cache(maxsize=384)
 def _seat_part(sides: int, seat: Seat, x: int, y: int) -> tuple[Image.Image, Image.Image]:
     """A seat's plate at ``(x, y)`` (cached by content and place: a move redraws
-    only the plates it changed), and the mask (mode ``1``) of the pixels it
-    draws: a tag's pill may reach the gold outline of the plate below it, and
-    each plate must cover only what it draws, as when drawn one after another."""
+    only the plates it changed), and the mask (mode ``L``, 0 or 255) of the
+    pixels it draws: a tag's pill may reach the gold outline of the plate below
+    it, and each plate must cover only what it draws, as when drawn one after
+    another."""
     box = _seat_box(seat, x, y)
-    part = _part(sides, box,
-                 lambda img, draw: _draw_seat(img, draw, seat, x - box[0], y - box[1]))
-    ground = _table_ground(sides, _frame(sides).height)[1].crop(box)
+    canvas = _plate_ground(sides, box, seat.acting, x, y).copy()
+    _draw_seat(canvas, ImageDraw.Draw(canvas), seat, x - box[0], y - box[1], plate=False)
+    part = _part_of(canvas)
+    ground = _table_ground(sides, _frame(sides).height)[1].crop(
+        (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
+    differ = ImageChops.difference(part, ground).tobytes()  # of the indices
+    return part, Image.frombytes("L", part.size, differ.translate(_DRAWN))
 
-    def indices(img: Image.Image) -> Image.Image:
-        return Image.frombytes("L", img.size, img.tobytes())
-    drawn = ImageChops.difference(indices(part), indices(ground)).point(_DRAWN, "1")
-    return part, drawn
 
-
-@lru_cache(maxsize=32)
-def _header_part(title: str, status: str) -> Image.Image:
-    """The header (title and status) above the top row (the same on every table size)."""
-    box = (0, 0, TABLE_W, MARGIN + HEADER - 3)  # the top row's gold outline starts below
-    return _part(0, box, lambda img, draw: _draw_table_header(img, title, status))
+#: the header's height: the top row's gold outline starts below
+HEADER_H = MARGIN + HEADER - 3
+#: room left round each text of the header in its part (glyphs reach a little
+#: past their advance)
+HEADER_PAD = 8
 
 
 @lru_cache(maxsize=64)
-def _centre_part(sides: int, pool: str, stock: int | None, middle_label: str,
+def _header_texts(title: str, status: str) -> tuple[str, str, int, int]:
+    """The header's title and status as drawn (the status keeps its room; the
+    title is cut to what is left), where the title's part ends and where the
+    status's part starts (they never overlap)."""
+    title_font, status_font = _font(20), _font(21, True)
+    status = _fit(status, status_font, TABLE_W - 2 * MARGIN - 150)
+    status_w = _length(status_font, status)
+    title = _fit(title, title_font, TABLE_W - 2 * MARGIN - status_w - 24)
+    title_end = min(TABLE_W, MARGIN + 4 + math.ceil(_length(title_font, title)) + HEADER_PAD)
+    status_start = max(title_end, TABLE_W - MARGIN - 4 - math.ceil(status_w) - HEADER_PAD)
+    return title, status, title_end, status_start
+
+
+@lru_cache(maxsize=32)
+def _title_part(title: str, end: int) -> Image.Image:
+    """The header's title (as ``_header_texts`` cut it), on the left up to ``end``."""
+    return _part(0, (0, 0, end, HEADER_H), lambda img, draw: _text(
+        img, (MARGIN + 4, MARGIN + HEADER // 2 - 4), title, _font(20), SOFT, "lm"))
+
+
+@lru_cache(maxsize=64)
+def _status_part(status: str, start: int) -> Image.Image:
+    """The header's status in gold (as ``_header_texts`` cut it), on the right
+    from ``start``: a move redraws this part only."""
+    return _part(0, (start, 0, TABLE_W, HEADER_H), lambda img, draw: _text(
+        img, (TABLE_W - MARGIN - 4 - start, MARGIN + HEADER // 2 - 4), status,
+        _font(21, True), GOLD, "rm"))
+
+
+#: the centre's three bands, from its top (``_Frame.centre``): the pool's line,
+#: the piles' cards (a pile's second back reaches 5 pixels above them, their
+#: shadows 2 below) and the piles' labels with the note; each band draws only
+#: its own, so they never overlap
+POOL_BAND = 35
+CARDS_BAND = 40 + card_height(MID_CARD) + 2
+
+
+@lru_cache(maxsize=64)
+def _centre_band(sides: int, band: str, pool: str, stock: int | None, middle_label: str,
                  middle: tuple[Card, ...], discard: tuple[Card | None, int] | None,
                  note: str) -> Image.Image:
-    """The centre of the table (pool, piles, note), cached by what it shows."""
+    """One band of the centre of the table (``pool``, ``cards`` or ``labels``),
+    cached by what it shows: a move that changes the pool or a pile's count
+    redraws that band only (callers pass only what the band shows)."""
     frame = _frame(sides)
-    return _part(sides, frame.centre, lambda img, draw: _draw_centre(
+    left, top, right, bottom = frame.centre
+    start, end = {"pool": (0, POOL_BAND), "cards": (POOL_BAND, CARDS_BAND),
+                  "labels": (CARDS_BAND, bottom - top)}[band]
+    return _part(sides, (left, top + start, right, top + end), lambda img, draw: _draw_centre(
         img, draw, frame, pool, stock, middle_label, middle, discard, note,
-        origin=frame.centre[:2]))
+        origin=(left, top + start), only=band))
+
+
+def _centre_parts(sides: int, scene: TableScene) -> list[tuple[Image.Image, int]]:
+    """The centre's bands of ``scene`` and where each starts below the centre's top."""
+    stock, discard = scene.stock, scene.discard
+    piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
+    top_card = None if discard is None else (discard[0], 0)
+    return [(_centre_band(sides, "pool", scene.pool, None, "", (), None, ""), 0),
+            (_centre_band(sides, "cards", "", piles, scene.middle_label, scene.middle,
+                          top_card, ""), POOL_BAND),
+            (_centre_band(sides, "labels", "", stock, scene.middle_label, scene.middle,
+                          discard, scene.note), CARDS_BAND)]
 
 
 @lru_cache(maxsize=16)
@@ -969,17 +1093,25 @@ def draw_table(scene: TableScene) -> bytes:
     n = len(scene.seats)
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
-    img = _table_ground(frame.sides, height)[1].copy()
-    img.paste(_header_part(scene.title, scene.status), (0, 0))
-    img.paste(_centre_part(frame.sides, scene.pool, scene.stock, scene.middle_label,
-                           scene.middle, scene.discard, scene.note), frame.centre[:2])
+    img = _table_ground(frame.sides, height)[1].copy()  # framed: every paste one to the right
+    title, status, title_end, status_start = _header_texts(scene.title, scene.status)
+    _put(img, _title_part(title, title_end), (1, 0))
+    _put(img, _status_part(status, status_start), (status_start + 1, 0))
+    for part, down in _centre_parts(frame.sides, scene):
+        _put(img, part, (frame.centre[0] + 1, frame.centre[1] + down))
     for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
                               strict=True):
         part, drawn = _seat_part(frame.sides, seat, px, py)
-        img.paste(part, _seat_box(seat, px, py)[:2], drawn)
+        left, top = _seat_box(seat, px, py)[:2]
+        _put(img, part, (left + 1, top), drawn)
     if scene.shown:
-        img.paste(_shown_part(scene.shown), (0, frame.height))
-    return _encode(img)
+        img.paste(_shown_part(scene.shown), (1, frame.height))
+    return _encode(img, framed=True, smaller_over=TABLE_LARGE)
+
+
+#: compressed pixels of a table picture above which it is compressed again, harder:
+#: a table with many cards traded face up (it keeps under 20 KB, issue 22)
+TABLE_LARGE = 18 * 1024
 
 
 def _shown_height(count: int) -> int:
@@ -1022,17 +1154,19 @@ def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...
 def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, pool: str,
                  stock: int | None, middle_label: str, middle: tuple[Card, ...],
                  discard: tuple[Card | None, int] | None, note: str, *,
-                 origin: tuple[int, int] = (0, 0)) -> None:
+                 origin: tuple[int, int] = (0, 0), only: str | None = None) -> None:
     """The centre of the table (fields as ``TableScene``'s): the pool, then the
     piles in one row (an empty pile as an outline), then the note; ``img``'s
-    corner is the picture's point ``origin``."""
+    corner is the picture's point ``origin``; ``only``: one band of it
+    (``pool``, ``cards``, ``labels``: ``_centre_band``), else all."""
     cx0 = (MARGIN + PLATE_W + 2 * GAP if frame.sides else MARGIN + 2 * GAP) - origin[0]
     cx1 = TABLE_W - 2 * origin[0] - cx0
     cy0 = frame.top + PLATE_H + GAP - origin[1]
-    pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
-                     if _length(f, pool) <= cx1 - cx0 or f.size == 16)
-    _text(img, ((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
-          WHITE, "mm")
+    if only in (None, "pool"):
+        pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
+                         if _length(f, pool) <= cx1 - cx0 or f.size == 16)
+        _text(img, ((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
+              WHITE, "mm")
     groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
     widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
@@ -1041,15 +1175,18 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
     y = cy0 + 40
     label_font = _font(17)
     for (label, cards), w in zip(groups, widths, strict=True):
-        if not cards:
-            draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT, width=2)
-        for i, card in enumerate(cards):
-            if card is None and stock and stock > 1:  # a pile: one more back
-                _paste_card(img, None, x + 5, y - 5, MID_CARD)
-            _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
-        _text(img, (x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
+        if only in (None, "cards"):
+            if not cards:
+                draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT,
+                                       width=2)
+            for i, card in enumerate(cards):
+                if card is None and stock and stock > 1:  # a pile: one more back
+                    _paste_card(img, None, x + 5, y - 5, MID_CARD)
+                _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
+        if only in (None, "labels"):
+            _text(img, (x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
         x += w + 28
-    if note:
+    if note and only in (None, "labels"):
         _text(img, ((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
 
 
@@ -1238,66 +1375,135 @@ def _row_plate(winner: bool, row_h: int) -> Image.Image:
 
 @lru_cache(maxsize=32)
 def draw_showdown(scene: ShowdownScene) -> bytes:
-    """PNG of a showdown scene (cached by scene)."""
+    """PNG of a showdown scene (cached by scene). The header, each row (on its
+    plate) and the footer are drawn apart, each mapped to the palette alone and
+    pasted on plain felt already mapped and framed (``_framed``): the felt
+    between them is never mapped again, nor the picture copied before encoding."""
     n = len(scene.rows)
     columns = 1 if n <= 6 else 2
     per_column = -(-n // columns)
     head = 86
     row_h = ROW_H + (PAY_H if any(row.payments for row in scene.rows) else 0)
     width = columns * COLUMN_W + (columns - 1) * GAP + 2 * MARGIN
-    height = head + per_column * (row_h + 8) + len(scene.footer) * 28 + MARGIN + 4
-    img = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(img)
+    rows_end = head + per_column * (row_h + 8)
+    height = rows_end + len(scene.footer) * 28 + MARGIN + 4
+    img = _framed_felt((width, height)).copy()
+    top = Image.new("RGB", (width, head - 3), FELT)  # the rows' plates start below
     title = _fit(scene.title, _font(24, True), width // 2)
-    _text(img, (MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm")
-    _text(img, (MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
+    _text(top, (MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm")
+    _text(top, (MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
           _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm")
-    _text(img, (MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
+    _text(top, (MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
           _font(22, True), WHITE, "lm")
-    name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
-        _font(28, True)
+    _put(img, _part_of(top), (1, 0))
     for i, row in enumerate(scene.rows):
         col, r = divmod(i, per_column)
         x = MARGIN + col * (COLUMN_W + GAP)
         y = head + r * (row_h + 8)
-        img.paste(_row_plate(row.winner, row_h), (x - 3, y - 3))
-        top = y + (0 if row.notes else 12)  # name and category centred without notes
+        _put(img, _showdown_row_part(row, row_h), (x - 3 + 1, y - 3))
+    if scene.footer:
+        bottom = Image.new("RGB", (width, height - rows_end + 4), FELT)  # below the last plate
+        y = 14
+        for line in scene.footer:
+            _text(bottom, (MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
+                  WHITE, "lm")
+            y += 28
+        _put(img, _part_of(bottom), (1, rows_end - 4))
+    return _encode(img, framed=True)
+
+
+@lru_cache(maxsize=4)
+def _framed_felt(size: tuple[int, int]) -> Image.Image:
+    """Plain felt of ``size``, mapped to the palette and framed (``_framed``)."""
+    return _framed(_felt(size))
+
+
+#: where a showdown row's words start, from its plate's left edge
+ROW_TEXT_X = 10 + 3 * (ROW_CARD + 6) + 6
+
+
+def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
+    """One showdown row on its plate (``_row_plate``, 3 pixels of felt round it),
+    mapped to the palette: its cards, the dealer's D, name, category, notes,
+    what the deal paid it and why. The plate is mapped once (``_row_plate_part``),
+    up to three cards are pasted as tiles already on it (``_card_on_plate``), and
+    only the words are drawn and mapped: right of the cards, and (the payments'
+    line) below them (4 cards overlap: drawn whole)."""
+    if len(row.cards) > 3:
+        img = _row_plate(row.winner, row_h).copy()
+        _draw_showdown_row(img, row, (0, 0), with_cards=True)
+        return _part_of(img)
+    part = _row_plate_part(row.winner, row_h).copy()
+    cx = 3 + 10
+    for card in row.cards:
+        _put(part, _card_on_plate(card, row.winner), (cx, 3 + 8))
+        cx += ROW_CARD + 6
+    # the words: from just right of the cards' shadows to the plate's right edge
+    left = 3 + 10 + 3 * (ROW_CARD + 6) - 6 + _shadow_offset(ROW_CARD) + 1
+    below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
+    boxes = [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
+                                                    if row.payments else [])
+    for box in boxes:  # a text reaching both is drawn in each, cut at their edge
+        words = _row_plate(row.winner, row_h).crop(box)
+        _draw_showdown_row(words, row, box[:2], with_cards=False)
+        _put(part, _part_of(words), box[:2])
+    return part
+
+
+def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
+                       with_cards: bool) -> None:
+    """Draw a showdown row on ``img``, the piece of its plate's picture whose
+    corner is at ``origin`` there (the plate's corner is at (3, 3))."""
+    draw = ImageDraw.Draw(img)
+    x, y = 3 - origin[0], 3 - origin[1]
+    name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
+        _font(28, True)
+    top = y + (0 if row.notes else 12)  # name and category centred without notes
+    if with_cards:
         cx = x + 10
         step = ROW_CARD + 6 if len(row.cards) <= 3 else ROW_CARD * 3 // 4
         for card in row.cards:
             _paste_card(img, card, cx, y + 8, ROW_CARD)
             cx += step
-        tx = x + 10 + 3 * (ROW_CARD + 6) + 6
-        delta = _signed(row.delta)
-        delta_w = _length(delta_font, delta)
-        room = x + COLUMN_W - 16 - delta_w - 12 - tx
-        name = row.name
-        if row.dealer:
-            r_ = 11
-            draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
-                         outline=EDGE, width=2)
-            _text(img, (tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
-            name_x = tx + 2 * r_ + 8
-        else:
-            name_x = tx
-        _text(img, (name_x, top + 18), _fit(name, name_font, room - (name_x - tx)), name_font,
-              WHITE, "lm")
-        category = row.category + (f"  — {row.mark}" if row.mark else "")
-        _text(img, (tx, top + 45), _fit(category, cat_font, room), cat_font,
-              GOLD if row.mark else SOFT, "lm")
-        if row.notes:
-            _text(img, (tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
-        _text(img, (x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta),
-              "rm")
-        if row.payments:
-            _text(img, (x + 10, y + ROW_H + PAY_H // 2 - 6),
-                  _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
-    y = head + per_column * (row_h + 8) + 10
-    for line in scene.footer:
-        _text(img, (MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), _font(19), WHITE,
-              "lm")
-        y += 28
-    return _png(img)
+    tx = x + ROW_TEXT_X
+    delta = _signed(row.delta)
+    delta_w = _length(delta_font, delta)
+    room = x + COLUMN_W - 16 - delta_w - 12 - tx
+    if row.dealer:
+        r_ = 11
+        draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
+                     outline=EDGE, width=2)
+        _text(img, (tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
+        name_x = tx + 2 * r_ + 8
+    else:
+        name_x = tx
+    _text(img, (name_x, top + 18), _fit(row.name, name_font, room - (name_x - tx)), name_font,
+          WHITE, "lm")
+    category = row.category + (f"  — {row.mark}" if row.mark else "")
+    _text(img, (tx, top + 45), _fit(category, cat_font, room), cat_font,
+          GOLD if row.mark else SOFT, "lm")
+    if row.notes:
+        _text(img, (tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
+    _text(img, (x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta), "rm")
+    if row.payments:
+        _text(img, (x + 10, y + ROW_H + PAY_H // 2 - 6),
+              _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
+
+
+@lru_cache(maxsize=8)
+def _row_plate_part(winner: bool, row_h: int) -> Image.Image:
+    """``_row_plate`` mapped to the palette."""
+    return _part_of(_row_plate(winner, row_h))
+
+
+@lru_cache(maxsize=128)
+def _card_on_plate(card: Card, winner: bool) -> Image.Image:
+    """``card`` (showdown size) with its shadow on a row's plate, mapped to the
+    palette: pasted there, the pixels of ``_paste_card`` on the plate."""
+    sprite = _card_sprite(card, ROW_CARD)
+    tile = Image.new("RGB", sprite.size, PLATE_ACTING if winner else PLATE)
+    _put(tile, sprite, (0, 0), sprite)
+    return _part_of(tile)
 
 
 def warm() -> None:
@@ -1323,17 +1529,27 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     draw_showdown.cache_clear()
     if parts:
         _seat_part.cache_clear()
-        _header_part.cache_clear()
-        _centre_part.cache_clear()
+        _title_part.cache_clear()
+        _status_part.cache_clear()
+        _centre_band.cache_clear()
         _shown_part.cache_clear()
     if sprites:
         _card_sprite.cache_clear()
         _text_mask.cache_clear()
         _fit.cache_clear()
+        _clean.cache_clear()
         _table_ground.cache_clear()
+        _plate_ground.cache_clear()
+        _header_texts.cache_clear()
+        _pill.cache_clear()
+        _dealer_disc.cache_clear()
         _row_plate.cache_clear()
         _felt.cache_clear()
+        _framed_felt.cache_clear()
+        _row_plate_part.cache_clear()
+        _card_on_plate.cache_clear()
         _card_on_felt.cache_clear()
+        _hand_strip.cache_clear()
         _index.cache_clear()
         _pip.cache_clear()
         _runs_mask.cache_clear()
@@ -1344,3 +1560,4 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _length.cache_clear()
         _drawable.cache_clear()
         _palette.cache_clear()
+        _palette_bytes.cache_clear()

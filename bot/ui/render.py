@@ -18,6 +18,7 @@ from ..engine.actions import Action
 from ..service import LiveTable
 from . import names, payments, proofs
 from .controls import label
+from .status import MESSAGE, status_line
 from .words import names_list as names_list  # the commands and timers use them through render
 from .words import plural as plural
 
@@ -25,6 +26,25 @@ GREEN = discord.Colour.from_rgb(46, 125, 50)
 #: how many of the latest public moves the table message lists
 RECENT = 4
 GOLD = discord.Colour.gold()
+
+
+#: the most characters an embed field's value may hold (Discord's limit)
+FIELD_VALUE = 1024
+
+
+def add_lines(embed: discord.Embed, name: str, lines: list[str], *, inline: bool = True) -> None:
+    """Add ``lines`` to ``embed`` as the field ``name``, continued in further fields
+    (``name (continued)``) where one field's value would pass Discord's
+    ``FIELD_VALUE`` characters: a table of twelve long names escaped for markdown
+    does (one line is never split)."""
+    chunks: list[list[str]] = [[]]
+    for line in lines:
+        if chunks[-1] and len("\n".join([*chunks[-1], line])) > FIELD_VALUE:
+            chunks.append([])
+        chunks[-1].append(line)
+    for i, chunk in enumerate(chunks):
+        embed.add_field(name=name if i == 0 else f"{name} (continued)", value="\n".join(chunk),
+                        inline=inline)
 
 
 def when(moment: datetime.datetime) -> str:
@@ -242,7 +262,7 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
         embed.add_field(name=name, value=value)
     balances = game.running_balances
     lines = [player_line(live, obs, s, balances[s]) for s in range(obs.n_seats)]
-    embed.add_field(name=players_title(obs), value="\n".join(lines), inline=False)
+    add_lines(embed, players_title(obs), lines, inline=False)
     if obs.shown_waste:
         embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
@@ -254,29 +274,8 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
 def table_status(live: LiveTable, obs: Observation) -> str:
     """The table message's bold line: whose answer or move is awaited (an offer's
     target, the dealer's widow choice, a horse to buy, the seat to act), or that
-    the deal is over."""
-    if obs.finished and obs.showdown is None:
-        return "The table was closed: this deal was voided and its stakes and fees refunded."
-    if obs.finished:
-        return "This deal is over: see the showdown below."
-    if obs.barter is not None:
-        a, b = obs.barter
-        return f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s barter."
-    if obs.offer is not None:
-        a, b = obs.offer
-        return f"Waiting for {seat_name(live, b)} to answer {seat_name(live, a)}'s trade offer."
-    if obs.phase == "choice":
-        return f"The dealer, {seat_name(live, obs.dealer)}, may take the widow or keep their hand."
-    if obs.phase == "horse" and obs.to_act is not None:
-        return f"{seat_name(live, obs.to_act)} lost their last life: buy a horse?"
-    assert obs.to_act is not None
-    status = f"To act: {seat_name(live, obs.to_act)}"
-    if obs.drawing is not None:
-        status += " (holding a drawn card)"
-    if obs.phase == "final":
-        status += (f" · final round after the knock ({plural(obs.final_turns, 'turn')} "
-                   "left)")
-    return status
+    the deal is over (``status.status_line``, worded for messages)."""
+    return status_line(obs, lambda seat: seat_name(live, seat), MESSAGE)
 
 
 def middle_fields(obs: Observation) -> list[tuple[str, str]]:
@@ -395,12 +394,12 @@ def showdown_embed(live: LiveTable, *, next_deal: datetime.datetime | None = Non
     embed.description = f"{how_it_ended(live, sd)}\n{showdown_result(live, deal)}"
     if next_deal is not None:
         embed.description += f"\n\n⏭ Next deal {when(next_deal)}, or press **Next deal**."
-    embed.add_field(name="Hands", value="\n".join(showdown_hands(live, deal)), inline=False)
+    add_lines(embed, "Hands", showdown_hands(live, deal), inline=False)
     pay = dealer_pays(live, sd)
     if pay is not None:
         embed.add_field(name="Dealer pays", value=pay, inline=False)
-    embed.add_field(name="This deal", value="\n".join(payment_lines(live, deal)), inline=False)
-    embed.add_field(name="Standing", value="\n".join(standing_lines(live)))
+    add_lines(embed, "This deal", payment_lines(live, deal), inline=False)
+    add_lines(embed, "Standing", standing_lines(live))
     proofs.add_showdown_proof(embed, live)
     return embed
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from bot.storage.shards import ShardConfigError, Shards, parse_shards, shards_from_env
 from tests.postgres import child_environ
+from tests.profiles import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,7 +119,7 @@ def test_overlap_is_the_guilds_both_serve_for_every_pair(a):
             assert m == math.lcm(a.count, b.count) and r in both
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12), st.data())
 def test_overlap_agrees_with_trying_every_guild(ca, cb, data):
     a = Shards(ca, tuple(sorted(data.draw(st.sets(st.integers(0, ca - 1), min_size=1)))))

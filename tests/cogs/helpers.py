@@ -286,3 +286,34 @@ def rest_leaks(env, table) -> list[str]:
         if CARD_LABEL.search(payload):
             leaks.append(payload)
     return leaks
+
+
+async def solo(env, bots, rules="foster", start=True):
+    """Member ann at a table with two AI seats (started unless ``start`` is False)."""
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await ann.slash(general, "commerce new", rules=rules)
+    channel = guild.channels["commerce-1"]
+    lobby = channel.history()[0]
+    await ann.click(lobby, label="Add AI")
+    await ann.click(lobby, label="Add AI")
+    table = Table(env, bots, channel, {ann.id: ann})
+    if start:
+        await ann.click(lobby, label="Start")
+    return guild, table, ann, lobby
+
+
+async def until_ann_acts(env, table):
+    """Next deals until ann is to act in an unfinished deal."""
+    ann = next(iter(table.members))
+    for _ in range(20):
+        live = table.live
+        deal = live.deal
+        if (not deal.finished and deal.to_act == live.seat_of(ann) and deal.pending is None
+                and deal.stock):
+            return live
+        if live.game.complete:
+            break
+        await env.advance_time(live.row.next_deal_delay + 1)
+    raise AssertionError("ann never got a turn")

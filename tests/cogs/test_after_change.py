@@ -11,7 +11,7 @@ import pytest
 
 from tests.cogs.helpers import Table, answer_text, message_text, private
 from tests.cogs.test_confirmations import choose, start
-from tests.cogs.test_hardening import fail_next_commit
+from tests.cogs.test_faults import fail_next_commit
 
 
 async def a_lobby(env, names=("ann",), joined=(), ai=0):

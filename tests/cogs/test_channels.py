@@ -11,7 +11,7 @@ import datetime
 import discord
 
 from tests.cogs.golden import play_to_the_end
-from tests.cogs.helpers import answer_text, private, rows
+from tests.cogs.helpers import Table, answer_text, private, rows, solo
 
 
 def server(env, names=("ann",)):
@@ -140,3 +140,46 @@ async def test_a_discord_refusal_is_answered_plainly(simcord_env):
     assert status == "playing"
     env.errors  # noqa: B018
     assert isinstance(discord.Forbidden, type)
+
+
+async def test_a_renamed_table_channel_is_still_made_read_only(simcord_env, bots):
+    """The bot finds its own channel by id: a moderator renaming it changes nothing."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    channel = table.channel
+    await table.bot.get_channel(channel.id).edit(name="our-game")
+    await ann.slash(channel, "commerce end")
+    perms = table.bot.get_channel(channel.id).overwrites_for(guild.default_role)
+    assert perms.send_messages is False
+
+
+async def test_final_standings_say_read_only_only_when_the_bot_made_the_channel(simcord_env,
+                                                                                bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    await bots[-1].service.update_settings(guild.id, ann.id, table_mode="here")
+    await ann.slash(general, "commerce new", deals_per_player=1)
+    lobby = general.history()[-2]  # then the fair-shuffle message
+    assert "Fair shuffle" in general.history()[-1].content
+    for label in ("Add AI", "Add AI", "Start"):
+        await ann.click(lobby, label=label)
+    table = Table(env, bots, general, {ann.id: ann})
+    for _ in range(60):
+        live = table.bot.service.in_channel(general.id)
+        if live is None:
+            break
+        if not live.deal.finished and live.deal.to_act == live.seat_of(ann.id):
+            if live.deal.pending is not None:
+                await table.refuse(ann)
+            else:
+                await table.knock(ann)
+        else:
+            await env.advance_time(live.row.next_deal_delay + 1)
+    final = next(m for m in reversed(general.history())
+                 if m.embeds and (m.embeds[0].title or "").startswith("Game over"))
+    footer = final.embeds[0].footer.text
+    assert "read-only" not in footer and "/commerce new" in footer
+    overwrite = table.bot.get_channel(general.id).overwrites_for(guild.default_role)
+    assert overwrite.send_messages is not False

@@ -16,6 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from bot import create_bot
 from tests.cogs.fuzz import FuzzReport, _step, check_invariants
+from tests.profiles import examples
 
 ROLLS = {"click": 0.2, "select": 0.5, "race": 0.7, "command": 0.8, "wait": 0.95}
 
@@ -119,6 +120,6 @@ class TableFuzz(RuleBasedStateMachine):
 
 
 TableFuzz.TestCase.settings = settings(
-    max_examples=10, stateful_step_count=30, deadline=None,
+    max_examples=examples(10), stateful_step_count=30, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 test_table_fuzz_state_machine = TableFuzz.TestCase

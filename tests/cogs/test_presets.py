@@ -290,3 +290,34 @@ async def test_offer_at_a_ten_seat_table_picks_card_then_player(simcord_env, bot
     await ann.select(step2.response, [targets[-1]])
     events = [e.kind for e in table.live.deal.events]
     assert "offer" in events
+
+
+async def test_hoyle_offers_knock_after_exchange_and_no_refusal(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
+    await ann.slash(general, "commerce new", rules="hoyle")
+    channel = guild.channels["commerce-1"]
+    for m in (ben, cat):
+        await m.slash(channel, "commerce join")
+    await ann.slash(channel, "commerce start")
+    table = Table(env, bots, channel, {m.id: m for m in (ann, ben, cat)})
+    actor = table.actor_to_act()
+    res = await actor.click(table.table_message(), label="Barter")
+    values = select_values(res)
+    assert any(v.endswith("!") for v in values) and len(values) == 6
+    await actor.select(res.response, [values[0]])
+    target = table.actor_to_act()
+    offer = table.offer_message(target)
+    assert "you must accept" in offer.content
+    labels = [c.label for row in offer.components for c in row.children]
+    assert labels == ["Accept"]
+    await table.accept(target)
+    actor = table.actor_to_act()
+    res = await actor.click(table.table_message(), label="Trade")
+    knock_value = next(v for v in select_values(res) if v.endswith("!"))
+    sel = await actor.select(res.response, [knock_value])
+    assert "You knocked" in sel.response.content
+    deal = table.live.deal
+    assert deal.showdown is not None and deal.showdown.knocker == table.live.seat_of(actor.id)

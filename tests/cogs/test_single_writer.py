@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.storage import DatabaseInUse, PgStorage, Storage
-from tests.cogs.helpers import BACKEND, open_table, restart
+from tests.cogs.helpers import BACKEND, answer_text, execute, open_table, restart, solo, until_ann_acts
 
 
 @pytest.mark.skipif(BACKEND == "postgres", reason="SQLite's file lock and its path in the "
@@ -88,3 +88,15 @@ async def test_restart_releases_the_file_and_cancels_the_old_timers(simcord_env,
     assert len(ran_out) == 1
     assert table.live.seat_of(to_act.id) != table.live.deal.to_act or table.live.deal.finished
     assert env.errors == []
+
+
+async def test_a_table_closed_in_storage_is_not_served_from_memory(simcord_env, bots):
+    """Another writer (an admin's sqlite3 or psql shell) closed the table: the next move is
+    refused as closed and the table leaves memory."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    await execute(table.bot, "UPDATE tables SET status = 'closed' WHERE id = ?", (live.id,))
+    res = await table.knock(ann)
+    assert "This table is closed." in answer_text(res)
+    assert live.id not in table.bot.service.tables

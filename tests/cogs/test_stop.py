@@ -90,7 +90,7 @@ async def test_a_timer_move_under_way_when_the_stop_begins_runs_to_its_end(
         simcord_env, bots, db_path, monkeypatch):
     env = simcord_env
     # 12 s: half of it (the reminder's wait) is longer than SimCord's 5 s settle
-    # timeout, so no click waits for it in real time (tests/cogs/test_attack_pace2.py)
+    # timeout, so no click waits for it in real time (tests/cogs/test_ai_pace.py)
     table, (ann,), _ = await start(env, bots, "foster", dealer=2, humans=("ann",), ai=2,
                                    turn_timer=12)
     bot, live = table.bot, table.live

@@ -9,6 +9,7 @@ from tests.cogs.helpers import (
     CARD_LABEL,
     answer_text,
     button_ids,
+    custom_ids,
     emit_component,
     message_text,
     open_table,
@@ -262,3 +263,42 @@ async def test_admin_default_preset_is_used_by_new_tables(simcord_env, bots):
     await mod.slash(general, "commerce new")
     lobby = guild.channels["commerce-1"].history()[0]
     assert "· widow" in lobby.embeds[0].title
+
+
+async def test_delay_zero_stops_a_waiting_next_deal(simcord_env, bots):
+    guild, table, (ann, ben, cat), lobby = await open_table(simcord_env, bots)
+    await ann.click(lobby, label="Start")
+    await table.knock(table.actor_to_act())
+    res = await ben.slash(table.channel, "commerce delay", seconds=0)
+    assert "Next deal button" in res.response.content
+    await simcord_env.advance_time(90)
+    assert table.live.deal_number == 1
+    await ann.click(table.channel.history()[-2], label="Next deal") \
+        if not table.channel.history()[-1].components else \
+        await ann.click(table.channel.history()[-1], label="Next deal")
+    assert table.live.deal_number == 2
+    # the previous showdown lost its button once the next deal began
+    showdowns = [m for m in table.channel.history()
+                 if m.embeds and m.embeds[0].title.startswith("Showdown")]
+    assert not showdowns[0].components
+
+
+async def test_restart_with_a_pending_barter_does_not_ping_twice(simcord_env, bots, make_bot):
+    env = simcord_env
+    guild, table, (ann, ben, cat), lobby = await open_table(env, bots)
+    await ann.click(lobby, label="Start")
+    await table.barter(table.actor_to_act())
+    target = table.actor_to_act()
+    offers = [m for m in table.channel.history() if "offers you a card" in m.content]
+    assert len(offers) == 1
+    await restart(env, make_bot())
+    await env.settle()
+    assert len([m for m in table.channel.history() if "offers you a card" in m.content]) == 1
+    # the refreshed table message carries the answer buttons too
+    assert any(":answer:" in c for c in custom_ids(table.table_message()))
+    await target.click(table.table_message(), label="Refuse (knock)")
+    assert table.live.deal.showdown.knocker == table.live.seat_of(target.id)
+    # the ping posted before the restart lost its buttons once answered
+    [ping] = [m for m in table.channel.history() if "offers you a card" in m.content
+              or "refused the barter" in m.content]
+    assert not ping.components and "refused the barter" in ping.content

@@ -52,3 +52,14 @@ def test_checking_the_rules_never_changes_the_options_it_is_given():
     assert rules.open_trading and rules.direct_trading  # the rules imply it
     assert options == {"open_trading": True}
     assert get_preset("jaques", options) == rules
+
+
+async def test_presets_without_their_controls_yet_and_odd_input_are_refused(simcord_env, bots):
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    res = await ann.slash(general, "commerce new", rules="x" * 3000)
+    assert res.ephemeral and len(res.response.content) < 300
+    res = await ann.slash(general, "commerce rules", preset="y" * 3000)
+    assert res.ephemeral and len(res.response.content) < 2000

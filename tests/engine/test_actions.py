@@ -25,6 +25,7 @@ from bot.engine.actions import (
 from bot.engine.cards import shuffled_deck
 from bot.engine.game import Game
 from bot.engine.rules import get_preset
+from tests.profiles import examples
 
 from .families import random_move
 from .test_choices import TABLES
@@ -60,7 +61,7 @@ def test_a_button_makes_its_own_kind_and_decline_makes_a_refuse():
         control_of("hand")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 60))
 def test_every_name_a_deal_uses_is_of_the_vocabulary(table, seed, moves):
     preset, opts = table

@@ -27,11 +27,12 @@ from bot.engine.choices import ChoiceError, control, decide, label, options, val
 from bot.engine.common import Controls, DealBase, Decision, IllegalAction
 from bot.engine.game import AnyDeal, Game
 from bot.engine.rules import OPTIONS, PRESETS, RulesError, get_preset
+from tests.profiles import examples
 
 from .families import all_moves, random_move
 
 SETTINGS = settings(
-    max_examples=100,
+    max_examples=examples(100),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

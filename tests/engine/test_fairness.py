@@ -51,6 +51,7 @@ from bot.engine.game import Game, GameError, RecordError, replay
 from bot.engine.proof import CHECKS, verify_record
 from bot.engine.rules import PRESETS, get_preset
 from tests import fairness_reference as ref
+from tests.profiles import examples
 
 from .families import all_moves, random_move
 
@@ -222,7 +223,7 @@ CUTS = st.lists(st.tuples(st.integers(0, 9), st.text(max_size=8)), max_size=4)
 PRESET_NAMES = st.sampled_from(sorted(PRESETS)) | st.text(max_size=12)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.binary(min_size=32, max_size=32), TABLES, PRESET_NAMES, TABLES, SMALL, CUTS,
        st.integers(1, 10), st.integers(1, 5), st.sets(st.integers(0, 51), max_size=30))
 def test_the_engine_and_the_page_agree_on_any_input(seed, table, preset, deal, attempt, cuts,
@@ -240,7 +241,7 @@ def test_the_engine_and_the_page_agree_on_any_input(seed, table, preset, deal, a
     assert shuffler.chain_key() == ref.chain_key(seed, table)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.binary(min_size=32, max_size=32), st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63) | st.text(max_size=6),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
@@ -268,7 +269,7 @@ def _mutations(table: int, deal: int, attempt: int, cuts: list[tuple[int, str]])
         yield "the order of the cuts", (table, deal, attempt, [cuts[1], cuts[0], *cuts[2:]])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.binary(min_size=32, max_size=32), st.integers(0, 2**63), st.integers(1, 2**63),
        st.integers(1, 2**31), CUTS)
 def test_changing_any_input_changes_the_deck(seed, table, deal, attempt, cuts):
@@ -335,7 +336,7 @@ def test_a_cut_that_cannot_be_shown_as_it_is_is_refused(raw):
         cut_text(raw)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=40))
 def test_a_cut_once_tidied_stays_the_same_and_shows_as_it_is(raw):
     try:

@@ -24,6 +24,7 @@ from bot.engine.fairness_v1 import commitment, deck_order, verify_deal
 from bot.engine.game import Game, GameError, RecordError, replay
 from bot.engine.proof import verify_record
 from bot.engine.rules import PRESETS, get_preset
+from tests.profiles import examples
 
 from .families import random_move
 from .support import worked_record
@@ -152,7 +153,7 @@ NUMBERS = st.integers(0, 2**64 - 1)
 PRESET_NAMES = st.sampled_from(sorted(PRESETS)) | st.text(max_size=12)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(SEEDS, CUTS, TABLES, NUMBERS, PRESET_NAMES)
 def test_an_implementation_from_the_page_agrees(seed, cuts, table, deal, preset):
     deck = deck_order(seed, cuts, table, deal, preset)
@@ -182,7 +183,7 @@ def _mutations(seed: bytes, cuts: list[bytes], table: int, deal: int, preset: st
     yield "preset", (seed, cuts, table, deal, preset + "x")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(SEEDS, CUTS, st.integers(0, 2**63), st.integers(0, 2**63), PRESET_NAMES)
 def test_changing_any_input_changes_the_deck(seed, cuts, table, deal, preset):
     base = deck_order(seed, cuts, table, deal, preset)

@@ -48,6 +48,7 @@ from bot.engine.operations import (
     operation_to_dict,
 )
 from bot.engine.rules import get_preset
+from tests.profiles import examples
 
 from .families import (
     KINDS,
@@ -62,7 +63,7 @@ from .families import (
 )
 
 SETTINGS = settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -125,7 +126,7 @@ def check_state(game: Game, deal: AnyDeal) -> None:
     assert_observations_hide(deal)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=examples(25))  # slow: scripts/thorough runs ten times as many
 @given(table=tables(), data=st.data())
 def test_random_play_keeps_every_invariant(table, data):
     preset, options, n, first = table
@@ -162,7 +163,7 @@ def test_random_play_keeps_every_invariant(table, data):
     check_replay(game)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(table=tables(), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 120))
 def test_games_in_progress_replay_exactly(table, seed, cut):
     preset, options, n, first = table
@@ -178,7 +179,7 @@ def test_games_in_progress_replay_exactly(table, seed, cut):
     check_replay(game)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(table=tables(), seed=st.integers(0, 2**32 - 1))
 def test_ai_games_are_legal_and_end(table, seed):
     preset, options, n, first = table
@@ -189,7 +190,7 @@ def test_ai_games_are_legal_and_end(table, seed):
     check_replay(game)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(table=tables(), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 30))
 def test_void_refunds_the_deal_and_keeps_cards(table, seed, steps):
     preset, options, n, first = table

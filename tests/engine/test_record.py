@@ -29,6 +29,7 @@ from bot.engine.record import (
     record_format,
 )
 from bot.engine.rules import get_preset
+from tests.profiles import examples
 
 from .families import play, random_move
 from .test_choices import TABLES
@@ -54,7 +55,7 @@ def played(preset: str, opts: dict[str, Any], seed: int, deals: int, moves: int)
     return game
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1), deals=st.integers(0, 3),
        moves=st.integers(0, 40))
 def test_the_record_of_the_log_parses_back_to_the_same_game(table, seed, deals, moves):

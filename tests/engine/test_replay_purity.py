@@ -29,6 +29,7 @@ from bot.engine.game import AnyDeal, Game, RecordError, replay
 from bot.engine.operations import Draw
 from bot.engine.rules import PRESETS, get_preset
 from bot.engine.widow import WidowDeal
+from tests.profiles import examples
 
 from .families import Move, layout_deck, play, random_move, reshuffled_game, snapshot
 from .support import worked_record
@@ -242,7 +243,7 @@ FIELDS = {"rules", "options", "players", "first_dealer", "deals", "deck", "actio
           "reshuffle"}
 
 DAMAGE_SETTINGS = settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -34,6 +34,7 @@ from bot.service import TableService, UserError, lifecycle
 from bot.storage import AnyStorage
 from bot.storage.pgserver import PgServer
 from tests.postgres import fresh_database
+from tests.profiles import examples
 from tests.storage.backends import BACKENDS, Backend
 
 GUILD = 1
@@ -145,7 +146,7 @@ async def _scenario(db: Backend, presets: list[str], steps: list[str], seed: int
 
 
 @pytest.mark.parametrize("backend_name", BACKENDS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(12), deadline=None)  # scripts/thorough: ten times as many
 @given(presets=st.lists(st.sampled_from(sorted(OPTIONS)), min_size=2, max_size=3),
        steps=st.lists(st.sampled_from(STEPS), min_size=5, max_size=80),
        seed=st.integers(0, 2**20))

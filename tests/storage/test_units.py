@@ -124,7 +124,7 @@ async def test_units_of_other_tasks_never_mix(store: AnyStorage, backend: Backen
 @pytest.fixture
 def postgres(backend: Backend) -> Backend:
     """The test's backend, on PostgreSQL only (the SQLite counterparts of these tests
-    are in tests/cogs/test_hardening.py: a second sqlite3 connection holding the lock)."""
+    are in tests/cogs/test_faults.py: a second sqlite3 connection holding the lock)."""
     if not backend.postgres:
         pytest.skip("PostgreSQL only")
     return backend

@@ -32,7 +32,8 @@ from bot.engine import (
     parse_card,
     shuffled_deck,
 )
-from bot.ui import fonts, pictures, png
+from bot.ui import fonts, pictures, png, status, words
+from tests.profiles import examples
 
 PRESET_NAMES = sorted(PRESETS)
 NAMES = ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli", "Fay", "Gus", "Hal", "Ivy", "Jo",
@@ -331,9 +332,10 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
-    """The pictures, their fonts (bot/ui/fonts.py) and their PNG writer (bot/ui/png.py)
-    import the engine and each other only."""
-    for module in (pictures, fonts, png):
+    """The pictures, their fonts (bot/ui/fonts.py), their PNG writer (bot/ui/png.py)
+    and the status line they share with the table message (bot/ui/status.py, its
+    words from bot/ui/words.py) import the engine and each other only."""
+    for module in (pictures, fonts, png, status, words):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
         for node in ast.walk(tree):
@@ -344,10 +346,10 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                 roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
         assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts",
-                                                         ".png"}
+                                                         ".png", ".status", ".words"}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 40), st.integers(1, 30), st.integers(1, 256), st.randoms(use_true_random=False))
 def test_the_png_writer_gives_back_every_pixel_and_colour(width, height, colours, rnd):
     """bot/ui/png.py: what any reader (here Pillow's) decodes is the picture, index for
@@ -365,3 +367,24 @@ def test_the_png_writer_gives_back_every_pixel_and_colour(width, height, colours
 def test_the_png_writer_refuses_what_is_not_a_palette_picture():
     with pytest.raises(ValueError, match="palette"):
         png.encode(Image.new("RGB", (2, 2)))
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_state_of_a_deal_put_together_from_parts_is_the_one_canvas(preset):
+    """Issue 22: the parts (a plate on its cached bare plate, the header's title
+    and status, the centre's three bands) give, at every state of a deal, the
+    pixels of drawing the whole table on one canvas: no part draws outside its
+    box."""
+    game, deal = play(preset, 7, 3, 0)
+    compared = 0
+    while True:
+        scene = pictures.table_scene(deal.observation(None), NAMES[:7], game.running_balances,
+                                     title=f"Table 12 · {preset} · deal 3 of 14")
+        png = pictures.draw_table(scene)
+        assert decode(png).convert("RGB").tobytes() == on_one_canvas(scene).tobytes()
+        compared += 1
+        if deal.finished:
+            break
+        seat = deal.to_act
+        deal.act(seat, ai.choose(deal.observation(seat)))
+    assert compared >= 3

@@ -1,0 +1,185 @@
+"""The embeds and texts of bot/ui/render.py, built from a table in memory: a game's
+length in the lobby is its deals, its lives or its chips, as its preset plays it;
+every embed of the largest table of every preset, with the longest names, keeps
+within Discord's limits; the table message shows only public cards and marks the
+dealer and the seat to act; the showdown and the final standings say who won."""
+
+from __future__ import annotations
+
+import datetime
+import random
+import re
+
+import pytest
+
+from bot.engine import PRESETS, Game, ai, card_label, get_preset, hand_label, shuffled_deck
+from bot.ui import render
+from bot.ui.render import game_length
+from tests.ui.limits import embed_problems
+from tests.ui.test_words import embed_text, live_table
+
+NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+#: a card's label as the embeds write it ("10♦")
+CARD = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[♣♦♥♠]")
+
+
+def test_a_games_length_is_said_in_its_own_terms():
+    assert game_length(get_preset("foster")) == "1 deal per player"
+    assert "deal" not in game_length(get_preset("oldway"))
+    assert "lives each" in game_length(get_preset("oldway"))
+    jaques = game_length(get_preset("jaques"))
+    assert "chips each" in jaques and "deal" not in jaques
+    fixed = game_length(get_preset("jaques", {"fixed_rounds": 4}))
+    assert "4 rounds" in fixed
+    assert game_length(get_preset("foster", {"deals_per_player": 2})) == "2 deals per player"
+
+
+# ------------------------------------------------------------------ the embeds, from observations
+#: the longest names a member may show (``names.MAX_NAME``), full of what markdown escapes
+#: (each such character doubles in the embed), so the embeds are at their largest
+LONG = ["*_~|`>#-+.[]<:@" * 2 + f"{i:02d}" for i in range(12)]
+
+
+def played_table(preset: str, seed: int, *, n: int | None = None, humans: int = 2,
+                 names: list[str] | None = None):
+    """A table of ``preset`` at its largest (``n`` seats, else ``max_players``) and the
+    random source that deals it."""
+    rules = get_preset(preset)
+    n = n or rules.max_players
+    rng = random.Random(f"{preset} {seed}")
+    game = Game(rules, n, rng.randrange(n))
+    return live_table(game, (names or LONG)[:n], humans=humans), rng
+
+
+def moments(live, rng, *, deals: int = 2):
+    """Play ``deals`` deals (the AI moving for every seat), yielding after every move."""
+    game = live.game
+    for _ in range(deals):
+        if game.complete:
+            return
+        deal = game.start_deal(shuffled_deck(rng), rng=rng)
+        yield deal
+        while not deal.finished:
+            deal.act(deal.to_act, ai.choose(deal.observation(deal.to_act)))
+            yield deal
+
+
+def public_cards(obs) -> set[str]:
+    """The labels of the cards the public observation shows."""
+    shown = list(obs.widow or ()) + list(obs.shown_waste or ())
+    if obs.discard_top is not None:
+        shown.append(obs.discard_top)
+    return {card_label(c) for c in shown}
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_embed_of_the_largest_table_keeps_within_discords_limits(preset):
+    live, rng = played_table(preset, 1)
+    assert embed_problems(render.lobby_embed(live)) == []
+    checked = 0
+    for deal in moments(live, rng):
+        if deal.finished:
+            assert embed_problems(render.showdown_embed(live, next_deal=NOW)) == []
+        assert embed_problems(render.table_embed(live, deadline=NOW, next_deal=NOW)) == []
+        checked += 1
+    assert embed_problems(render.final_embed(live)) == []
+    assert checked > 10
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_table_message_names_no_card_the_public_may_not_see(preset):
+    live, rng = played_table(preset, 2, n=5)
+    seen: dict[int, set[str]] = {}  # every card the public has seen face up, by deal
+    for deal in moments(live, rng):
+        public = seen.setdefault(id(deal), set())
+        public |= public_cards(deal.observation(None))
+        if deal.finished:
+            continue  # the showdown shows every hand, on purpose
+        shown = set(CARD.findall(embed_text(render.table_embed(live))))
+        assert shown <= public, (preset, shown - public)
+
+
+def test_the_table_message_marks_the_dealer_and_the_seat_to_act():
+    live, rng = played_table("foster", 3, n=4, humans=4, names=["Ann", "Ben", "Cat", "Dora"])
+    deal = next(moments(live, rng))
+    embed = render.table_embed(live)
+    lines = next(f for f in embed.fields if f.name.startswith("Players")).value.splitlines()
+    assert len(lines) == 4
+    for seat, line in enumerate(lines):
+        assert line.startswith("🂠 ") == (seat == deal.dealer), line
+        assert ("▶ " in line) == (seat == deal.to_act), line
+        assert re.search(rf"{['Ann', 'Ben', 'Cat', 'Dora'][seat]}: balance [+-]\d+$", line), line
+    actor = ["Ann", "Ben", "Cat", "Dora"][deal.to_act]
+    assert f"**To act: {actor}**" in (embed.description or "")
+    assert ["Ann", "Ben", "Cat", "Dora"][deal.dealer] in (embed.description or "").splitlines()[0]
+    assert {f.name for f in embed.fields} >= {"Pool", "Stock"}
+    assert embed.footer.text == render.FOOTERS["trade"]
+
+
+def test_the_showdown_lists_every_hand_its_winner_and_what_each_seat_paid():
+    names = ["Ann", "Ben", "Cat", "Dora", "Eli"]
+    live, rng = played_table("foster", 4, n=5, humans=5, names=names)
+    *_, deal = moments(live, rng, deals=1)
+    sd = deal.showdown
+    assert sd is not None
+    embed = render.showdown_embed(live)
+    fields = {f.name: f.value for f in embed.fields}
+    assert not any("continued" in name for name in fields)  # five short names fit in one
+    hands = fields["Hands"].splitlines()
+    assert [line.split(":")[0].removesuffix(" (dealer)") for line in hands] == names
+    assert [("🏆" in line) for line in hands] == [s == sd.winner for s in range(5)]
+    for seat, line in enumerate(hands):
+        assert hand_label(sd.hands[seat]) in line
+    paid = fields["This deal"].splitlines()
+    assert [line.split(":")[0] for line in paid] == names
+    assert embed.title == "Showdown · deal 1"
+    standing = fields["Standing"].splitlines()
+    assert [int(line.rsplit(": ", 1)[1]) for line in standing] == list(live.game.ledger)
+
+
+def test_the_final_standings_rank_by_balance_and_crown_the_winners():
+    names = ["Ann", "Ben", "Cat"]
+    live, rng = played_table("foster", 5, n=3, humans=3, names=names)
+    for _ in moments(live, rng, deals=10):
+        pass
+    game = live.game
+    assert game.complete
+    embed = render.final_embed(live)
+    lines = [line for line in (embed.description or "").splitlines() if line[:1].isdigit()]
+    balances = [int(line.split(": ")[1].split()[0]) for line in lines]
+    assert balances == sorted(game.ledger, reverse=True)
+    crowned = {line.split(". ", 1)[1].split(":")[0] for line in lines if "🏆" in line}
+    assert crowned == {names[s] for s in game.winners}
+    assert embed.footer.text.startswith("This channel is now read-only.")
+
+
+def test_a_game_closed_early_has_no_winner_and_a_thread_says_locked():
+    live, rng = played_table("foster", 6, n=3, names=["Ann", "Ben", "Cat"])
+    next(moments(live, rng))
+    live.row.place = "thread"
+    embed = render.final_embed(live)
+    assert "no winner" in (embed.description or "") and "🏆" not in (embed.description or "")
+    assert embed.footer.text.startswith("This thread is now locked.")
+
+
+def test_the_private_hand_shows_the_seats_own_cards_only():
+    live, rng = played_table("foster", 7, n=4, humans=4, names=["Ann", "Ben", "Cat", "Dora"])
+    deal = next(moments(live, rng))
+    for seat in range(4):
+        text = render.hand_text(live, deal.observation(seat))
+        assert set(CARD.findall(text)) == {card_label(c) for c in deal.hands[seat]}
+        assert hand_label(deal.hands[seat]) in text
+        assert ("Your turn" in text) == (seat == deal.to_act)
+
+
+def test_a_field_too_long_for_discord_goes_on_in_another():
+    embed = render.discord.Embed()
+    lines = [f"{i:03d} " + "x" * 96 for i in range(25)]  # 100 characters each
+    render.add_lines(embed, "Hands", lines, inline=False)
+    assert [f.name for f in embed.fields] == ["Hands", "Hands (continued)", "Hands (continued)"]
+    assert all(len(f.value) <= 1024 and not f.inline for f in embed.fields)
+    assert "\n".join(f.value for f in embed.fields).splitlines() == lines  # none lost, in order
+    short = render.discord.Embed()
+    render.add_lines(short, "Standing", ["Ann: +1", "Ben: -1"])
+    assert [(f.name, f.value, f.inline) for f in short.fields] == [("Standing", "Ann: +1\nBen: -1",
+                                                                     True)]
