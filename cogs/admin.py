@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import CommerceBot
 from bot.i18n import N_, _
-from bot.interactions import guarded, reply, require_manager
+from bot.interactions.guard import guarded, require_manager
+from bot.process.app import CommerceBot
+from bot.runtime.sending import reply
 from bot.service import (
     EXPORT_MAX_BYTES,
     UPLOAD_MARGIN,
@@ -165,7 +166,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                           description="This server's settings, ledger and finished games as a "
                                       "file, only to you")
     async def export(self, interaction: discord.Interaction) -> None:
-        """Send the server's own data (``TableService.export_server``: a zip of JSON
+        """Send the server's own data (``TableService.exports.export_server``: a zip of JSON
         files) to the admin who asked, ephemerally; once per ``EXPORT_INTERVAL``
         per server, whoever asks (a press within it is told when the next is
         possible, and nothing is read)."""
@@ -174,7 +175,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             member = require_manager(interaction)
             limit = min(EXPORT_MAX_BYTES, interaction.filesize_limit - UPLOAD_MARGIN)
             try:
-                made = await self.service.export_server(
+                made = await self.service.exports.export_server(
                     interaction.guild.id, member.id, now=discord.utils.utcnow(), max_bytes=limit)
             except ExportTooSoon as soon:
                 await reply(interaction, _("This server's data was exported {last}: the next "
@@ -190,7 +191,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
     async def reset_ledger(self, interaction: discord.Interaction) -> None:
         """Ask to confirm (Confirm / Cancel, answerable for a minute, even across a
         restart); the reset itself happens when Confirm is pressed
-        (``bot.handlers.Handlers.on_reset_answer``)."""
+        (``bot.interactions.handlers.Handlers.on_reset_answer``)."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.app import CommerceBot
-from bot.commands import Subcommands
 from bot.engine import PRESETS
 from bot.i18n import _
-from bot.interactions import guarded, say
+from bot.interactions.commands import Subcommands
+from bot.interactions.guard import guarded
+from bot.process.app import CommerceBot
+from bot.runtime.sending import say
 from bot.service import UserError
 from bot.ui import help as help_text
 

@@ -1,7 +1,7 @@
 """``/commerce`` commands of the server's ledger: the leaderboard (of one preset,
 one period, or all) and a member's figures. The leaderboard's Previous / Next
 buttons carry its preset and period and are handled by the bot's control
-handlers (``bot.handlers.Handlers.on_page``), which show the same pages.
+handlers (``bot.interactions.handlers.Handlers.on_page``), which show the same pages.
 """
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.app import CommerceBot
-from bot.commands import Subcommands
 from bot.engine import PRESETS
-from bot.handlers import PER_PAGE
-from bot.interactions import guarded, reply, say
+from bot.interactions.commands import Subcommands
+from bot.interactions.guard import guarded
+from bot.interactions.handlers import PER_PAGE
+from bot.process.app import CommerceBot
+from bot.runtime.sending import reply, say
 from bot.ui import standings
 from bot.ui.components import BoardFilter, pager_view
 

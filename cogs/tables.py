@@ -2,7 +2,7 @@
 your hand, end, and the next-deal delay.
 
 Commands are thin: they find the table, call the table service, answer, and
-hand what changed to the bot's one step after every change (``bot.after``),
+hand what changed to the bot's one step after every change (``bot.publishing.after``),
 as the buttons do.
 """
 
@@ -14,15 +14,23 @@ import logging
 import discord
 from discord import app_commands
 
-from bot import waiting
-from bot.app import CommerceBot
-from bot.commands import Subcommands
 from bot.engine import OPTIONS
 from bot.engine.fairness import CUT_MAX
 from bot.i18n import _, ngettext
-from bot.interactions import guarded, reply, retrying, say
-from bot.service import DEFAULT_AI_LEVEL, LiveTable, ServiceError, StorageFailure, UserError
-from bot.timers import still_member
+from bot.interactions.commands import Subcommands
+from bot.interactions.guard import guarded
+from bot.process.app import CommerceBot
+from bot.runtime.sending import reply, retrying, say
+from bot.service import (
+    DEFAULT_AI_LEVEL,
+    LiveTable,
+    PostedMessage,
+    ServiceError,
+    StorageFailure,
+    UserError,
+)
+from bot.storage import waiting
+from bot.timers.clock import still_member
 from bot.ui import help as help_text
 from bot.ui import proofs, render
 from bot.ui.components import lobby_view
@@ -116,13 +124,13 @@ class Tables(Subcommands):
             try:
                 msg = await retrying(lambda: place.send(embed=render.lobby_embed(live),
                                                         view=lobby_view(live.id)),
-                                     self.service.metrics)
+                                     self.bot.metrics)
             except discord.HTTPException:
                 # nothing half-made: the lobby closes (its channel goes) and the member
                 # hears what Discord refused (``guarded``)
                 await self.bot.after.show(await self.service.end(live.id, None, is_manager=True))
                 raise
-            await self.service.set_message(live.id, lobby=msg.id)
+            await self.service.posted(live, PostedMessage("lobby", msg.id))
             try:  # the game's commitment, in a message of its own (never edited)
                 await self.bot.publisher.commitments.post(self.service.get(live.id))
             except (discord.HTTPException, UserError, StorageFailure):

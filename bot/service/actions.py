@@ -58,7 +58,8 @@ class Actions(ServiceBase):
 
         Returns:
             what changed: the player's own operation (``own``), then the AI's,
-            the offer it answered (``answered``).
+            the offer it answered (``answered``), the player's view just before
+            (``seen_before``).
 
         Raises:
             UserError: not seated, stale control, not your turn, a card not held,
@@ -68,6 +69,7 @@ class Actions(ServiceBase):
         async with self.lock(table_id):
             live, seat, deal = self._control(table_id, member_id, deal_number, seq)
             before = Moment.of(live)
+            seen = deal.observation(seat)
             async with self._unit(table_id):
                 try:
                     op = deal.act(seat, decision)
@@ -79,7 +81,7 @@ class Actions(ServiceBase):
                     live.set_seat(seat, timeouts=0)
                 await self._run_ai(live)
             return Outcome.of(live, before, own=op, decision=decision,
-                              answered=self._answered(before, seat))
+                              answered=self._answered(before, seat), seen_before=seen)
 
     @staticmethod
     def _answered(before: Moment, seat: int) -> Answered | None:

@@ -10,13 +10,14 @@ that are no longer open, whose every deal is over (docs/FAIRNESS.md "In the bot"
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game, RecordError, get_preset, operation_from_dict, parse_card, replay
 from ..i18n import _
-from ..storage import OPEN_STATUSES, DealRow, HintRow, PastGame, SeatRow, ShuffleEvent, TableRow
-from .core import ServiceBase, game_of, proof_of
+from ..storage import OPEN_STATUSES, AnyStorage, DealRow, HintRow, PastGame, SeatRow, ShuffleEvent, TableRow
+from .core import game_of, proof_of
 from .errors import UserError
 from .live import LiveTable
 
@@ -97,8 +98,21 @@ class Archived:
         return self.live.row.first_dealer
 
 
-class Archive(ServiceBase):
-    """Records, history and replays of games that are over (part of ``TableService``)."""
+class Archive:
+    """Records, history and replays of games that are over, read from storage
+    only: its own small service beside the tables' (``TableService.archive``),
+    writing nothing and taking no table's lock.
+
+    Args:
+        storage: the opened storage.
+        tables: the open tables by id (the service's own map, only read: a game
+            still running is refused by name).
+    """
+
+    def __init__(self, storage: AnyStorage, tables: Mapping[int, LiveTable]) -> None:
+        """An archive over ``storage``."""
+        self.storage = storage
+        self.tables = tables
 
     async def record(self, table_id: int) -> dict[str, Any]:
         """The table's game as a record, read from storage (not memory); the seed

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import datetime
 import gc
 import logging
 import random
@@ -16,7 +15,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine import (
     AnyDeal,
@@ -37,8 +36,6 @@ from ..engine import (
 from ..engine.fairness import SEED_BYTES, Attempt, Cut, ShuffleLog, Shuffler, commitment
 from ..engine.fairness_v1 import DealProof
 from ..i18n import _
-from ..locks import InFlight, KeyedLock
-from ..metrics import Metrics
 from ..storage import (
     OPEN_STATUSES,
     AnyStorage,
@@ -55,6 +52,7 @@ from ..storage import (
 )
 from .errors import STORAGE_ERRORS, ServiceError, StorageFailure, TableGone, UserError
 from .live import LiveTable
+from .locks import InFlight, KeyedLock
 from .players import AiPlayers
 
 log = logging.getLogger(__name__)
@@ -62,9 +60,6 @@ log = logging.getLogger(__name__)
 #: bytes of the cut the bot makes itself for a deal of a game begun before one
 #: commitment covered a whole game (docs/FAIRNESS.md "Format 1 records")
 BOT_CUT_BYTES = 16
-#: servers' exports (``/commerce-admin export``) made at the same time in this process;
-#: more wait their turn
-EXPORTS_AT_ONCE = 2
 
 
 def proof_of(deal_row: DealRow) -> DealProof | None:
@@ -150,6 +145,28 @@ def hand_results(live: LiveTable, deal: AnyDeal) -> list[HandResult]:
     ]
 
 
+class CommitCounter(Protocol):
+    """What the service counts of its units of work; the bot's metrics
+    (``bot.runtime.metrics.Metrics``) fit it, so the service imports nothing of
+    the Discord side."""
+
+    def committed(self, seconds: float) -> None:
+        """A unit of work committed; its commit took ``seconds``."""
+
+    def commit_failed(self) -> None:
+        """A unit of work failed on a storage error: nothing of it was written."""
+
+
+class Uncounted:
+    """A ``CommitCounter`` that counts nothing: a service made without the bot."""
+
+    def committed(self, seconds: float) -> None:
+        """Nothing is counted."""
+
+    def commit_failed(self) -> None:
+        """Nothing is counted."""
+
+
 class ServiceBase:
     """State and unit of work of ``TableService`` (``bot.service``); the other
     parts of the service (life cycle, actions, automatic progress, queries)
@@ -158,15 +175,16 @@ class ServiceBase:
     Args:
         storage: the opened storage.
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
-        metrics: the bot's metrics (``bot.metrics``); ``None``, the service's own.
+        metrics: what counts the commits (the bot's ``bot.runtime.metrics.Metrics``);
+            ``None``: nothing counts them.
     """
 
     def __init__(self, storage: AnyStorage, rng: random.Random | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: CommitCounter | None = None) -> None:
         """A service with no table in memory yet; ``load`` rebuilds the open ones."""
         self.storage = storage
         self.rng = rng
-        self.metrics = metrics if metrics is not None else Metrics()
+        self.metrics: CommitCounter = metrics if metrics is not None else Uncounted()
         self.tables: dict[int, LiveTable] = {}
         #: open tables whose rebuild from storage failed; ``resume`` retries them
         self.stale: set[int] = set()
@@ -184,9 +202,6 @@ class ServiceBase:
         #: who decides for AI seats, and the coach (strong search off the event loop)
         self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
-        #: guild id -> when its last export began (``ServerExports``; aware UTC)
-        self.last_exports: dict[int, datetime.datetime] = {}
-        self.export_slots = asyncio.Semaphore(EXPORTS_AT_ONCE)
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
         #: is not dealt from the game's seed, and ``verify`` says so)
         self.arranged_decks: list[list[Card]] = []
@@ -238,7 +253,7 @@ class ServiceBase:
         failure the table is rebuilt from storage, so memory never runs ahead of
         the database; a storage error becomes ``StorageFailure``. A unit counts in
         ``units`` from its start to its end (its rebuild included), so a clean
-        stop (``bot.stopping``) lets it finish rather than cancel it half-way.
+        stop (``bot.process.stopping``) lets it finish rather than cancel it half-way.
         ``metrics`` count its commit (and the seconds it took), or its failure.
 
         Raises:

@@ -2,7 +2,7 @@
 (``ServiceError.text``); its type says whose it is: a request refused
 (``UserError``, and its kinds ``TableGone`` and ``OutOfDate``) or a write that
 failed on the bot's side (``StorageFailure``, never a ``UserError``).
-``bot.interactions.error_reply`` is the one place that turns them into a reply.
+``bot.interactions.guard.error_reply`` is the one place that turns them into a reply.
 """
 
 from __future__ import annotations

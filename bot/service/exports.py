@@ -39,17 +39,23 @@ import logging
 import re
 import zipfile
 import zlib
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Any
 
 from ..i18n import _
-from ..storage import LedgerRow, PastGame
-from ..waiting import acknowledge
+from ..storage import AnyStorage, LedgerRow, PastGame
+from ..storage.waiting import acknowledge
 from .archive import record_of
-from .core import ServiceBase
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .locks import KeyedLock
 
 log = logging.getLogger(__name__)
+
+#: servers' exports (``/commerce-admin export``) made at the same time in this process;
+#: more wait their turn
+EXPORTS_AT_ONCE = 2
 
 #: one export per server within this time, whoever asks (kept in memory: a
 #: restart of the bot forgets it)
@@ -233,8 +239,26 @@ def _bound(raw: int) -> int:
     return raw + 5 * (raw // 16384 + 1) + _ENTRY_BYTES + 2 * 64
 
 
-class ServerExports(ServiceBase):
-    """A server's export (part of ``TableService``)."""
+class ServerExports:
+    """A server's exports: a small service of its own beside the tables'
+    (``TableService.exports``), reading storage in pages and writing one audit row.
+
+    Args:
+        storage: the opened storage.
+        lock: the service's keyed lock (two presses at once make one export).
+        unit: the service's unit of work, which the audit row is written in
+            (``TableService._unit``: a storage error becomes ``StorageFailure``).
+    """
+
+    def __init__(self, storage: AnyStorage, lock: KeyedLock,
+                 unit: Callable[[int | None], AbstractAsyncContextManager[None]]) -> None:
+        """No export made yet in this process."""
+        self.storage = storage
+        self.lock = lock
+        self._unit = unit
+        #: guild id -> when its last export began (aware UTC)
+        self.last_exports: dict[int, datetime] = {}
+        self.export_slots = asyncio.Semaphore(EXPORTS_AT_ONCE)
 
     async def export_server(self, guild_id: int, member_id: int, *, now: datetime,
                             max_bytes: int = EXPORT_MAX_BYTES) -> ServerExport:

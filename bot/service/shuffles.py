@@ -14,6 +14,7 @@ from ..storage import ShuffleEvent
 from .core import ServiceBase
 from .errors import UserError
 from .live import LiveTable
+from .outcome import Moment, Outcome
 
 
 class Shuffles(ServiceBase):
@@ -51,11 +52,12 @@ class Shuffles(ServiceBase):
                     await self._commit_game(live)
             return live
 
-    async def cut(self, table_id: int, member_id: int, raw: str) -> tuple[LiveTable, int, str]:
+    async def cut(self, table_id: int, member_id: int, raw: str) -> Outcome:
         """A seated member cuts the table's next deal with the text ``raw`` they
         typed (``fairness.cut_text``): it joins that deal's shuffle, after the
         commitment was posted and before the deal is dealt (docs/FAIRNESS.md "In
-        the bot"). Returns the table, the deal's number and the cut as used.
+        the bot"). Returns its ``Outcome``: ``cut`` holds the deal's number and
+        the cut as used.
 
         Raises:
             UserError: not seated, the commitment not posted yet, a game begun
@@ -87,8 +89,9 @@ class Shuffles(ServiceBase):
                 text = cut_text(raw)
             except CutError as exc:
                 raise UserError(str(exc)) from None
+            before = Moment.of(live)
             async with self._unit(table_id):
                 await self.storage.add_cut(table_id, number, member_id, text)
                 live.events.append(ShuffleEvent(0, "cut", number, member_id=member_id,
                                                 text=text))
-            return live, number, text
+            return Outcome(live, before, cut=(number, text))

@@ -1,4 +1,4 @@
-"""The SQL of ``python -m bot.storage copy`` (``bot/copying.py`` runs it and proves
+"""The SQL of ``python -m bot.storage copy`` (``bot/process/copying.py`` runs it and proves
 the copy): every row of an SQLite database into an empty PostgreSQL one, and the
 figures that prove a copy, read the same way from either storage.
 

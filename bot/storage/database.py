@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from ..waiting import acknowledge
 from .errors import (
     CorruptDatabase,
     DatabaseInUse,
@@ -39,6 +38,7 @@ from .reports import Reports
 from .shared import TableUpdates, check_shards, utc_now
 from .tables import TABLE_MODES, Tables
 from .units import Native, Unit, UnitOfWork, drive
+from .waiting import acknowledge
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
@@ -272,7 +272,7 @@ class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games,
         self._lock_fd = lock_fd
         self.path = path
         #: the shards claimed (``claim_shards``), and how many claims were made or
-        #: lost (with SQLite, never: the file's lock holds them; ``bot.health``)
+        #: lost (with SQLite, never: the file's lock holds them; ``bot.process.health``)
         self._claimed: tuple[int, ...] = ()
         self.claims_made = self.claims_lost = 0
 

@@ -47,8 +47,6 @@ from urllib.parse import unquote, urlsplit
 import asyncpg
 from asyncpg.transaction import Transaction
 
-from ..shards import Shards
-from ..waiting import acknowledge
 from .claims import KEEPALIVE, Claim
 from .database import BUSY_WAIT
 from .errors import DatabaseNotWritable, DatabaseUnavailable
@@ -56,9 +54,11 @@ from .games import Games
 from .ledger import Ledger
 from .pg_migrate import migrate
 from .reports import Reports
+from .shards import Shards
 from .shared import TableUpdates, check_shards
 from .tables import Tables
 from .units import Native, Unit, UnitFailed, UnitOfWork
+from .waiting import acknowledge
 
 __all__ = ["PgStorage", "PgTx", "UnitFailed", "connect", "describe_url", "pg_sql"]
 
@@ -213,7 +213,7 @@ class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdate
         #: times the connection was found closed and opened again
         self.reconnects = 0
         #: claims' locks taken and claims' connections lost by earlier claims
-        #: (``claims_made`` and ``claims_lost`` add the present one's; ``bot.health``)
+        #: (``claims_made`` and ``claims_lost`` add the present one's; ``bot.process.health``)
         self._claims_taken = self._claims_dropped = 0
 
     # ------------------------------------------------------------------ lifecycle

@@ -46,7 +46,7 @@ DynamicSelect = discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]]
 
 
 class ControlHandlers(Protocol):
-    """What the controls hand over to: the bot's ``handlers`` (``bot.handlers.Handlers``,
+    """What the controls hand over to: the bot's ``handlers`` (``bot.interactions.handlers.Handlers``,
     made in ``CommerceBot.setup_hook``). The UI layer names no cog and no module
     above it; it only knows this shape."""
 

@@ -11,7 +11,7 @@ is a menu (``CardSelect``) instead, and so is the *focused* action: the one
 picked on the table message (its Trade, Barter... buttons open the panel
 with that action's menu on top).
 
-Built here, sent and kept up to date by ``bot.panels``.
+Built here, sent and kept up to date by ``bot.publishing.panels``.
 """
 
 from __future__ import annotations

@@ -66,6 +66,6 @@ async def test_a_plain_member_let_in_by_an_override_is_still_refused(simcord_env
         assert res.response.attachments == [], path  # no export file
     assert await env.bot.service.settings(guild.id) == settings
     assert table.id in env.bot.service.tables
-    assert env.bot.service.last_exports == {}  # the server's export was not used up
+    assert env.bot.service.exports.last_exports == {}  # the server's export was not used up
     actions = [a for _, a, _ in await env.bot.storage.audit_entries(guild.id)]
     assert not {"export", "end_table", "reset_ledger", "settings"} & set(actions)

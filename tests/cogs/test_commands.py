@@ -1,5 +1,5 @@
 """``/commerce`` is one top-level group whose subcommands come from four cogs
-(tables, ledger, history, help; ``bot/commands.py``): Discord sees exactly the commands it
+(tables, ledger, history, help; ``bot/interactions/commands.py``): Discord sees exactly the commands it
 saw when one cog held them all, in the same order, and a cog that unloads takes
 its subcommands with it without leaving anything at the top level."""
 

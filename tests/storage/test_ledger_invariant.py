@@ -64,7 +64,7 @@ async def _check(service: TableService, storage: AnyStorage, db: Backend,
     assert await storage.guild_ledger_sum(GUILD) == -pots
     # every seat's game rows equal the replay of its table's stored record
     for (table_id,) in await db.rows("SELECT table_id FROM games"):
-        record = await service.record(table_id)
+        record = await service.archive.record(table_id)
         replayed = replay(record)
         stored = dict(await db.rows(
             "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ? AND"

@@ -883,7 +883,7 @@ async def test_open_state_loads_only_the_guilds_of_the_shards(store: AnyStorage)
 
 async def test_ping_answers_and_the_shards_claimed_are_held_until_close(
         backend: Backend) -> None:
-    """What the health check asks of either storage (bot/health.py): a trivial
+    """What the health check asks of either storage (bot/process/health.py): a trivial
     query, and the shards whose claim it holds now."""
     store = await backend.open()
     try:
@@ -928,7 +928,7 @@ def test_python_m_bot_reads_database_url_and_refuses_a_served_shard(
     live process serves stops before Discord with one line (exit code 1), naming
     the shards and never the password; an unreachable server too."""
     from bot.__main__ import database_from_env, run_bot
-    from bot.shards import Shards
+    from bot.storage.shards import Shards
 
     monkeypatch.setenv("COMMERCE_DB", "data/elsewhere.db")
     monkeypatch.setenv("DATABASE_URL", f" {pg_migrated_url} ")

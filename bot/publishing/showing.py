@@ -4,7 +4,7 @@ Every move is committed at once, with the AI answers it calls for (one unit of
 work per interaction). What the table message *shows* may lag behind: after a
 member's move it shows that move, then each AI move ``pace`` seconds after the
 one before, then the latest state. One ``Showing`` per bot, owned by the
-``Publisher`` (``bot.messages``), which does the editing; this module decides
+``Publisher`` (``bot.publishing.publisher``), which does the editing; this module decides
 which step is shown and rebuilds it (``Game.rewound``).
 """
 
@@ -15,8 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .engine import BarterAnswer, OfferAnswer, Operation
-from .service import LiveTable, TableService
+from ..engine import BarterAnswer, OfferAnswer, Operation
+from ..service import LiveTable, TableService
 
 log = logging.getLogger(__name__)
 

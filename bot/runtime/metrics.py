@@ -5,7 +5,7 @@ bot's own retries. docs/SCALING.md ("Operating it") says what each one means.
 One ``Metrics`` per bot (``CommerceBot.metrics``), each with its own registry:
 tests build many bots in one process, and the process-wide default registry
 would mix them. The bot's state (open tables, the watch, shard claims) is read
-when the metrics are served, not counted here (``bot.health``).
+when the metrics are served, not counted here (``bot.process.health``).
 
 Labels take a few known values only: the kind of an interaction is its
 command's name or its control's family, never a table, a member, a card or a
@@ -30,7 +30,7 @@ from prometheus_client.process_collector import ProcessCollector
 INTERACTION_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 #: seconds: the buckets of a commit's time
 COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-#: what ends an interaction (``bot.interactions.guarded``), the values of its ``outcome`` label
+#: what ends an interaction (``bot.interactions.guard.guarded``), the values of its ``outcome`` label
 OUTCOMES = ("ok", "refused", "cooldown", "restarting", "expired", "discord_error", "failed")
 #: the ``seen_by`` label of ``commerce_discord_429_total``: where a 429 answer was seen
 SEEN_BY = ("http", "retrying", "interaction")
@@ -67,7 +67,7 @@ class Metrics:
     Attributes:
         registry: every metric of this bot (``prometheus_client.CollectorRegistry``),
             with the process's own (``process_*``: CPU, memory, open files) and
-            Python's version (``python_info``); ``bot.health`` serves it and adds
+            Python's version (``python_info``); ``bot.process.health`` serves it and adds
             the bot's state to it.
         interactions: ``commerce_interactions_total{kind, outcome}``.
         interaction_seconds: ``commerce_interaction_seconds{kind}``, seconds.
@@ -110,7 +110,7 @@ class Metrics:
             "error that ended an interaction).", ["seen_by"], registry=r)
         self.discord_retries = Counter(
             "commerce_discord_retries", "Discord calls the bot tried again itself after "
-            "a 429 or a 5xx answer (bot.interactions.retrying).", ["status"], registry=r)
+            "a 429 or a 5xx answer (bot.runtime.sending.retrying).", ["status"], registry=r)
         for outcome in ("committed", "failed"):
             self.commits.labels(outcome)
         for seen in SEEN_BY:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import discord
 
-from .i18n import _
-from .interactions import edit, guarded, reply
-from .service import TableService, UserError
-from .ui import history
-from .ui.components import HistoryState
+from ..i18n import _
+from ..runtime.sending import edit, reply
+from ..service import TableService, UserError
+from ..ui import history
+from ..ui.components import HistoryState
+from .guard import guarded
 
 
 async def history_message(service: TableService, guild_id: int, state: HistoryState,
@@ -28,13 +29,13 @@ async def history_message(service: TableService, guild_id: int, state: HistorySt
         UserError: a page, game, deal or step that is not there (any more).
     """
     if state.view == "list":
-        games, total = await service.history(guild_id, state.page, history.PER_PAGE)
+        games, total = await service.archive.history(guild_id, state.page, history.PER_PAGE)
         if not games and state.page:
             raise UserError(_("Page {page} of the history is empty now. "
                               "Run /commerce history again.").format(page=state.page + 1))
         return (history.list_embed(games, state.page, total),
                 history.list_view(guild_id, games, state.page, total))
-    arch = await service.archived(guild_id, state.table)
+    arch = await service.archive.archived(guild_id, state.table)
     if state.view == "game":
         return history.game_embed(arch), history.game_view(guild_id, arch, state.page)
     if not 1 <= state.deal <= len(arch.deals):
@@ -57,14 +58,14 @@ async def send_export(interaction: discord.Interaction, service: TableService, g
     Raises:
         UserError: no such game in the guild, or its table is still open.
     """
-    arch = await service.archived(guild_id, table_id)
+    arch = await service.archive.archived(guild_id, table_id)
     await reply(interaction, history.EXPORT_TEXT.format(number=arch.past.number,
                                                         preset=arch.past.preset),
                 file=history.export_file(arch.past, arch.record))
 
 
 class HistoryHandlers:
-    """The handler of the history controls (a part of ``bot.handlers.Handlers``).
+    """The handler of the history controls (a part of ``bot.interactions.handlers.Handlers``).
 
     Attributes:
         service: the table service the games are read from.

@@ -10,13 +10,14 @@ from typing import Protocol
 
 import discord
 
-from .interactions import NO_PINGS, in_server_language, retrying
-from .service import LiveTable, TableService
-from .ui import proofs
+from ..runtime.language import in_server_language
+from ..runtime.sending import NO_PINGS, retrying
+from ..service import LiveTable, TableService
+from ..ui import proofs
 
 
 class Publishing(Protocol):
-    """What ``Commitments`` asks of the publisher (``bot.messages.Publisher``)."""
+    """What ``Commitments`` asks of the publisher (``bot.publishing.publisher.Publisher``)."""
 
     service: TableService
 

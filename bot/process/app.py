@@ -18,21 +18,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .after import AfterChange
-from .commands import CommerceGroup
-from .handlers import Handlers
+from ..interactions.commands import CommerceGroup
+from ..interactions.guard import answer_error
+from ..interactions.handlers import Handlers
+from ..interactions.translator import CommandTranslator
+from ..publishing.after import AfterChange
+from ..publishing.publisher import Publisher
+from ..publishing.showing import AI_PACE, FRAME_SHARE
+from ..runtime.metrics import GLOBAL_LIMIT, Metrics
+from ..runtime.sending import NO_PINGS
+from ..service import TableService
+from ..service.locks import InFlight
+from ..storage import AnyStorage, open_storage
+from ..storage.shards import Shards
+from ..timers.clock import Timers
+from ..ui.components import DYNAMIC_ITEMS, dispatch_cut_form
 from .health import BotReadings, Endpoint, problems
-from .i18n.commands import CommandTranslator
-from .interactions import NO_PINGS, answer_error
-from .locks import InFlight
-from .messages import Publisher
-from .metrics import GLOBAL_LIMIT, Metrics
-from .service import TableService
-from .shards import Shards
-from .showing import AI_PACE, FRAME_SHARE
-from .storage import AnyStorage, open_storage
-from .timers import Timers
-from .ui.components import DYNAMIC_ITEMS, dispatch_cut_form
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class CommerceTree(app_commands.CommandTree["CommerceBot"]):
 
     async def on_error(self, interaction: discord.Interaction[CommerceBot],
                        error: app_commands.AppCommandError, /) -> None:
-        """Answer with ``bot.interactions.error_reply``'s short ephemeral, as a
+        """Answer with ``bot.interactions.guard.error_reply``'s short ephemeral, as a
         control's error is answered (never a traceback); what is the bot's fault
         is logged."""
         await answer_error(interaction, error, None)
@@ -58,25 +59,25 @@ class CommerceBot(commands.Bot):
     Attributes (after ``setup_hook``):
         storage: the opened storage (``Storage`` on SQLite, ``PgStorage`` on PostgreSQL).
         service: the ``TableService``.
-        publisher: the public messages of every table (``bot.messages.Publisher``).
-        timers: next-deal and turn timers and the watch (``bot.timers.Timers``);
+        publisher: the public messages of every table (``bot.publishing.publisher.Publisher``).
+        timers: next-deal and turn timers and the watch (``bot.timers.clock.Timers``);
             the ``Play`` cog starts and stops them.
-        after: the one step after every change (``bot.after.AfterChange``): what
+        after: the one step after every change (``bot.publishing.after.AfterChange``): what
             a command, a control or a timer changed becomes messages, panels and
             timers.
-        handlers: what every control does (``bot.handlers.Handlers``); the controls
+        handlers: what every control does (``bot.interactions.handlers.Handlers``); the controls
             reach it as ``interaction.client.handlers``.
         commerce: the ``/commerce`` group the command cogs add their commands to.
 
     Attributes (from the start):
-        in_flight: the interactions running now (``bot.interactions.guarded``);
-            closed when the bot begins to stop (``bot.stopping.stop_cleanly``).
-        metrics: what the bot counts and times (``bot.metrics.Metrics``, a
+        in_flight: the interactions running now (``bot.interactions.guard.guarded``);
+            closed when the bot begins to stop (``bot.process.stopping.stop_cleanly``).
+        metrics: what the bot counts and times (``bot.runtime.metrics.Metrics``, a
             registry of its own); ``setup_hook`` adds the bot's state to it.
-        endpoint: the ``/metrics`` and ``/health`` server (``bot.health``), once
+        endpoint: the ``/metrics`` and ``/health`` server (``bot.process.health``), once
             ``setup_hook`` started it; ``None`` when none was asked for.
         claim_lost: set when the storage lost this process's claim on its guilds
-            for good (PostgreSQL: ``bot/storage/claims.py``); ``bot.stopping.serve``
+            for good (PostgreSQL: ``bot/storage/claims.py``); ``bot.process.stopping.serve``
             then stops the bot with exit code 3. ``claim_lost_reason`` says why.
     """
 
@@ -103,15 +104,15 @@ class CommerceBot(commands.Bot):
             cooldown: per-member limit on commands and clicks, ``(uses, seconds)``;
                 ``None`` turns it off.
             ai_pace: seconds between two AI moves as the table message shows them
-                (``bot.messages.Publisher``); 0 shows every change at once.
+                (``bot.publishing.publisher.Publisher``); 0 shows every change at once.
             endpoint: ``(host, port)`` where ``setup_hook`` serves ``/metrics``
-                and ``/health`` (``bot.health``); ``None``, nowhere.
+                and ``/health`` (``bot.process.health``); ``None``, nowhere.
             options: more keywords of discord.py's client (``shard_count`` and
                 ``shard_ids`` of ``ShardedCommerceBot``).
         """
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads, roles: no privileged intent needed
-        # nobody is pinged unless a message says whom (``bot.interactions.ping``):
+        # nobody is pinged unless a message says whom (``bot.runtime.sending.ping``):
         # members' names are text of their choosing (docs/RELIABILITY.md "Hostile names")
         options.setdefault("allowed_mentions", NO_PINGS)
         self.metrics = Metrics()
@@ -148,7 +149,7 @@ class CommerceBot(commands.Bot):
         """Open the storage, make what the bot owns (service, publisher, timers,
         handlers, the ``/commerce`` group), register the persistent controls, load
         the cogs and sync the commands (to ``dev_guild`` only when it is set);
-        then start the endpoint when one was asked for (``bot.health``).
+        then start the endpoint when one was asked for (``bot.process.health``).
 
         Raises:
             DatabaseUnavailable: the database is corrupt, in use by another bot (on
@@ -174,7 +175,8 @@ class CommerceBot(commands.Bot):
             # collection walking 10,000 of them took about 0.4 s, a pause for every
             # click (docs/BENCHMARKS.md, "Resume")
             gc.freeze()
-        self.publisher = Publisher(self, self.service, pace=self.ai_pace)
+        self.publisher = Publisher(self, self.service, pace=self.ai_pace,
+                                   metrics=self.metrics)
         self.publisher.showing.crowded = lambda: (
             self.metrics.request_rate() > FRAME_SHARE * self.request_share())
         self.timers = Timers(self, self.service, self.publisher)
@@ -256,7 +258,7 @@ class CommerceBot(commands.Bot):
 
 class ShardedCommerceBot(CommerceBot, commands.AutoShardedBot):
     """The Commerce bot on some of the bot's gateway shards (``SHARD_COUNT``,
-    ``SHARD_IDS``; ``bot/shards.py``): Discord sends it the events of the guilds of
+    ``SHARD_IDS``; ``bot/storage/shards.py``): Discord sends it the events of the guilds of
     its shards only. Build it with ``create_bot(shards=...)``."""
 
 
@@ -273,13 +275,13 @@ def create_bot(db_path: str | Path = "data/commerce.db", *, rng: random.Random |
         dev_guild: a guild id to sync commands to instantly (development).
         cooldown: per-member limit on commands and clicks, ``(uses, seconds)``;
             ``None`` turns it off (simulations that click far faster than people).
-        shards: the shards this process runs (``bot.shards.shards_from_env``): a
+        shards: the shards this process runs (``bot.storage.shards.shards_from_env``): a
             ``ShardedCommerceBot`` with that ``shard_count`` and ``shard_ids``;
             ``None``, a single-process ``CommerceBot``.
         ai_pace: seconds between two AI moves as the table message shows them
             (docs/AI.md "At a table"); 0 shows every change at once (simulations).
         endpoint: ``(host, port)`` where to serve ``/metrics`` and ``/health``
-            (``bot.health``; ``METRICS_PORT``); ``None``, nowhere (the default).
+            (``bot.process.health``; ``METRICS_PORT``); ``None``, nowhere (the default).
     """
     if shards is not None:
         return ShardedCommerceBot(db_path, rng=rng, dev_guild=dev_guild, cooldown=cooldown,

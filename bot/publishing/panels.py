@@ -25,10 +25,11 @@ from typing import Any
 
 import discord
 
-from . import i18n
-from .interactions import edit, retrying
-from .service import LiveTable, TableService
-from .ui import panel
+from .. import i18n
+from ..runtime.metrics import Metrics
+from ..runtime.sending import edit, retrying
+from ..service import LiveTable, TableService
+from ..ui import panel
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +88,11 @@ class Panels:
 
     Args:
         service: the table service whose committed state the panels show.
+        metrics: where Discord's answers are counted (``bot.runtime.metrics``).
     """
 
     service: TableService
+    metrics: Metrics | None = None
     open: dict[tuple[int, int], Open] = field(default_factory=dict)
     locks: dict[tuple[int, int], asyncio.Lock] = field(default_factory=dict)
 
@@ -182,7 +185,7 @@ class Panels:
                     rendered = panel.build(live, seat, focus=opened.focus, note=opened.note)
                 changes = _changes(rendered, opened)
                 try:  # a 429 or 5xx is tried again: the panel must not stay behind
-                    await retrying(functools.partial(opened.editor, **changes), self.service.metrics)
+                    await retrying(functools.partial(opened.editor, **changes), self.metrics)
                 except discord.NotFound:
                     self.open.pop(key, None)
                     continue
@@ -206,7 +209,7 @@ class Panels:
                 async with self.lock(*key):
                     try:
                         await retrying(functools.partial(opened.editor, content=text, view=None),
-                                       self.service.metrics)
+                                       self.metrics)
                     except discord.HTTPException as exc:
                         if (exc.status == 429 or exc.status >= 500) and opened.alive():
                             done = False

@@ -4,7 +4,7 @@ control once the game has moved on. Their embeds are remembered as sent, so
 taking the controls off needs no fetch first (one request fewer of Discord's
 global limit), and an edit Discord refuses for a while stays owed until the
 watch makes it. One ``OlderMessages`` per bot, owned by the ``Publisher``
-(``bot.messages``).
+(``bot.publishing.publisher``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
-from .interactions import retrying
-from .metrics import Metrics
+from ..runtime.metrics import Metrics
+from ..runtime.sending import retrying
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class OlderMessages:
     """What was sent on each table's messages, and the edits still owed to them.
 
     Args:
-        metrics: where Discord's answers are counted (``bot.metrics``).
+        metrics: where Discord's answers are counted (``bot.runtime.metrics``).
         behind: the publisher's set of tables whose messages are behind their
             state; a table with an edit still owed is put in it, for the watch.
 

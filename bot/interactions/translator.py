@@ -12,7 +12,7 @@ import re
 import discord
 from discord import app_commands
 
-from . import DEFAULT, NAME_CONTEXT, supported, translations
+from ..i18n import DEFAULT, NAME_CONTEXT, supported, translations
 
 #: a table option's description: its text, then its range (``Option.description``)
 RANGE = re.compile(r"(.+)( \(\d+-\d+\))")

@@ -10,7 +10,7 @@ on it), a new deal's table message (the showdown pressed losing its Next deal
 in that answer), an answered offer closed, a turn that ran out said, a changed
 delay applied, and the table brought up to date (``Publisher.refresh``: the
 table message, offers, showdowns, panels, the turn timer; a table that ended
-shows its end, ``bot.ending``).
+shows its end, ``bot.publishing.ending``).
 
 One ``AfterChange`` per bot (``CommerceBot.after``), shared by the handlers,
 the cogs and the timers.
@@ -22,12 +22,13 @@ import contextlib
 
 import discord
 
-from .i18n import N_, _
-from .interactions import NO_PINGS, edit, in_server_language
-from .messages import Publisher
-from .service import Outcome
-from .ui import render
-from .ui.components import lobby_view
+from ..i18n import N_, _
+from ..runtime.language import in_server_language
+from ..runtime.sending import NO_PINGS, edit
+from ..service import LiveTable, Outcome
+from ..ui import render
+from ..ui.components import lobby_view
+from .publisher import Publisher
 
 #: the operations of an exchange whose public line hides what the player got
 CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
@@ -97,7 +98,7 @@ class AfterChange:
                 the showdown whose next deal was dealt is answered by editing that
                 message (no request of the bot's token), after the member's own
                 answer if any.
-            paced: AI moves are shown one at a time (``bot.showing``); the watch
+            paced: AI moves are shown one at a time (``bot.publishing.showing``); the watch
                 shows the latest state at once.
             idle: the seconds an idle lobby stood before it closed (its line).
 
@@ -115,6 +116,8 @@ class AfterChange:
             return
         if outcome.before.status == "lobby":
             await self._lobby(outcome, interaction, idle)
+        if outcome.cut is not None:
+            return  # a cut shows in the lobby's list only; a game's next deal proves it
         if outcome.dealt and not outcome.rebuilt:
             settled = None
             shown = live.showdown_messages.get(outcome.before.deal)
@@ -168,6 +171,14 @@ class AfterChange:
                 "⌛ " + _("{name} ran out of time, so the AI {played} for them.").format(
                     name=render.seat_name(live, seat, mention=False), played=played or _("played"))
                 + note, allowed_mentions=NO_PINGS)
+
+    async def catch_up(self, live: LiveTable) -> None:
+        """Bring the table's public messages up to what is committed, at once (no
+        pace): the watch's step for a table that owes one without any change (its
+        end not shown yet, an update Discord refused, a showdown or table message a
+        failure lost, a next deal whose countdown is not running). Failures are
+        logged, never raised (``Publisher.refresh``)."""
+        await self.publisher.refresh(live, paced=False)
 
     async def show_all(self, outcomes: list[Outcome],
                        interaction: discord.Interaction | None = None) -> None:

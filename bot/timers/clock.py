@@ -4,7 +4,7 @@ every open table moving whatever failed before.
 
 One ``Timers`` per bot (``CommerceBot.timers``); the ``Play`` cog starts it
 when it loads and stops it (the watch and every timer) when it unloads. A clean
-stop (``bot.stopping``) winds it down first (``wind_down``): no timer starts or
+stop (``bot.process.stopping``) winds it down first (``wind_down``): no timer starts or
 acts any more, and what the watch or a timer was already doing runs to its end.
 """
 
@@ -21,13 +21,13 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from .after import AfterChange
-from .i18n import _
-from .interactions import ping
-from .locks import InFlight
-from .messages import Publisher
-from .service import LiveTable, StorageFailure, TableService, UserError
-from .ui import render
+from ..i18n import _
+from ..publishing.after import AfterChange
+from ..publishing.publisher import Publisher
+from ..runtime.sending import ping
+from ..service import LiveTable, StorageFailure, TableService, UserError
+from ..service.locks import InFlight
+from ..ui import render
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Timers:
         self.client = client
         self.service = service
         self.publisher = publisher
-        #: the one step after every change (``bot.after``), the timers' and everyone's
+        #: the one step after every change (``bot.publishing.after``), the timers' and everyone's
         self.after = AfterChange(publisher)
         #: event-loop time of the next sweep of finished tables' channels
         self.next_sweep = 0.0
@@ -114,7 +114,7 @@ class Timers:
         self._forget_waiting()
 
     def wind_down(self) -> None:
-        """The first step of a clean stop (``bot.stopping``): nothing new starts
+        """The first step of a clean stop (``bot.process.stopping``): nothing new starts
         from now on, and nothing under way is cut short. The watch ends after the
         round it is in (if any), timers still waiting are dropped (the next start's
         watch arms them again), no timer is armed or acts any more, and what timers
@@ -209,7 +209,7 @@ class Timers:
             return  # a request is changing or publishing it; the next tick looks again
         ended = self.service.ending.get(table_id)
         if ended is not None:  # its end is still to be shown
-            await self.publisher.refresh(ended, paced=False)
+            await self.after.catch_up(ended)
             return
         if self.service.due(table_id):
             await self._resume(table_id)
@@ -218,7 +218,7 @@ class Timers:
         if live is None:
             return
         if table_id in self.publisher.behind:
-            await self.publisher.refresh(live, paced=False)  # Discord refused an update
+            await self.after.catch_up(live)  # Discord refused an update
             return
         if await self._commit(live) or live.game is None or live.deal is None:
             return
@@ -228,10 +228,10 @@ class Timers:
             waiting = (not live.game.complete and live.row.next_deal_delay > 0
                        and not self.waiting(table_id))
             if unposted or waiting:
-                await self.publisher.refresh(live, paced=False)
+                await self.after.catch_up(live)
         elif live.row.table_message_id is None:
             # posts the table message a failed write lost
-            await self.publisher.refresh(live, paced=False)
+            await self.after.catch_up(live)
         elif table_id not in self.turn_timers:
             await self.arm_turn_timer(live)
 

@@ -24,10 +24,11 @@ import logging
 
 import discord
 
-from .i18n import N_, _
-from .interactions import retrying
-from .service import TableService, UserError
-from .storage import TableRow
+from ..i18n import N_, _
+from ..runtime.metrics import Metrics
+from ..runtime.sending import retrying
+from ..service import TableService, UserError
+from ..storage import TableRow
 
 log = logging.getLogger(__name__)
 
@@ -65,12 +66,15 @@ class Places:
     Args:
         client: the bot (channels are found through it, by id).
         service: the table service (what is stored about each table's place).
+        metrics: where Discord's answers are counted (``bot.runtime.metrics``).
     """
 
-    def __init__(self, client: discord.Client, service: TableService) -> None:
+    def __init__(self, client: discord.Client, service: TableService,
+                 metrics: Metrics | None = None) -> None:
         """Nothing opened yet."""
         self.client = client
         self.service = service
+        self.metrics = metrics
         #: a finished game's channel was just kept: the watch sweeps at its next
         #: round (a server keeps at most ``KEEP_AT_MOST``)
         self.sweep_due = False
@@ -182,11 +186,11 @@ class Places:
         """
         channel = self.own(row)
         if isinstance(channel, discord.Thread):
-            await retrying(lambda: channel.edit(archived=True, locked=True), self.service.metrics)
+            await retrying(lambda: channel.edit(archived=True, locked=True), self.metrics)
         elif isinstance(channel, discord.TextChannel):
             await retrying(lambda: channel.set_permissions(
                 channel.guild.default_role, send_messages=False, reason="Commerce game over"),
-                self.service.metrics)
+                self.metrics)
 
     async def remove(self, row: TableRow) -> None:
         """Remove the channel or thread the bot made for the table, and remember
@@ -205,7 +209,7 @@ class Places:
             return
         try:
             await retrying(lambda: channel.delete(reason="Commerce table over"),
-                           self.service.metrics)
+                           self.metrics)
         except discord.NotFound:
             pass
         except discord.Forbidden:  # never asked again: Discord counts refused requests

@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .engine import RecordError, replay
-from .service import STORAGE_ERRORS
-from .service.archive import record_of
-from .storage import (
+from ..engine import RecordError, replay
+from ..service import STORAGE_ERRORS
+from ..service.archive import record_of
+from ..storage import (
     ClaimRefused,
     DatabaseUnavailable,
     PgStorage,
@@ -54,10 +54,10 @@ from .storage import (
     copies,
     is_postgres_url,
 )
-from .storage.backups import BackupError
-from .storage.backups import postgres_to_sqlite as write_sqlite_copy
-from .storage.copies import Columns, CopyRefused
-from .storage.postgres import describe_url
+from ..storage.backups import BackupError
+from ..storage.backups import postgres_to_sqlite as write_sqlite_copy
+from ..storage.copies import Columns, CopyRefused
+from ..storage.postgres import describe_url
 
 AnyStore = Storage | PgStorage
 

@@ -2,7 +2,7 @@
 server"): its last showdown, the table message in its final state, every control
 taken off, the final standings (posted once, restarts included), the lobby,
 the panels and the channel. One ``Ending`` per bot, owned by the ``Publisher``
-(``bot.messages``), which calls it when a table's refresh finds it ended.
+(``bot.publishing.publisher``), which calls it when a table's refresh finds it ended.
 """
 
 from __future__ import annotations
@@ -14,13 +14,15 @@ from typing import Protocol
 
 import discord
 
-from . import i18n
-from .interactions import in_server_language, retrying
+from .. import i18n
+from ..runtime.language import in_server_language
+from ..runtime.metrics import Metrics
+from ..runtime.sending import retrying
+from ..service import LiveTable, PostedMessage, TableService
+from ..ui import render
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
 from .places import Places
-from .service import LiveTable, TableService
-from .ui import render
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ class StillOwed(Exception):
 
 
 class Timing(Protocol):
-    """What the end asks of the timers (``bot.timers.Timers``)."""
+    """What the end asks of the timers (``bot.timers.clock.Timers``)."""
 
     def forget(self, table_id: int) -> None:
         """Stop every timer of an ended table."""
@@ -41,7 +43,7 @@ class Timing(Protocol):
 
 
 class Publishing(Protocol):
-    """What the end asks of the publisher (``bot.messages.Publisher``)."""
+    """What the end asks of the publisher (``bot.publishing.publisher.Publisher``)."""
 
     service: TableService
     panels: Panels
@@ -49,6 +51,7 @@ class Publishing(Protocol):
     behind: set[int]
     offers: dict[tuple[int, int, int], int | None]
     older: OlderMessages
+    metrics: Metrics | None
 
     @property
     def clock(self) -> Timing:
@@ -177,5 +180,5 @@ class Ending:
     async def _final(self, live: LiveTable) -> None:
         if live.game is not None and live.game.deals and live.row.final_message_id is None:
             message = await retrying(lambda: self.publisher.channel(live).send(
-                embed=render.final_embed(live)), self.publisher.service.metrics)
-            await self.publisher.service.mark_final(live, message.id)
+                embed=render.final_embed(live)), self.publisher.metrics)
+            await self.publisher.service.posted(live, PostedMessage("final", message.id))

@@ -6,9 +6,9 @@ listens on ``METRICS_HOST``, by default 127.0.0.1, so only the same machine or
 container reaches it. It runs on the bot's own event loop (aiohttp's web server, which
 discord.py already needs): it starts at the end of ``CommerceBot.setup_hook``
 and stops with the bot (``CommerceBot.close_storage``, the last step of a
-clean stop, bot/stopping.py).
+clean stop, bot/process/stopping.py).
 
-``/metrics`` serves the bot's registry (``bot.metrics.Metrics``) with the bot's
+``/metrics`` serves the bot's registry (``bot.runtime.metrics.Metrics``) with the bot's
 state added at each scrape (``BotReadings``). ``/health`` answers 200
 ``{"status": "ok"}`` when the bot is connected to Discord, its database
 answers a trivial query within ``STORAGE_WAIT`` seconds, it holds the claim of
@@ -30,10 +30,10 @@ from prometheus_client.aiohttp import make_aiohttp_handler
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from .locks import InFlight
-from .service import TableService
-from .storage import AnyStorage
-from .timers import WATCH_EVERY, Timers
+from ..service import TableService
+from ..service.locks import InFlight
+from ..storage import AnyStorage
+from ..timers.clock import WATCH_EVERY, Timers
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ showdowns, final standings, lobby edits and the read-only end of a table.
 One ``Publisher`` per bot (``CommerceBot.publisher``), shared by the commands,
 the control handlers and the timers. It renders only what the table service
 has already committed, so a failed post or edit never loses an action: the
-watch (``bot.timers``) posts what could not be posted.
+watch (``bot.timers.clock``) posts what could not be posted.
 """
 
 from __future__ import annotations
@@ -20,18 +20,14 @@ from typing import Any, Protocol
 
 import discord
 
-from .commitments import Commitments
-from .ending import Ending
-from .i18n import _
-from .interactions import NO_PINGS, in_server_language, ping, reply, retrying
-from .older import OlderMessages, retryable, settle_old
-from .panels import Panels
-from .places import Places
-from .service import LiveTable, TableService
-from .showing import AI_PACE, Showing
-from .storage import OPEN_STATUSES
-from .ui import media, render
-from .ui.components import (
+from ..i18n import _
+from ..runtime.language import in_server_language
+from ..runtime.metrics import Metrics
+from ..runtime.sending import NO_PINGS, ping, reply, retrying
+from ..service import LiveTable, PostedMessage, TableService
+from ..storage import OPEN_STATUSES
+from ..ui import media, render
+from ..ui.components import (
     CutButton,
     NextDealButton,
     PlayButton,
@@ -40,6 +36,12 @@ from .ui.components import (
     table_controls,
     view_of,
 )
+from .commitments import Commitments
+from .ending import Ending
+from .older import OlderMessages, retryable, settle_old
+from .panels import Panels
+from .places import Places
+from .showing import AI_PACE, Showing
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ def shows(content: str, embed: discord.Embed, png: bytes,
 
 
 class Clock(Protocol):
-    """What the publisher asks of the timers (``bot.timers.Timers``)."""
+    """What the publisher asks of the timers (``bot.timers.clock.Timers``)."""
 
     def waiting(self, table_id: int) -> bool:
         """Whether the table's next deal is waiting for its delay."""
@@ -97,45 +99,48 @@ class Publisher:
         client: the bot (channels are found through it, by id).
         service: the table service whose committed state is shown.
         pace: seconds between two AI moves as the table message shows them
-            (``bot.showing``; docs/AI.md "At a table"); 0 shows the latest
+            (``bot.publishing.showing``; docs/AI.md "At a table"); 0 shows the latest
             state at once.
+        metrics: where Discord's answers are counted (``bot.runtime.metrics``);
+            ``None``: nowhere.
 
     Attributes:
         clock: the bot's timers, set once they exist (``CommerceBot.setup_hook``):
             a showdown schedules the next deal, a new state re-arms the turn timer.
         offers: barter offers already announced: ``(table, deal, seq)`` -> message
             id (``None``: unknown).
-        panels: every player's private panel (``bot.panels``), refreshed with
+        panels: every player's private panel (``bot.publishing.panels``), refreshed with
             the table message.
-        places: the channels and threads tables play in (``bot.places``).
-        commitments: each lobby's fair-shuffle message (``bot.commitments``).
+        places: the channels and threads tables play in (``bot.publishing.places``).
+        commitments: each lobby's fair-shuffle message (``bot.publishing.commitments``).
         shown: per table, its table message's id and what it shows (text,
             embed, picture, controls) as last sent: an edit that would change
             nothing is not made, and the picture is uploaded only when it changed.
         showing: which step of its deal each table message shows, and the AI's
-            pace (``bot.showing``).
+            pace (``bot.publishing.showing``).
     """
 
     clock: Clock
 
     def __init__(self, client: discord.Client, service: TableService, *,
-                 pace: float = AI_PACE) -> None:
+                 pace: float = AI_PACE, metrics: Metrics | None = None) -> None:
         """A publisher that has announced nothing yet; ``restore`` reads back the
         offers announced before a restart."""
         self.client = client
         self.service = service
+        self.metrics = metrics
         self.showing = Showing(service, pace)
         self.offers: dict[tuple[int, int, int], int | None] = {}
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
-        self.panels = Panels(service)
-        self.places = Places(client, service)
+        self.panels = Panels(service, metrics)
+        self.places = Places(client, service, metrics)
         self.shown: dict[int, tuple[int, tuple[bytes, bytes]]] = {}
         #: tables whose public messages are behind their state (an edit or post
         #: Discord refused for a while): the watch brings them up to date
         self.behind: set[int] = set()
         #: the table's older messages: what was sent, the edits still owed
-        self.older = OlderMessages(service.metrics, self.behind)
+        self.older = OlderMessages(metrics, self.behind)
         self.commitments = Commitments(self)
         self.ending = Ending(self)
         media.warm_up()  # the card sprites, drawn in the background once per process
@@ -259,14 +264,14 @@ class Publisher:
                 content=content, embed=embed, file=media.picture_file(png),
                 view=sent_view(view), allowed_mentions=ping(None if frame else
                                                             render.ping_target(live))),
-                self.service.metrics)
+                self.metrics)
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
         self.older.remember(live.id, msg.id, [embed])
         self.showing.mark(live)
-        await self.service.set_message(live.id, table=msg.id)
+        await self.service.posted(live, PostedMessage("table", msg.id))
 
     @in_server_language
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
@@ -384,7 +389,7 @@ class Publisher:
         def call() -> Awaitable[Any]:
             return message.edit(**changes) if same_picture else message.edit(
                 **changes, attachments=[media.picture_file(png)])
-        await (call() if frame else retrying(call, self.service.metrics))
+        await (call() if frame else retrying(call, self.metrics))
         self.shown[live.id] = (message_id, state)
         self.older.remember(live.id, message_id, [embed])
 
@@ -412,9 +417,9 @@ class Publisher:
                   if delay > 0 and not complete else None)
             embed = media.attach(render.showdown_embed(live, next_deal=at), media.SHOWDOWN_FILE)
             msg = await retrying(lambda: channel.send(
-                embed=embed, file=media.showdown_file(live), view=view), self.service.metrics)
+                embed=embed, file=media.showdown_file(live), view=view), self.metrics)
             self.older.remember(live.id, msg.id, [embed])
-            await self.service.mark_announced(live, msg.id)
+            await self.service.posted(live, PostedMessage("showdown", msg.id))
             if not complete:
                 self.clock.schedule_next(live, at)
             return
@@ -437,7 +442,8 @@ class Publisher:
                         self.offers.pop(key, None)
                     raise
                 self.offers[key] = msg.id
-                await self.service.set_offer_message(live, f"{key[1]}:{key[2]}", msg.id)
+                await self.service.posted(
+                    live, PostedMessage("offer", msg.id, f"{key[1]}:{key[2]}"))
 
     @in_server_language
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
@@ -447,7 +453,7 @@ class Publisher:
             msg_id = live.row.offer_message_id
         if live.row.offer_key is not None and live.id in self.service.tables:
             with contextlib.suppress(Exception):
-                await self.service.set_offer_message(live, None, None)
+                await self.service.posted(live, PostedMessage("offer", None))
         if msg_id is not None:
             message = self.channel(live).get_partial_message(msg_id)
             await self.older.settle(live.id, msg_id, functools.partial(
@@ -466,7 +472,7 @@ class Publisher:
         message = self.channel(live).get_partial_message(live.row.lobby_message_id)
         try:
             await retrying(lambda: message.edit(content=content, embed=render.lobby_embed(live),
-                                                view=view), self.service.metrics)
+                                                view=view), self.metrics)
         except discord.HTTPException as exc:
             if strict:
                 raise

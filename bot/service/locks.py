@@ -1,6 +1,6 @@
 """A keyed asyncio lock: one lock per table id (python-discord's keyed lock); and
 ``InFlight``, the count of some work running now, which a clean stop waits for
-(``bot.stopping``)."""
+(``bot.process.stopping``)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import asyncio
 from collections.abc import AsyncIterator, Hashable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
-from .waiting import acknowledge
+from ..storage.waiting import acknowledge
 
 
 class KeyedLock:
     """``async with locks(key):`` serialises work per key; different keys never wait
     for each other. Before waiting for a taken lock the running interaction is
-    acknowledged (``bot.waiting``). Idle locks are dropped so the map does not grow without bound."""
+    acknowledged (``bot.storage.waiting``). Idle locks are dropped so the map does not grow without bound."""
 
     def __init__(self) -> None:
         """No lock is held, and none is kept until a key is first used."""
@@ -47,7 +47,7 @@ class KeyedLock:
 
 class InFlight:
     """How many pieces of some work (interactions, units of work, timer moves) are
-    running now, and whether new ones may start: a clean stop (``bot.stopping``)
+    running now, and whether new ones may start: a clean stop (``bot.process.stopping``)
     closes it, then waits until ``count`` is 0.
 
     Attributes:

@@ -4,7 +4,7 @@
 ``stop_cleanly`` is the one stop path:
 
 1. no new interaction runs: each one is answered ``RESTARTING`` and changes
-   nothing (``bot.interactions.guarded``, through ``CommerceBot.in_flight``);
+   nothing (``bot.interactions.guard.guarded``, through ``CommerceBot.in_flight``);
 2. the watch and the timers wind down (``Timers.wind_down``): no timer starts
    or acts any more, and what one was already doing runs to its end;
 3. the interactions, units of work and timer moves in flight finish, for at
@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .locks import InFlight
+from ..service.locks import InFlight
 
 if TYPE_CHECKING:
     from .app import CommerceBot

@@ -3,8 +3,8 @@ leaderboard or reset button, or a choice in a card select, does.
 
 Every handler follows one path: service call (lock, engine, commit) returning
 an ``Outcome`` → answer the member → the one step after every change
-(``bot.after.AfterChange.show``). Errors are answered by
-``bot.interactions.guarded`` (``error_reply``'s words), never a traceback.
+(``bot.publishing.after.AfterChange.show``). Errors are answered by
+``bot.interactions.guard.guarded`` (``error_reply``'s words), never a traceback.
 
 One ``Handlers`` per bot (``CommerceBot.handlers``): the controls of
 ``bot.ui.components`` reach it through ``interaction.client.handlers``, typed
@@ -18,13 +18,12 @@ from collections.abc import Callable
 
 import discord
 
-from . import i18n
-from .browsing import HistoryHandlers
-from .engine import Decision, choices
-from .engine.actions import BUTTONS, MOVES, Action
-from .interactions import edit, guarded, reply, require_manager
-from .messages import Publisher
-from .service import (
+from .. import i18n
+from ..engine import Decision, choices
+from ..engine.actions import BUTTONS, MOVES, Action
+from ..publishing.publisher import Publisher
+from ..runtime.sending import edit, reply
+from ..service import (
     LiveTable,
     NotSeated,
     Outcome,
@@ -35,15 +34,11 @@ from .service import (
     TableService,
     UserError,
 )
-from .timers import Timers, still_member
-from .ui import confirm, panel, render, standings
-from .ui.components import (
-    BoardFilter,
-    CardSelect,
-    cut_form,
-    dynamic_view,
-    pager_view,
-)
+from ..timers.clock import Timers, still_member
+from ..ui import confirm, panel, render, standings
+from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view, pager_view
+from .guard import guarded, require_manager
+from .history import HistoryHandlers
 
 log = logging.getLogger(__name__)
 
@@ -173,13 +168,14 @@ class Handlers(HistoryHandlers):
 
     async def on_cut(self, interaction: discord.Interaction, table_id: int, text: str) -> None:
         """A member's cut from the Cut form (or ``/commerce cut``): stored for the
-        next deal, confirmed to them alone, and the lobby lists it."""
+        next deal, confirmed to them alone, then the step after every change
+        (``bot.after``: the lobby lists it)."""
         async def work() -> None:
             await self.committed(table_id)
-            live, number, used = await self.service.cut(table_id, interaction.user.id, text)
-            await reply(interaction, cut_answer(number, used))
-            if live.row.status == "lobby":
-                await self.publisher.refresh_lobby(live)
+            outcome = await self.service.cut(table_id, interaction.user.id, text)
+            assert outcome.cut is not None
+            await reply(interaction, cut_answer(*outcome.cut))
+            await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 
     async def replace_gone_host(self, live: LiveTable, member_id: int) -> bool:
@@ -198,7 +194,7 @@ class Handlers(HistoryHandlers):
         """A table-message button: My hand, I'm back, a move without a card (knock,
         stand, pass, the widow choice, pounce, the horse), Draw, or a move that asks
         for cards (trade, barter, swap, take discard, offer). Each answers with the
-        player's private panel (``bot.panels``): the menu of the move asked for on
+        player's private panel (``bot.publishing.panels``): the menu of the move asked for on
         top, or what a move did above the hand."""
         async def work() -> None:
             user = interaction.user
@@ -211,10 +207,9 @@ class Handlers(HistoryHandlers):
                 await self.after.show(outcome, interaction)
                 return
             if action in SIMPLE_MOVES:
-                _, before = self.service.observation(table_id, user.id)
                 outcome = await self.service.act(table_id, user.id, deal, decide(action))
-                live, op = outcome.live, outcome.own
-                assert op is not None
+                live, op, before = outcome.live, outcome.own, outcome.seen_before
+                assert op is not None and before is not None
                 shown = self.publisher.showing.after(live, op)
                 try:  # the table message shows the move in the press's own answer
                     await self.publisher.answer_on_table(interaction, shown, frame=shown is not live)
@@ -234,19 +229,19 @@ class Handlers(HistoryHandlers):
         """Draw the stock top (jaques) and ask what to do with it; pressing Draw
         again while holding it just asks again."""
         user = interaction.user
-        _, obs = self.service.observation(table_id, user.id)
-        live = self.service.get(table_id)
+        live, obs = self.service.observation(table_id, user.id)
         note = ""
         if obs.drawn is None:
             outcome = await self.service.act(table_id, user.id, deal, decide("draw"))
             await self.after.show(outcome)
-            assert outcome.own is not None
-            live, note = outcome.live, confirm.confirmation(live, deal, obs, outcome.own)
+            assert outcome.own is not None and outcome.seen_before is not None
+            live, note = outcome.live, confirm.confirmation(live, deal, outcome.seen_before,
+                                                            outcome.own)
         await self.panels.send(interaction, live, focus="draw_keep", note=note)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """Answer with the member's private panel: the hand picture, the hand as
-        text, and a button for each decision they can make now (``bot.panels``);
+        text, and a button for each decision they can make now (``bot.publishing.panels``);
         the panel it replaces is deleted."""
         live, _ = self.service.observation(table_id, interaction.user.id)
         await self.panels.send(interaction, self.publisher.showing.as_shown(live))
@@ -258,11 +253,10 @@ class Handlers(HistoryHandlers):
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
-                _, before = self.service.observation(table_id, user.id)
                 outcome = await self.service.act(table_id, user.id, deal, decide(action),
                                                  seq=seq)
-                live, op = outcome.live, outcome.own
-                assert op is not None
+                live, op, before = outcome.live, outcome.own, outcome.seen_before
+                assert op is not None and before is not None
                 try:
                     await self.panels.send(interaction, self.publisher.showing.after(live, op),
                                            note=confirm.confirmation(live, deal, before, op))
@@ -346,9 +340,6 @@ class Handlers(HistoryHandlers):
                                      note=i18n._("That button was out of date: "
                                             "here is where things stand now."))
             return
-        seat = live.seat_of(user.id)
-        assert seat is not None
-        before = live.deal.observation(seat)
         try:
             outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq)
         except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
@@ -358,8 +349,8 @@ class Handlers(HistoryHandlers):
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
                                      note=exc.text)
             return
-        live, op = outcome.live, outcome.own
-        assert op is not None
+        live, op, before = outcome.live, outcome.own, outcome.seen_before
+        assert op is not None and before is not None
         try:
             await self.panels.update(interaction, self.publisher.showing.after(live, op),
                                      note=confirm.confirmation(live, deal, before, op))

@@ -5,142 +5,38 @@
 (``defer_hook``), and any error answered by ``answer_error``: the words of
 ``error_reply``, the one place an error becomes a reply (a service error's own
 text, Discord's refusal said plainly, a logged apology), never a traceback.
-``reply`` / ``say`` / ``edit`` answer whether or not the interaction was
-acknowledged already; ``retrying`` retries a Discord call on 429 and 5xx.
-Both count what they see in the bot's metrics (``bot.metrics``).
+It counts what it sees in the bot's metrics (``bot.runtime.metrics``); the
+answers themselves are sent by ``bot.runtime.sending``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 
-from . import i18n, waiting
-from .i18n import N_, _
-from .locks import InFlight
-from .metrics import Metrics, interaction_kind
-from .service import STORAGE_ERRORS, LiveTable, ServiceError, StorageFailure, UserError
+from .. import i18n
+from ..i18n import N_, _
+from ..runtime.language import server_language
+from ..runtime.metrics import Metrics, interaction_kind
+from ..runtime.sending import reply
+from ..service import ServiceError, StorageFailure, UserError
+from ..service.locks import InFlight
+from ..storage import waiting
 
 log = logging.getLogger(__name__)
-P = ParamSpec("P")
-R = TypeVar("R")
 
-#: the bot's default (``CommerceBot``): a message pings nobody unless it says so
-NO_PINGS = discord.AllowedMentions.none()
-
-
-def ping(member_id: int | None) -> discord.AllowedMentions:
-    """The mentions a message may ping: ``member_id`` alone (``None``: nobody),
-    never @everyone, @here, a role or anyone else named in its text."""
-    if member_id is None:
-        return NO_PINGS
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(member_id)])
-
-
-#: seconds ``retrying`` waits before each new try
-RETRY_DELAYS = (1.0, 2.0, 4.0)
-#: the answer to an interaction arriving once the bot has begun to stop (``bot.stopping``)
+#: the answer to an interaction arriving once the bot has begun to stop (``bot.process.stopping``)
 RESTARTING = N_("The bot is restarting: try again in a moment.")
-
-
-async def server_language(client: discord.Client, guild_id: int | None) -> str:
-    """The language of the public messages of guild ``guild_id`` (``i18n.server``:
-    the guild's setting, else its Discord locale; English when neither is known or
-    the settings cannot be read)."""
-    guild = client.get_guild(guild_id) if guild_id else None
-    service = getattr(client, "service", None)
-    setting = ""
-    if service is not None and guild_id:
-        with contextlib.suppress(ServiceError, *STORAGE_ERRORS):
-            setting = (await service.settings(guild_id)).language
-    return i18n.server(setting, guild.preferred_locale if guild is not None else None)
-
-
-def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
-                       ) -> Callable[P, Coroutine[Any, Any, R]]:
-    """Run a method that shows a table publicly (the publisher's, the ending's...)
-    in the language of the table's guild (``server_language``): the first
-    argument that is a ``LiveTable``, or an ``Outcome`` of one, names the table;
-    the client is the object's ``client``, or its ``publisher``'s."""
-    @functools.wraps(method)
-    async def speaking(*args: P.args, **kwargs: P.kwargs) -> R:
-        owner = args[0] if args else None
-        client = getattr(owner, "client", None) or getattr(getattr(owner, "publisher", None),
-                                                           "client", None)
-        live = next((getattr(a, "live", a) for a in (*args[1:], *kwargs.values())
-                     if isinstance(getattr(a, "live", a), LiveTable)), None)
-        if not isinstance(client, discord.Client) or not isinstance(live, LiveTable):
-            return await method(*args, **kwargs)
-        with i18n.use(await server_language(client, live.row.guild_id)):
-            return await method(*args, **kwargs)
-    return speaking
-
-
-async def retrying(call: Callable[[], Awaitable[Any]], metrics: Metrics | None = None) -> Any:
-    """Run a Discord call, retrying on 429 and 5xx answers after each of
-    ``RETRY_DELAYS`` (the state it shows is already committed, so waiting is
-    safe); returns what the call returned. ``metrics``: the bot's, which counts
-    each 429 caught and each retry.
-
-    Raises:
-        discord.HTTPException: any other answer, or a 429 / 5xx still there after
-            the last retry.
-    """
-    for delay in (*RETRY_DELAYS, None):
-        try:
-            return await call()
-        except discord.HTTPException as exc:
-            retry = exc.status == 429 or exc.status >= 500
-            if metrics is not None and exc.status == 429:
-                metrics.rate_limited("retrying")
-            if delay is None or not retry:
-                raise
-            if metrics is not None:
-                metrics.retried(exc.status)
-            log.info("Discord answered %s; retrying in %.0f s", exc.status, delay)
-            await asyncio.sleep(delay)
-
-
-async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was answered already
-    (text beyond Discord's 2,000 characters is cut)."""
-    await say(interaction, text, ephemeral=True, **kwargs)
-
-
-async def say(interaction: discord.Interaction, text: str | None = None, *,
-              ephemeral: bool = False, **kwargs: Any) -> None:
-    """Answer with a message, as the first response or (once the interaction was
-    acknowledged, e.g. deferred before a wait) as a follow-up."""
-    if text is not None and len(text) > 1900:
-        text = text[:1900] + "…"
-    if interaction.response.is_done():
-        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=ephemeral,
-                                        **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
-
-
-async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
-    """Edit the message a component is on, as the first response or (once the
-    interaction was deferred) through the original response."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.response.edit_message(**kwargs)
 
 
 def defer_hook(interaction: discord.Interaction, public: bool = False,
                ) -> Callable[[], Awaitable[None]]:
-    """What ``bot.waiting`` calls before a wait: acknowledge the interaction so
+    """What ``bot.storage.waiting`` calls before a wait: acknowledge the interaction so
     Discord does not fail it after 3 seconds (a component: a silent deferred
     update; a command: "thinking…", ephemeral unless ``public``)."""
     async def defer() -> None:
@@ -164,8 +60,8 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
 
     The client's ``in_flight`` (an ``InFlight``, ``CommerceBot.in_flight``) counts
     the interaction while it runs; once it is closed (the bot is stopping:
-    ``bot.stopping``) an interaction is answered ``RESTARTING`` and nothing runs.
-    The client's ``metrics`` (``bot.metrics.Metrics``) count the interaction by
+    ``bot.process.stopping``) an interaction is answered ``RESTARTING`` and nothing runs.
+    The client's ``metrics`` (``bot.runtime.metrics.Metrics``) count the interaction by
     its kind (``interaction_kind``) and how it ended (``OUTCOMES``), with the
     seconds it took."""
     client = interaction.client

@@ -38,9 +38,9 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
     on its own. The member "ann" (you) owns the server, so ``/commerce-admin`` can
     be tried too. Once the page serves, its address is printed (flushed at once):
     the line after "Open this address in a browser:". SIGTERM and SIGINT (Ctrl+C)
-    stop the bot as in ``python -m bot`` (``bot.stopping.stop_cleanly``). With an
+    stop the bot as in ``python -m bot`` (``bot.process.stopping.stop_cleanly``). With an
     ``endpoint``, the bot serves ``/metrics`` and ``/health`` as ``python -m bot``
-    does (``bot.health``), and the line "Metrics: <address>metrics" is printed
+    does (``bot.process.health``), and the line "Metrics: <address>metrics" is printed
     before the page's address.
 
     Args:
@@ -93,7 +93,7 @@ async def _serve(simcord: Any, bot: CommerceBot, port: int, seconds: float | Non
             # click does not wait for it: the clock below brings the moves one at a
             # time, as Discord would show them
             bot.publisher.showing.pause = lambda seconds: env.external_wait(
-                asyncio.sleep(seconds), reason="the AI's pace (bot.showing)")
+                asyncio.sleep(seconds), reason="the AI's pace (bot.publishing.showing)")
             user = env.create_user("ann")
             guild = env.create_guild(name="Commerce sandbox", owner=user)
             channel = guild.create_text_channel("commerce")
