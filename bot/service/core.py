@@ -55,6 +55,7 @@ from ..storage import (
 from .errors import STORAGE_ERRORS, NotSeated, ServiceError, StorageFailure, TableGone, UserError
 from .live import LiveTable
 from .players import AiPlayers
+from .skill import rate_finished
 
 log = logging.getLogger(__name__)
 
@@ -499,6 +500,7 @@ class ServiceBase:
         )
         if deal.finished and live.game.complete:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
+            await rate_finished(self.storage, live)
             await self._ended(live, "finished")
 
     def observation(self, table_id: int, member_id: int) -> tuple[LiveTable, Observation]:
