@@ -388,14 +388,16 @@ class Handlers(HistoryHandlers):
 
         async def work() -> None:
             rows, total = await self.service.leaderboard(
-                guild_id, page, per_page=PER_PAGE, preset=board.preset, period=board.period)
+                guild_id, page, per_page=PER_PAGE, preset=board.preset, period=board.period,
+                season=board.season)
             if not rows:
                 raise UserError(f"Page {page + 1} of the leaderboard is empty now: the ledger "
                                 "has changed. Run /commerce leaderboard again.")
             pages = -(-total // PER_PAGE)
             known = await self.service.member_names(guild_id, [m for m, _ in rows])
             embed = standings.leaderboard_embed(rows, page, total, PER_PAGE, preset=board.preset,
-                                                period=board.period, known=known)
+                                                period=board.period, known=known,
+                                                season=board.season)
             await edit(interaction, embed=embed,
                        view=pager_view(guild_id, interaction.user.id, page, pages, board),
                        allowed_mentions=discord.AllowedMentions.none())
