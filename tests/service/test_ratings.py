@@ -12,16 +12,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Decision
+from bot.engine import Decision, replay
 from bot.engine import ai as engine_ai
-from bot.engine import replay
 from bot.service import StorageFailure, TableService
 from bot.service.skill import final_ranks, player_of, rate
 from bot.storage import AnyStorage, Storage
-from tests.service.test_service import GUILD, backend, fail_next_commit, storage  # noqa: F401
+from tests.service.test_service import GUILD, fail_next_commit
+from tests.storage.backends import BACKENDS, Backend, make_backend
 
 ANN = 11
 FAULTS = ("none", "fail_final_commit", "restart_before_final", "restart_after_final")
@@ -43,7 +44,7 @@ class Patch:
         self.undo.clear()
 
 
-async def play_game(storage: AnyStorage, service: TableService, levels: tuple[str, str],
+async def play_game(store: AnyStorage, service: TableService, levels: tuple[str, str],
                     fault: str, patch: Patch) -> TableService:
     """Ann and two AI seats of ``levels`` play a foster game to its end, Ann knocking
     in the last deal; ``fault`` happens at its first press in the last deal. Returns
@@ -66,7 +67,7 @@ async def play_game(storage: AnyStorage, service: TableService, levels: tuple[st
                 decision = Decision("knock")
             if armed == "fail_final_commit":
                 failed: list[str] = []
-                fail_next_commit(patch, storage, failed)
+                fail_next_commit(patch, store, failed)
                 armed = "none"
                 with pytest.raises(StorageFailure):
                     await service.act(table_id, ANN, live.deal_number, decision)
@@ -76,25 +77,25 @@ async def play_game(storage: AnyStorage, service: TableService, levels: tuple[st
                 continue
             if armed == "restart_before_final":
                 armed = "none"
-                service = TableService(storage, rng=random.Random(table_id))
+                service = TableService(store, rng=random.Random(table_id))
                 await service.load()
                 live = service.get(table_id)
                 continue
         live = (await service.act(table_id, ANN, live.deal_number, decision)).live
     if armed == "restart_after_final":
-        service = TableService(storage, rng=random.Random(table_id))
+        service = TableService(store, rng=random.Random(table_id))
         await service.load()
     return service
 
 
-async def expected_ratings(storage: AnyStorage, service: TableService) -> dict[tuple, tuple]:
+async def expected_ratings(store: AnyStorage, service: TableService) -> dict[tuple, tuple]:
     """The ratings of rating each finished game once, in the order they finished:
     ``(member_id, ai_level) -> (mu, sigma, games)``."""
     out: dict[tuple, tuple] = {}
-    for (table_id,) in await _rows(storage, "SELECT table_id FROM games WHERE finished_at"
+    for (table_id,) in await _rows(store, "SELECT table_id FROM games WHERE finished_at"
                                             " IS NOT NULL ORDER BY table_id"):
         game = replay(await service.record(table_id))
-        players = [player_of(s) for s in await storage.seats(table_id)]
+        players = [player_of(s) for s in await store.seats(table_id)]
         keys = [(p.member_id, p.ai_level) for p in players]
         after = rate([None if k not in out else out[k][:2] for k in keys], final_ranks(game))
         moved: dict[tuple, list] = {}
@@ -107,14 +108,14 @@ async def expected_ratings(storage: AnyStorage, service: TableService) -> dict[t
     return out
 
 
-async def _rows(storage: AnyStorage, sql: str, params: tuple = ()) -> list:
-    async with storage._read() as db:
-        return list(await storage._all(db, sql, params))
+async def _rows(store: AnyStorage, sql: str, params: tuple = ()) -> list:
+    async with store._read() as db:
+        return list(await store._all(db, sql, params))
 
 
-async def stored_ratings(storage: AnyStorage) -> dict[tuple, tuple]:
+async def stored_ratings(store: AnyStorage) -> dict[tuple, tuple]:
     return {(r[0], r[1]): (r[2], r[3], r[4]) for r in await _rows(
-        storage, "SELECT member_id, ai_level, mu, sigma, games FROM ratings WHERE guild_id = ?",
+        store, "SELECT member_id, ai_level, mu, sigma, games FROM ratings WHERE guild_id = ?",
         (GUILD,))}
 
 
@@ -150,7 +151,21 @@ async def test_every_finished_game_is_rated_exactly_once(games, seed):
             await storage.close()
 
 
-async def test_a_failed_final_commit_pressed_again_rates_once(storage):  # noqa: F811
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    return make_backend(request, request.param, tmp_path / "commerce.db")
+
+
+@pytest_asyncio.fixture
+async def storage(backend: Backend):
+    store = await backend.open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def test_a_failed_final_commit_pressed_again_rates_once(storage):
     patch = Patch()
     try:
         service = await play_game(storage, TableService(storage, rng=random.Random(4)),
