@@ -112,6 +112,11 @@ class Queries(ServiceBase):
         return await self.storage.leaderboard(guild_id, page * per_page, per_page,
                                               preset=preset, since=since, window=window)
 
+    async def tables_served(self) -> tuple[int, int]:
+        """Tables ever opened and games ever started, every guild's
+        (``Storage.tables_served``)."""
+        return await self.storage.tables_served()
+
     async def presets_played(self, guild_id: int) -> list[str]:
         """The presets of the guild's started games, most played first."""
         return await self.storage.presets_played(guild_id)

@@ -183,6 +183,14 @@ class Reports:
             total = await self._one(db, "SELECT COUNT(DISTINCT l.member_id)" + where, params)
         return [(row["member_id"], row["balance"]) for row in rows], int(total[0])
 
+    async def tables_served(self) -> tuple[int, int]:
+        """Tables ever opened and games ever started in the whole database, every
+        guild's (``/commerce about``)."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT (SELECT COUNT(*) FROM tables),"
+                                      " (SELECT COUNT(*) FROM games)")
+        return int(row[0]), int(row[1])
+
     async def presets_played(self, guild_id: int) -> list[str]:
         """The presets of the guild's tables whose game started, most played first
         (then by name)."""

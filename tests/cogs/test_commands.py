@@ -12,7 +12,7 @@ SUBCOMMANDS = {
     "new": "Tables", "join": "Tables", "leave": "Tables", "start": "Tables",
     "addbot": "Tables", "hand": "Tables", "end": "Tables", "cut": "Tables", "delay": "Tables",
     "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
-    "rules": "Help",
+    "rules": "Help", "about": "Help",
 }
 
 #: /commerce-admin's subcommands, in the order Discord lists them (no ``backup``: a copy of
