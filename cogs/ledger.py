@@ -72,7 +72,9 @@ class Ledger(Subcommands):
                 guild_id, 0, per_page=PER_PAGE, preset=board.preset, period=board.period,
                 season=board.season)
             if not rows:
-                await reply(interaction, standings.empty_board(board.preset, board.period))
+                counted, current = await self.service.season_of(guild_id, season)
+                await reply(interaction, standings.empty_board(board.preset, board.period)
+                            if current == 1 else ratings.empty_season(counted.number, current))
                 return
             pages = -(-total // PER_PAGE)
             view = pager_view(guild_id, interaction.user.id, 0, pages, board)

@@ -53,6 +53,14 @@ def rating_embed(board: RatingBoard, known: dict[int, str] | None = None) -> dis
     return embed
 
 
+def empty_season(season: int, current: int) -> str:
+    """The answer when the points board of ``season`` (``current``: the guild's
+    current season) has nobody on it."""
+    if season == current:
+        return f"Nobody has won or lost points in season {season} yet."
+    return f"Nobody won or lost points in season {season}."
+
+
 class SeasonButton(Placed, DynamicButton,
                    template=(r"commerce:season:(?P<guild>\d+):(?P<owner>\d+):(?P<expires>\d+)"
                              r":(?P<answer>confirm|cancel)")):

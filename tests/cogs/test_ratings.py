@@ -10,7 +10,9 @@ import re
 
 import discord
 
+from bot.engine import PRESETS
 from bot.service.skill import MIN_GAMES
+from bot.ui.components import MAX_SEASON, BoardFilter, LeaderboardButton
 from tests.cogs.helpers import Table, answer_text, rows
 
 NAMES = ("ann", "ben", "cat")
@@ -100,7 +102,7 @@ async def test_the_rating_board_ranks_after_the_minimum_and_seasons_start_again(
     embed = await rating_board(ben, general)
     assert embed.title == "Commerce ratings · foster · season 2" and ranked_lines(embed) == []
     res = await ben.slash(general, "commerce leaderboard")
-    assert answer_text(res) == "Nobody has finished a deal on this server yet."
+    assert answer_text(res) == "Nobody has won or lost points in season 2 yet."
     # season 1 stays browsable, points and ratings
     old = await rating_board(ben, general, season=1)
     assert old.title == "Commerce ratings · foster · season 1 (over)"
@@ -184,3 +186,15 @@ async def test_hostile_names_stay_inert_on_the_rating_board(simcord_env):
     assert names_on(embed) == names_on(points.response.embeds[0])
     assert set(names_on(embed)) == {a.id for a in actors} and all(names_on(embed).values())
     assert env.errors == []
+
+
+def test_a_pager_id_carries_its_season_within_discords_limit():
+    longest = max(PRESETS, key=len)
+    for board in (BoardFilter("month", longest, MAX_SEASON), BoardFilter("all", None, 1)):
+        button = LeaderboardButton(2**63 - 1, 2**63 - 1, 99_999, "next", board=board)
+        assert len(button.item.custom_id) <= 100
+        match = LeaderboardButton.__discord_ui_compiled_template__.fullmatch(button.item.custom_id)
+        assert BoardFilter.parse(match["filters"]) == board
+    for garbled in ("all::0", "all::x", f"all::{MAX_SEASON + 1}", "all::1:2", "all::١"):
+        assert BoardFilter.parse(garbled) is None, garbled
+    assert BoardFilter.parse("week:foster") == BoardFilter("week", "foster")  # older ids
