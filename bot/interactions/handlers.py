@@ -382,20 +382,41 @@ class Handlers(HistoryHandlers):
 
         async def work() -> None:
             rows, total = await self.service.leaderboard(
-                guild_id, page, per_page=PER_PAGE, preset=board.preset, period=board.period)
+                guild_id, page, per_page=PER_PAGE, preset=board.preset, period=board.period,
+                season=board.season)
             if not rows:
                 raise UserError(i18n._("Page {page} of the leaderboard is empty now: the ledger "
                                   "has changed. Run /commerce leaderboard again.").format(page=page + 1))
             pages = -(-total // PER_PAGE)
             known = await self.service.member_names(guild_id, [m for m, _ in rows])
             embed = standings.leaderboard_embed(rows, page, total, PER_PAGE, preset=board.preset,
-                                                period=board.period, known=known)
+                                                period=board.period, known=known,
+                                                season=board.season)
             await edit(interaction, embed=embed,
                        view=pager_view(guild_id, interaction.user.id, page, pages, board),
                        allowed_mentions=discord.AllowedMentions.none())
         await guarded(interaction, None, work)
 
     # ------------------------------------------------------------- admin
+    async def _confirmed(self, interaction: discord.Interaction, expires: int,
+                         confirmed: bool) -> discord.Member | None:
+        """The manager who pressed Confirm under a question in time (their
+        permission checked again: they may have lost it meanwhile); ``None`` once
+        the press is answered: the question expired (``expires``, unix seconds) or
+        was cancelled.
+
+        Raises:
+            UserError: the member no longer has Manage Server.
+        """
+        if discord.utils.utcnow().timestamp() > expires:
+            await edit(interaction, content=i18n._("This confirmation expired: run the command again."),
+                       view=None)
+            return None
+        if not confirmed:
+            await edit(interaction, content=i18n._("Cancelled: nothing changed."), view=None)
+            return None
+        return require_manager(interaction)
+
     async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
                               confirmed: bool) -> None:
         """Confirm or Cancel pressed under the reset question (by the member who
@@ -403,16 +424,27 @@ class Handlers(HistoryHandlers):
         After ``expires`` (unix seconds) nothing happens and the buttons go."""
         async def work() -> None:
             assert interaction.guild is not None
-            if discord.utils.utcnow().timestamp() > expires:
-                await edit(interaction, content=i18n._("This confirmation expired: run the command again."),
-                           view=None)
+            member = await self._confirmed(interaction, expires, confirmed)
+            if member is None:
                 return
-            if not confirmed:
-                await edit(interaction, content=i18n._("Cancelled: nothing changed."), view=None)
-                return
-            member = require_manager(interaction)  # they may have lost it meanwhile
             count = await self.service.reset_ledger(interaction.guild.id, member.id)
             await edit(interaction, content=i18n.ngettext("Done: {count} balance reset to zero.",
                                                      "Done: {count} balances reset to zero.",
                                                      count).format(count=count), view=None)
+        await guarded(interaction, None, work)
+
+    async def on_season_answer(self, interaction: discord.Interaction, expires: int,
+                               confirmed: bool) -> None:
+        """Confirm or Cancel pressed under ``/commerce-admin season``'s question (as
+        ``on_reset_answer``): Confirm starts the guild's next season."""
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = await self._confirmed(interaction, expires, confirmed)
+            if member is None:
+                return
+            number = await self.service.start_season(interaction.guild.id, member.id)
+            await edit(interaction, content=i18n._(
+                "Season {number} has begun: the leaderboards count it from now on. Earlier "
+                "seasons stay on `/commerce leaderboard season:`.").format(number=number),
+                view=None)
         await guarded(interaction, None, work)

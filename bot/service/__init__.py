@@ -25,6 +25,8 @@ into messages, panels and timers.
 - ``players``: who decides for AI seats at their level, and the coach's hints
   (strong search in a worker process, off the event loop);
 - ``queries``: settings, ledger pages, stats, ledger reset;
+- ``seasons`` and ``skill``: seasons, skill ratings (updated as a game finishes)
+  and the rating board (docs/RATINGS.md);
 - ``archive``: games that are over: records (with each deal's proof), the
   history, a finished deal rebuilt at any step (``TableService.archive``, a
   read-only service of its own over storage);
@@ -63,16 +65,17 @@ from .outcome import Answered, Moment, Outcome
 from .posted import Posted, PostedMessage
 from .progress import Progress
 from .queries import Queries
+from .seasons import RatingBoard, Seasons
 from .shuffles import Shuffles
 
 __all__ = ["AI_NAMES", "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
            "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
-           "PostedMessage", "ServiceError", "StorageFailure", "TableGone",
+           "PostedMessage", "RatingBoard", "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
-class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted):
+class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seasons):
     """Owns every open table; see the module docstring.
 
     Args:

@@ -54,6 +54,7 @@ from .errors import STORAGE_ERRORS, ServiceError, StorageFailure, TableGone, Use
 from .live import LiveTable
 from .locks import InFlight, KeyedLock
 from .players import AiPlayers
+from .skill import rate_finished
 
 log = logging.getLogger(__name__)
 
@@ -515,6 +516,7 @@ class ServiceBase:
         )
         if deal.finished and live.game.complete:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
+            await rate_finished(self.storage, live)
             await self._ended(live, "finished")
 
     def observation(self, table_id: int, member_id: int) -> tuple[LiveTable, Observation]:

@@ -119,6 +119,8 @@ def convert(value: Any, kind: str, table: str, column: str) -> Any:
             raise CopyRefused(f"{table}.{column} holds {value!r}, which is not a whole number "
                               f"a PostgreSQL {kind} column holds: correct that row first")
         return number
+    if kind == "double precision" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)  # a rating (bot/storage/ratings.py)
     if isinstance(value, bytes):
         raise CopyRefused(f"{table}.{column} holds bytes, not text: correct that row first")
     text = value if isinstance(value, str) else str(value)

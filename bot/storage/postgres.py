@@ -53,6 +53,7 @@ from .errors import DatabaseNotWritable, DatabaseUnavailable
 from .games import Games
 from .ledger import Ledger
 from .pg_migrate import migrate
+from .ratings import Ratings
 from .reports import Reports
 from .shards import Shards
 from .shared import TableUpdates, check_shards
@@ -180,7 +181,7 @@ class PgTx:
 
 
 class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdates, Games,
-                Ledger, Reports):
+                Ledger, Reports, Ratings):
     """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
     each method); every public coroutine is its own transaction unless noted.
 

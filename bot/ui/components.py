@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 #: the answer to a control used outside the guild or channel it was posted in
 NOT_HERE = N_("That control does not belong here.")
+#: the highest season a leaderboard's option and pager ids name
+MAX_SEASON = 9999
 #: seconds the reset-ledger question can be answered
 CONFIRM_SECONDS = 60
 
@@ -86,6 +88,10 @@ class ControlHandlers(Protocol):
     async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
                               confirmed: bool) -> None:
         """Confirm / Cancel of a ledger reset."""
+
+    async def on_season_answer(self, interaction: discord.Interaction, expires: int,
+                               confirmed: bool) -> None:
+        """Confirm / Cancel of a new season."""
 
     async def on_history(self, interaction: discord.Interaction, guild_id: int,
                          state: HistoryState) -> None:
@@ -432,29 +438,35 @@ class BoardFilter:
     Attributes:
         period: a key of ``PERIODS`` (``week``, ``month``, ``all``).
         preset: one preset's tables only (a key of ``PRESETS``), ``None`` for all.
+        season: one season's rows (from 1, at most ``MAX_SEASON``), ``None`` for the
+            current one (docs/RATINGS.md "Seasons").
     """
 
     period: str = "all"
     preset: str | None = None
+    season: int | None = None
 
     def tail(self) -> str:
         """The id's end: ``""`` for the whole ledger (the ids of older pagers),
-        else ``:<period>:<preset or nothing>``."""
+        else ``:<period>:<preset or nothing>``, and ``:<season>`` for a season."""
         if self == BoardFilter():
             return ""
-        return f":{self.period}:{self.preset or ''}"
+        return f":{self.period}:{self.preset or ''}" + (
+            "" if self.season is None else f":{self.season}")
 
     @classmethod
     def parse(cls, tail: str | None) -> BoardFilter | None:
         """The filter of an id's end (``tail()`` without its first colon; ``None``:
-        none); ``None`` when it names no period or preset of ours."""
+        none); ``None`` when it names no period, preset or season of ours."""
         if tail is None:
             return cls()
-        period, colon, preset = tail.partition(":")
-        if (not colon or period not in PERIODS or ":" in preset
-                or (preset and preset not in PRESETS)):
+        period, colon, rest = tail.partition(":")
+        preset, colon_season, season = rest.partition(":")
+        if (not colon or period not in PERIODS or (preset and preset not in PRESETS)
+                or (colon_season and not (season.isascii() and season.isdigit()
+                                          and 1 <= int(season) <= MAX_SEASON))):
             return None
-        return cls(period, preset or None)
+        return cls(period, preset or None, int(season) if colon_season else None)
 
 
 #: the highest page number a pager id may carry (a bigger one is garbled)

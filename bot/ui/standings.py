@@ -52,13 +52,15 @@ def empty_board(preset: str | None, period: str) -> str:
 def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int, per_page: int, *,
                       preset: str | None = None, period: str = "all",
                       now: datetime.datetime | None = None,
-                      known: dict[int, str] | None = None) -> discord.Embed:
+                      known: dict[int, str] | None = None,
+                      season: int | None = None) -> discord.Embed:
     """Page ``page`` (0-based) of the guild's ledger: ``rows`` are that page's
     ``(member_id, balance)`` pairs (points), ``total`` the number of members
     ranked. A board of one ``preset`` or ``period`` says so in its title, and
     its footer gives the period's start (UTC; ``now`` defaults to the present).
     ``known``: members' names at their latest seat, shown (made readable and
-    inert) beside their mention, which no name can imitate."""
+    inert) beside their mention, which no name can imitate. ``season``: a season
+    asked for by its number, named in the title."""
     known = known or {}
 
     def who(member: int) -> str:
@@ -67,7 +69,8 @@ def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int, per_pa
     lines = [f"{page * per_page + i + 1}. {who(member)}: {balance:+d}"
              for i, (member, balance) in enumerate(rows)]
     scope = board_scope(preset, period)
-    title = _("Commerce leaderboard") + (f" · {scope}" if scope else "")
+    title = (_("Commerce leaderboard") + (f" · {scope}" if scope else "")
+             + (" · " + _("season {number}").format(number=season) if season is not None else ""))
     embed = discord.Embed(title=title, colour=GOLD, description="\n".join(lines))
     pages = max(1, -(-total // per_page))
     footer = _("Page {page} of {pages}").format(page=page + 1, pages=pages) + (

@@ -272,7 +272,7 @@ async def test_the_proof_finds_a_row_changed_though_the_counts_are_the_same(
 
 async def types_of(store: Storage) -> copies.Columns:
     """The column types the copy uses, read from the SQLite schema's declarations."""
-    kinds = {"INTEGER": "bigint", "TEXT": "text"}
+    kinds = {"INTEGER": "bigint", "TEXT": "text", "REAL": "double precision"}
     out: copies.Columns = {}
     async with store._read() as db:
         for table in copies.COPY_ORDER:
