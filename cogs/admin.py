@@ -29,8 +29,7 @@ from bot.service import (
 )
 from bot.ui import help as help_text
 from bot.ui import render
-from bot.ui.components import reset_ledger_view
-from bot.ui.ratings import SeasonButton, season_view
+from bot.ui.components import confirm_view
 
 log = logging.getLogger(__name__)
 
@@ -200,29 +199,28 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             await reply(interaction,
                         _("Reset every Commerce balance on this server to zero? The history is kept; "
                           "offsetting entries are added to the ledger."),
-                        view=reset_ledger_view(interaction.guild.id, member.id, now))
+                        view=confirm_view("reset", interaction.guild.id, member.id, now))
         await guarded(interaction, None, work)
 
     @app_commands.command(name="season",
                           description="Start a new season: the leaderboards count it from now on")
     async def season(self, interaction: discord.Interaction) -> None:
         """Ask to confirm (answerable for a minute, even across a restart); the
-        season begins when Confirm is pressed (``bot.ui.ratings.SeasonButton``)."""
+        season begins when Confirm is pressed (``bot.ui.components.ConfirmButton``)."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
             now = discord.utils.utcnow().timestamp()
-            _, current = await self.service.season_of(interaction.guild.id, None)
+            current = (await self.service.season_of(interaction.guild.id, None))[1]
             await reply(interaction,
-                        f"Start season {current + 1} on this server? Points and ratings on the "
-                        f"leaderboards start again from nothing; season {current} stays "
-                        "readable with `/commerce leaderboard season:`.",
-                        view=season_view(interaction.guild.id, member.id, now))
+                        _("Start season {next} on this server? Points and ratings on the "
+                          "leaderboards start again from nothing; season {current} stays "
+                          "readable with `/commerce leaderboard season:`.").format(
+                              next=current + 1, current=current),
+                        view=confirm_view("season", interaction.guild.id, member.id, now))
         await guarded(interaction, None, work)
 
 
 async def setup(bot: CommerceBot) -> None:
-    """Extension entry point (``bot.load_extension``): add the ``Admin`` cog and the
-    buttons of its season question (``SeasonButton``)."""
-    bot.add_dynamic_items(SeasonButton)
+    """Extension entry point (``bot.load_extension``): add the ``Admin`` cog."""
     await bot.add_cog(Admin(bot))

@@ -113,20 +113,10 @@ class DiscardDeal(DealBase):
     #: the card the seat whose turn it is drew and must keep or throw away
     drawn: Card | None = None
 
-    def __init__(
-        self,
-        rules: Rules,
-        n_seats: int,
-        dealer: int,
-        deck: Sequence[Card],
-        *,
-        chips: Sequence[int] | None = None,
-        carried_pots: Sequence[int] | None = None,
-        first: bool = True,
-        final: bool = False,
-        rng: random.Random | None = None,
-        reshuffler: Callable[[int, Sequence[Card]], list[Card]] | None = None,
-    ) -> None:
+    def __init__(self, rules: Rules, n_seats: int, dealer: int, deck: Sequence[Card], *,
+                 chips: Sequence[int] | None = None, carried_pots: Sequence[int] | None = None,
+                 first: bool = True, final: bool = False, rng: random.Random | None = None,
+                 reshuffler: Callable[[int, Sequence[Card]], list[Card]] | None = None) -> None:
         """Deal to the seats with chips, take the stake (first deal) and, under
         three-stake, an ante into each pot; turn up the first discard, stack the stock
         (docs/RULES.md §2.7). Arguments and errors: see the class."""

@@ -362,14 +362,8 @@ class DealBase(ABC):
     #: the horse, or once the deal is over)
     turn: int | None
 
-    def __init__(
-        self,
-        rules: Rules,
-        n_seats: int,
-        dealer: int,
-        deck: Sequence[Card],
-        active: Collection[int] | None = None,
-    ) -> None:
+    def __init__(self, rules: Rules, n_seats: int, dealer: int, deck: Sequence[Card],
+                 active: Collection[int] | None = None) -> None:
         """Check the arguments, then deal three cards to each seat in play, one at a
         time in turn order from the eldest hand (docs/RULES.md §1.3); the family
         lays out ``deck[dealt:]``. Arguments and errors: see the class."""

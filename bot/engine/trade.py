@@ -73,16 +73,8 @@ class TradeDeal(DealBase):
         ValueError: bad seat count, dealer or deck.
     """
 
-    def __init__(
-        self,
-        rules: Rules,
-        n_seats: int,
-        dealer: int,
-        deck: Sequence[Card],
-        *,
-        carried_pool: int = 0,
-        final: bool = True,
-    ) -> None:
+    def __init__(self, rules: Rules, n_seats: int, dealer: int, deck: Sequence[Card], *,
+                 carried_pool: int = 0, final: bool = True) -> None:
         """Deal, take each seat's ante into the pool (plus ``carried_pool``) and
         stack the rest as the stock; the eldest hand is first to move
         (docs/RULES.md §2.1). Arguments and errors: see the class."""

@@ -87,19 +87,9 @@ class WidowDeal(DealBase):
     #: nothing is ever drawn to be kept or thrown away in this family
     drawn: None = None
 
-    def __init__(
-        self,
-        rules: Rules,
-        n_seats: int,
-        dealer: int,
-        deck: Sequence[Card],
-        *,
-        carried_pool: int = 0,
-        lives: Sequence[int] | None = None,
-        horse_available: bool | None = None,
-        first: bool = True,
-        final: bool = True,
-    ) -> None:
+    def __init__(self, rules: Rules, n_seats: int, dealer: int, deck: Sequence[Card], *,
+                 carried_pool: int = 0, lives: Sequence[int] | None = None,
+                 horse_available: bool | None = None, first: bool = True, final: bool = True) -> None:
         """Deal to the seats in play (with lives, in oldway), take the stake (first
         deal) and the antes into the pool, and lay the next three cards face up as
         the widow (docs/RULES.md §2.5, §2.6). Arguments and errors: see the class."""

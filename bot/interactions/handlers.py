@@ -417,34 +417,25 @@ class Handlers(HistoryHandlers):
             return None
         return require_manager(interaction)
 
-    async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
-                              confirmed: bool) -> None:
-        """Confirm or Cancel pressed under the reset question (by the member who
-        asked, in the guild it was asked in: ``components.Placed`` checked that).
-        After ``expires`` (unix seconds) nothing happens and the buttons go."""
+    async def on_confirm(self, interaction: discord.Interaction, question: str, expires: int,
+                         confirmed: bool) -> None:
+        """Confirm or Cancel pressed under a manager's question (by the member who
+        asked, in the guild it was asked in: ``components.Placed`` checked that):
+        ``reset`` zeroes every balance of the guild, ``season`` starts its next
+        season. After ``expires`` (unix seconds) nothing happens and the buttons go."""
         async def work() -> None:
             assert interaction.guild is not None
             member = await self._confirmed(interaction, expires, confirmed)
             if member is None:
                 return
-            count = await self.service.reset_ledger(interaction.guild.id, member.id)
-            await edit(interaction, content=i18n.ngettext("Done: {count} balance reset to zero.",
-                                                     "Done: {count} balances reset to zero.",
-                                                     count).format(count=count), view=None)
-        await guarded(interaction, None, work)
-
-    async def on_season_answer(self, interaction: discord.Interaction, expires: int,
-                               confirmed: bool) -> None:
-        """Confirm or Cancel pressed under ``/commerce-admin season``'s question (as
-        ``on_reset_answer``): Confirm starts the guild's next season."""
-        async def work() -> None:
-            assert interaction.guild is not None
-            member = await self._confirmed(interaction, expires, confirmed)
-            if member is None:
-                return
-            number = await self.service.start_season(interaction.guild.id, member.id)
-            await edit(interaction, content=i18n._(
-                "Season {number} has begun: the leaderboards count it from now on. Earlier "
-                "seasons stay on `/commerce leaderboard season:`.").format(number=number),
-                view=None)
+            if question == "season":
+                number = await self.service.start_season(interaction.guild.id, member.id)
+                text = i18n._("Season {number} has begun: the leaderboards count it from now on. "
+                              "Earlier seasons stay on `/commerce leaderboard season:`."
+                              ).format(number=number)
+            else:
+                count = await self.service.reset_ledger(interaction.guild.id, member.id)
+                text = i18n.ngettext("Done: {count} balance reset to zero.",
+                                     "Done: {count} balances reset to zero.", count).format(count=count)
+            await edit(interaction, content=text, view=None)
         await guarded(interaction, None, work)

@@ -81,18 +81,13 @@ class Posted(ServiceBase):
         kind, message_id = message.kind, message.message_id
         table_id = live.id
         open_live = self.tables.get(table_id)  # ``live`` may be a frame being shown
-        if kind == "lobby":
+        if kind in ("lobby", "table"):
             assert message_id is not None
+            ids = ({"lobby_message_id": message_id} if kind == "lobby"
+                   else {"table_message_id": message_id})
             if open_live is not None:
-                open_live.row = dataclasses.replace(open_live.row, lobby_message_id=message_id)
-            await self._remember(table_id, kind, lambda: self.storage.set_messages(
-                table_id, lobby_message_id=message_id))
-        elif kind == "table":
-            assert message_id is not None
-            if open_live is not None:
-                open_live.row = dataclasses.replace(open_live.row, table_message_id=message_id)
-            await self._remember(table_id, kind, lambda: self.storage.set_messages(
-                table_id, table_message_id=message_id))
+                open_live.row = dataclasses.replace(open_live.row, **ids)  # type: ignore[arg-type]
+            await self._remember(table_id, kind, lambda: self.storage.set_messages(table_id, **ids))
         elif kind == "showdown":
             assert message_id is not None
             live.showdown_messages[live.deal_number] = message_id

@@ -85,13 +85,9 @@ class ControlHandlers(Protocol):
                       board: BoardFilter | None = None) -> None:
         """Previous / Next under a leaderboard (of ``board``'s preset and period)."""
 
-    async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
-                              confirmed: bool) -> None:
-        """Confirm / Cancel of a ledger reset."""
-
-    async def on_season_answer(self, interaction: discord.Interaction, expires: int,
-                               confirmed: bool) -> None:
-        """Confirm / Cancel of a new season."""
+    async def on_confirm(self, interaction: discord.Interaction, question: str, expires: int,
+                         confirmed: bool) -> None:
+        """Confirm / Cancel of a manager's question (``ConfirmButton.question``)."""
 
     async def on_history(self, interaction: discord.Interaction, guild_id: int,
                          state: HistoryState) -> None:
@@ -523,31 +519,35 @@ class LeaderboardButton(Placed, DynamicButton,
         await handlers(interaction).on_page(interaction, self.guild_id, self.page, self.board)
 
 
-class ResetLedgerButton(Placed, DynamicButton,
-                        template=(r"commerce:reset:(?P<guild>\d+):(?P<owner>\d+):(?P<expires>\d+)"
-                                  r":(?P<answer>confirm|cancel)")):
-    """Confirm / Cancel of ``/commerce-admin reset-ledger``. The id carries the
-    guild, the manager who asked and when the question expires (unix seconds);
-    a later click is told to run the command again."""
+class ConfirmButton(Placed, DynamicButton,
+                    template=(r"commerce:(?P<question>reset|season):(?P<guild>\d+):(?P<owner>\d+)"
+                              r":(?P<expires>\d+):(?P<answer>confirm|cancel)")):
+    """Confirm / Cancel of a manager's question: ``reset`` (``/commerce-admin
+    reset-ledger``) or ``season`` (``/commerce-admin season``). The id carries the
+    question, the guild, the manager who asked and when the question expires (unix
+    seconds); a later click is told to run the command again."""
 
-    LABELS = {"confirm": (N_("Confirm"), discord.ButtonStyle.danger),
-              "cancel": (N_("Cancel"), discord.ButtonStyle.secondary)}
+    #: the Confirm button's label of each question
+    CONFIRM = {"reset": N_("Confirm"), "season": N_("Start the new season")}
 
-    def __init__(self, guild_id: int, owner_id: int, expires: int, answer: str) -> None:
-        """``answer`` (``confirm`` or ``cancel``) to ``owner_id``'s question in guild
-        ``guild_id``, valid until ``expires`` (unix seconds)."""
-        label, style = self.LABELS[answer]
+    def __init__(self, question: str, guild_id: int, owner_id: int, expires: int,
+                 answer: str) -> None:
+        """``answer`` (``confirm`` or ``cancel``) to ``owner_id``'s ``question`` in
+        guild ``guild_id``, valid until ``expires`` (unix seconds)."""
+        label, style = ((self.CONFIRM[question], discord.ButtonStyle.danger) if answer == "confirm"
+                        else (N_("Cancel"), discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(
             label=_(label), style=style,
-            custom_id=f"commerce:reset:{guild_id}:{owner_id}:{expires}:{answer}"))
-        self.guild_id, self.owner_id, self.expires, self.answer = guild_id, owner_id, expires, answer
+            custom_id=f"commerce:{question}:{guild_id}:{owner_id}:{expires}:{answer}"))
+        self.question, self.guild_id, self.owner_id = question, guild_id, owner_id
+        self.expires, self.answer = expires, answer
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ResetLedgerButton:
+                             match: re.Match[str]) -> ConfirmButton:
         """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
-        return cls(int(match["guild"]), int(match["owner"]), int(match["expires"]),
-                   match["answer"])
+        guild, owner, expires = map(int, match.group("guild", "owner", "expires"))
+        return cls(match["question"], guild, owner, expires, match["answer"])
 
     def refusal(self, interaction: discord.Interaction) -> str | None:
         """Refuse a click in another guild, or by anyone but the manager who asked."""
@@ -558,9 +558,9 @@ class ResetLedgerButton(Placed, DynamicButton,
         return None
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the answer (Confirm: ``True``) to the handlers' ``on_reset_answer``."""
-        await handlers(interaction).on_reset_answer(
-            interaction, self.expires, self.answer == "confirm")
+        """Hand the answer (Confirm: ``True``) to the handlers' ``on_confirm``."""
+        await handlers(interaction).on_confirm(
+            interaction, self.question, self.expires, self.answer == "confirm")
 
 
 @dataclass(frozen=True)
@@ -663,7 +663,7 @@ class HistorySelect(Placed, DynamicSelect,
 
 
 DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, PickButton, NextDealButton,
-                 CutButton, LeaderboardButton, ResetLedgerButton, HistoryButton, HistorySelect)
+                 CutButton, LeaderboardButton, ConfirmButton, HistoryButton, HistorySelect)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -739,9 +739,9 @@ def pager_view(guild_id: int, owner_id: int, page: int, pages: int,
                                      disabled=page >= pages - 1, board=board))
 
 
-def reset_ledger_view(guild_id: int, owner_id: int, now: float) -> discord.ui.View:
-    """Confirm / Cancel of a ledger reset asked at ``now`` (unix seconds),
-    answerable for ``CONFIRM_SECONDS``."""
+def confirm_view(question: str, guild_id: int, owner_id: int, now: float) -> discord.ui.View:
+    """Confirm / Cancel of ``question`` (``reset`` or ``season``) asked at ``now``
+    (unix seconds), answerable for ``CONFIRM_SECONDS``."""
     expires = int(now) + CONFIRM_SECONDS
-    return view_of(*(ResetLedgerButton(guild_id, owner_id, expires, a)
+    return view_of(*(ConfirmButton(question, guild_id, owner_id, expires, a)
                      for a in ("confirm", "cancel")))

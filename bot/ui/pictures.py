@@ -49,7 +49,7 @@ from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from ..i18n import N_, _, current
 from . import fonts
 from . import png as png_file
-from .status import PICTURE, middle_word, status_line
+from .status import PICTURE, ending_line, middle_word, status_line
 from .words import hand_words, plural
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
@@ -1275,16 +1275,8 @@ def showdown_scene(obs: Observation, names: Sequence[str],
 
 
 def _how_text(sd: Showdown, names: Sequence[str]) -> str:
-    """How play stopped (as ``render.how_it_ended``, with plain names)."""
-    if sd.ended_by == "stock":
-        return _("The stock ran out.")
-    if sd.ended_by == "stand":
-        return _("Everyone has stood.")
-    if sd.ended_by == "pass":
-        return _("Everyone passed for a whole round.")
-    if sd.knocker is not None:
-        return _("{who} knocked.").format(who=_name(names, sd.knocker))
-    return _("The deal is over.")
+    """How play stopped (``status.ending_line``, with plain names)."""
+    return ending_line(sd, lambda seat: _name(names, seat))
 
 
 def _result_text(obs: Observation, sd: Showdown, names: Sequence[str]) -> str:

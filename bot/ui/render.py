@@ -19,7 +19,7 @@ from ..i18n import N_, _, ngettext
 from ..service import LiveTable
 from . import names, payments, proofs
 from .controls import label
-from .status import MESSAGE, status_line
+from .status import MESSAGE, ending_line, status_line
 from .words import hand_words
 from .words import names_list as names_list  # the commands and timers use them through render
 from .words import plural as plural
@@ -437,16 +437,9 @@ def payment_lines(live: LiveTable, deal: AnyDeal) -> list[str]:
 
 def how_it_ended(live: LiveTable, sd: Showdown) -> str:
     """How play stopped: the stock ran out (trade and barter, §2.1), everyone
-    stood (widow), a whole round passed (jaques), or who knocked."""
-    if sd.ended_by == "stock":
-        return _("The stock ran out.")
-    if sd.ended_by == "stand":
-        return _("Everyone has stood.")
-    if sd.ended_by == "pass":
-        return _("Everyone passed for a whole round.")
-    if sd.knocker is not None:
-        return _("{who} knocked.").format(who=seat_name(live, sd.knocker))
-    return _("The deal is over.")
+    stood (widow), a whole round passed (jaques), or who knocked
+    (``status.ending_line``)."""
+    return ending_line(sd, lambda seat: seat_name(live, seat))
 
 
 def showdown_result(live: LiveTable, deal: AnyDeal) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine import Observation
+from ..engine import Observation, Showdown
 from ..i18n import N_, _, ngettext
 from .words import plural
 
@@ -79,3 +79,18 @@ def status_line(obs: Observation, name: Callable[[int], str], wording: int) -> s
     if obs.phase == "final":
         text += _final_round(obs.final_turns, wording)
     return text
+
+
+def ending_line(sd: Showdown, name: Callable[[int], str]) -> str:
+    """How play stopped, in the current language: the stock ran out (trade and
+    barter, docs/RULES.md §2.1), everyone stood (widow), a whole round passed
+    (jaques), or who knocked (named by ``name``, as in ``status_line``)."""
+    if sd.ended_by == "stock":
+        return _("The stock ran out.")
+    if sd.ended_by == "stand":
+        return _("Everyone has stood.")
+    if sd.ended_by == "pass":
+        return _("Everyone passed for a whole round.")
+    if sd.knocker is not None:
+        return _("{who} knocked.").format(who=name(sd.knocker))
+    return _("The deal is over.")

@@ -166,16 +166,27 @@ RANKS = {"2s": N_("of 2s"), "3s": N_("of 3s"), "4s": N_("of 4s"), "5s": N_("of 5
 def hand_words(description: str) -> str:
     """A hand's name (``bot.engine.describe``'s English: ``"tricon of 7s"``) in the
     current language; English, and a name of no known pattern, as it is."""
-    if i18n.current() == i18n.DEFAULT:
+    found = _matching(description, _HANDS)
+    if found is None:
         return description
-    for pattern, template in _HANDS:
-        found = pattern.fullmatch(description)
-        if found is None:
-            continue
-        value = found[1] if found.groups() else ""
-        ranks = _(RANKS[value]) if value in RANKS else value
-        return _(template).format(ranks=ranks, rank=value, total=value)
-    return description
+    template, groups = found
+    value = groups[0] if groups else ""
+    ranks = _(RANKS[value]) if value in RANKS else value
+    return _(template).format(ranks=ranks, rank=value, total=value)
+
+
+def _matching(text: str, table: tuple[tuple[re.Pattern[str], str], ...],
+              ) -> tuple[str, tuple[str, ...]] | None:
+    """The catalog template of the first pattern of ``table`` that ``text`` matches
+    whole, with the matched groups; ``None`` in English (the text is already worded)
+    or when no pattern matches."""
+    if i18n.current() == i18n.DEFAULT:
+        return None
+    for pattern, template in table:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return template, found.groups()
+    return None
 
 
 #: a menu option or panel button as the engine words it (``bot.engine.choices.label``),
@@ -196,11 +207,8 @@ def choice_words(label: str) -> str:
     """A decision's label (``bot.engine.choices.label``'s English: ``"give 7♠ · take
     K♥"``) in the current language; English, a card alone and a label of no known
     pattern as they are."""
-    if i18n.current() == i18n.DEFAULT:
+    found = _matching(label, _CHOICES)
+    if found is None:
         return label
-    for pattern, template in _CHOICES:
-        found = pattern.fullmatch(label)
-        if found is not None:
-            parts = dict(zip("ab", found.groups(), strict=False))
-            return _(template).format(**parts)
-    return label
+    template, groups = found
+    return _(template).format(**dict(zip("ab", groups, strict=False)))

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Decision, replay
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.service import StorageFailure, TableService
 from bot.service.skill import final_ranks, player_of, rate
 from bot.storage import AnyStorage, Storage
@@ -61,7 +61,7 @@ async def play_game(store: AnyStorage, service: TableService, levels: tuple[str,
             live = (await service.next_deal(table_id, live.deal_number)).live
             continue
         last = live.game.deals_total is not None and live.deal_number == live.game.deals_total
-        decision = engine_ai.choose(live.deal.observation(0))
+        decision = engine_easy.choose(live.deal.observation(0))
         if last:
             if "knock" in live.deal.legal_actions(0):
                 decision = Decision("knock")
@@ -94,7 +94,7 @@ async def expected_ratings(store: AnyStorage, service: TableService) -> dict[tup
     out: dict[tuple, tuple] = {}
     for (table_id,) in await _rows(store, "SELECT table_id FROM games WHERE finished_at"
                                             " IS NOT NULL ORDER BY table_id"):
-        game = replay(await service.record(table_id))
+        game = replay(await service.archive.record(table_id))
         players = [player_of(s) for s in await store.seats(table_id)]
         keys = [(p.member_id, p.ai_level) for p in players]
         after = rate([None if k not in out else out[k][:2] for k in keys], final_ranks(game))
