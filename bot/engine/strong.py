@@ -36,9 +36,10 @@ deal itself:
 
 The budget is a number of playouts and/or a wall-clock deadline
 (``time.perf_counter``), checked before each world is sampled, before each
-playout and every ``CLOCK_EVERY`` moves inside a playout: a search past its
-deadline drops the playout under way and chooses from the worlds every live
-candidate finished. With a playout budget alone the choice is a pure function
+playout and every ``CLOCK_EVERY`` moves inside a playout: a search that is past
+its deadline, or would be after one more step as long as the longest seen so
+far (``RESERVE_SHARE``), drops the playout under way and chooses from the
+worlds every live candidate finished. With a playout budget alone the choice is a pure function
 of the view and the random source.
 """
 
@@ -88,6 +89,10 @@ MODEL_ATTEMPTS = 8
 USE_MODEL = True
 #: a playout looks at the clock every this many moves (a move takes ~0.1 ms)
 CLOCK_EVERY = 4
+#: the search stops once the longest gap it has seen between two looks at the clock
+#: (a slow step, or the process waiting for a busy core) would carry it past the
+#: deadline; that reserve is at most this share of the budget's seconds
+RESERVE_SHARE = 0.25
 
 Policy = Callable[[Observation], Decision]
 #: seconds on a monotonic clock (``time.perf_counter``; tests pass a fake one)
@@ -874,6 +879,9 @@ class _Search:
         self.model = _Model(view) if USE_MODEL else None
         self.clock = clock
         self.deadline = None if budget.seconds is None else start + budget.seconds
+        self.cap = RESERVE_SHARE * (budget.seconds or 0.0)
+        self.looked = start  # the last look at the clock
+        self.reserve = 0.0  # the longest gap between two looks, at most ``cap``
         self.limit = budget.playouts
         self.worlds: list[tuple[_Cards, int]] = []
         self.played = 0
@@ -902,8 +910,14 @@ class _Search:
         return self.late()
 
     def late(self) -> bool:
-        """The deadline has passed."""
-        return self.deadline is not None and self.clock() > self.deadline
+        """The deadline has passed, or the next step, as long as the longest gap
+        between two looks at the clock so far (``RESERVE_SHARE``), would pass it."""
+        if self.deadline is None:
+            return False
+        now = self.clock()
+        self.reserve = min(self.cap, max(self.reserve, now - self.looked))
+        self.looked = now
+        return now + self.reserve > self.deadline
 
     def play(self, index: int, alive: list[Decision]) -> list[float] | None:
         """Every live candidate played out in world ``index`` (``None``: out of

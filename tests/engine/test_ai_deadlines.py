@@ -119,3 +119,24 @@ def test_world_sampling_gives_up_on_retries_once_told_to_stop(monkeypatch):
     tries[0] = 0
     strong.sample_world(view, random.Random(1))
     assert tries[0] == strong.SAMPLE_ATTEMPTS
+
+
+@pytest.mark.parametrize(("jump", "earliest"), [(0.04, 0.15), (0.1, 0.14)])
+def test_a_long_stall_makes_the_search_keep_a_reserve(jump, earliest, monkeypatch):
+    """After one stall of ``jump`` seconds (the process waited for its core), the
+    search stops early enough that a second one would still end by the
+    deadline; the reserve is at most RESERVE_SHARE of the budget."""
+    deal, seat = opening("jaques", 1)
+    moves = [0]
+    now = [0.0]
+
+    def policy(obs: Observation):
+        moves[0] += 1
+        now[0] += 0.001 + (jump if moves[0] == 10 else 0.0)
+        return normal.choose(obs)
+
+    monkeypatch.setitem(strong.ROLLOUTS, "normal", policy)
+    decision = strong.choose(seat_view(deal, seat), random.Random(2),
+                             strong.Budget(playouts=2000, seconds=0.2), clock=lambda: now[0])
+    assert decision in [d for a in deal.legal_actions(seat) for d in deal.choices(seat, a)]
+    assert earliest <= now[0] <= 0.2
