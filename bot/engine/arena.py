@@ -69,9 +69,11 @@ class Thresholds:
         stop: knock (trade, widow), stand (oldway) or pass (jaques) holding a
             hand at least this good.
         refuse: trade: refuse a barter (by knocking) holding a hand at least
-            this good; widow and oldway: the dealer takes the widow when it is
-            at least this good (or better than the hand); jaques: take the
-            discard when it raises the hand by at least this much.
+            this good (hoyle, where a barter cannot be refused: exchange and
+            knock at once holding a hand at least this good); widow and
+            oldway: the dealer takes the widow when it is at least this good
+            (or better than the hand); jaques: take the discard when it raises
+            the hand by at least this much.
         trade: trade (paying the fee) rather than barter holding a hand below
             this (the dealer, who trades free, always trades).
     """
@@ -81,8 +83,17 @@ class Thresholds:
     trade: float = 0.0
 
 
-#: per preset, tuned against ``normal`` (docs/AI.md "The threshold player")
-THRESHOLDS: dict[str, Thresholds] = {}
+#: per preset, tuned against ``normal`` by ``scripts/tune_threshold.py`` (docs/AI.md
+#: "The threshold player"; 100 decks per grid point, seed 1)
+THRESHOLDS: dict[str, Thresholds] = {
+    "foster": Thresholds(stop=0.5, refuse=0.65, trade=0.0),
+    "foster-more": Thresholds(stop=0.5, refuse=0.5, trade=0.0),
+    "hoyle": Thresholds(stop=0.88, refuse=0.0, trade=0.0),
+    "jaques": Thresholds(stop=0.99, refuse=0.03, trade=0.0),
+    "oldway": Thresholds(stop=0.99, refuse=0.9, trade=0.0),
+    "parlett": Thresholds(stop=0.5, refuse=0.65, trade=0.0),
+    "widow": Thresholds(stop=0.99, refuse=0.8, trade=0.0),
+}
 
 #: the arena's policies besides ``levels.LEVELS``
 POLICIES = ("threshold",)
@@ -149,9 +160,10 @@ def _threshold_trade(obs: Observation, t: Thresholds, hand: tuple[Card, ...], la
     if late or now >= t.stop:
         return Decision("knock")
     free = obs.seat == obs.dealer or obs.rules.trade_fee == 0
+    knock = obs.rules.knock_after_exchange and not obs.rules.barter_refusal and now >= t.refuse
     if "trade" in obs.legal and (free or now < t.trade):
-        return Decision("trade", _worst(hand, obs))
-    return Decision("barter", _worst(hand, obs))
+        return Decision("trade", _worst(hand, obs), knock=knock)
+    return Decision("barter", _worst(hand, obs), knock=knock)
 
 
 def _threshold_widow(obs: Observation, t: Thresholds, hand: tuple[Card, ...], late: bool,

@@ -43,3 +43,21 @@ def test_the_arena_seats_the_threshold_player_and_tunes_it(capsys):
     assert engine_main(["arena", "--preset", "jaques", "--policies", "threshold,normal",
                         "--deals", "1", "--seed", "2"]) == 0
     assert "threshold - normal" in capsys.readouterr().out
+
+
+def test_the_tuning_script_prints_entries_for_the_thresholds(monkeypatch, capsys):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "tune_threshold.py"
+    spec = importlib.util.spec_from_file_location("tune_threshold", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert len(module.grid("trade")) == len(module.STOPS) * len(module.REFUSES) * len(module.TRADES)
+    assert len(module.grid("discard")) == len(module.STOPS) * len(module.JAQUES_RISES)
+    monkeypatch.setattr(sys, "argv", ["tune_threshold.py", "--presets", "widow", "--deals", "1"])
+    module.main()
+    out = capsys.readouterr().out
+    assert "| `widow` |" in out and '"widow": Thresholds(stop=' in out
