@@ -5,13 +5,13 @@ Reads ``.env`` (python-dotenv): ``DISCORD_TOKEN``, ``DATABASE_URL`` (a
 (the SQLite file when ``DATABASE_URL`` is unset; default ``data/commerce.db``),
 ``COMMERCE_DEV_GUILD`` (sync commands to one guild at once), ``LOG_LEVEL``
 (default ``INFO``), ``SHARD_COUNT`` and ``SHARD_IDS`` (the shards this process
-runs, ``bot/shards.py``; a bad value stops it with exit code 2), ``METRICS_PORT``
-and ``METRICS_HOST`` (the ``/metrics`` and ``/health`` endpoint, ``bot/health.py``:
+runs, ``bot/storage/shards.py``; a bad value stops it with exit code 2), ``METRICS_PORT``
+and ``METRICS_HOST`` (the ``/metrics`` and ``/health`` endpoint, ``bot/process/health.py``:
 off unless ``METRICS_PORT`` is set; a bad port stops it with exit code 2; both
 ``python -m bot`` and the sandbox serve it).
 
 SIGTERM (``docker stop``) and SIGINT (Ctrl+C) stop either one cleanly
-(``bot/stopping.py``): no new interaction, the work in flight finished, the
+(``bot/process/stopping.py``): no new interaction, the work in flight finished, the
 storage closed, exit code 0.
 
 Exit codes of ``python -m bot``: 0 stopped cleanly; 1 refused at start (the
@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING
 
 from dotenv import load_dotenv
 
-from .shards import ShardConfigError, Shards, shards_from_env
 from .storage import CorruptDatabase, DatabaseUnavailable, is_postgres_url
+from .storage.shards import ShardConfigError, Shards, shards_from_env
 
 if TYPE_CHECKING:
-    from .app import CommerceBot
+    from .process.app import CommerceBot
 
 log = logging.getLogger("bot")
 
@@ -96,7 +96,7 @@ class MetricsConfigError(ValueError):
 
 
 def metrics_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, int] | None:
-    """Where to serve ``/metrics`` and ``/health`` (``bot/health.py``), from
+    """Where to serve ``/metrics`` and ``/health`` (``bot/process/health.py``), from
     ``METRICS_PORT`` and ``METRICS_HOST`` (default ``METRICS_HOST``, loopback) of
     ``environ`` (default: the process's): ``(host, port)``, a port of 0 taking
     any free one; ``None`` (no endpoint) when ``METRICS_PORT`` is unset or empty.
@@ -157,7 +157,7 @@ def build_bot(db_path: str | Path, shards: Shards | None = None,
     collector frozen once its tables are loaded; ``endpoint``: where it serves
     ``/metrics`` and ``/health`` (``metrics_from_env``). The golden-path tests
     build their bot with this too (tests/cogs/test_golden_path.py)."""
-    from .app import create_bot
+    from .process.app import create_bot
 
     bot = create_bot(db_path, dev_guild=dev_guild, shards=shards, endpoint=endpoint)
     bot.freeze_loaded = True  # one bot for the life of this process
@@ -173,7 +173,7 @@ def run_bot(db_path: str, shards: Shards | None = None,
     process holds it, or serves some of the same guilds) stops the bot with one clear
     line before Discord is contacted, and is never overwritten; so does an
     ``endpoint`` (``/metrics`` and ``/health``) that cannot listen, once the bot
-    is set up. SIGTERM or SIGINT stops it cleanly (``bot.stopping.serve``): 0, or
+    is set up. SIGTERM or SIGINT stops it cleanly (``bot.process.stopping.serve``): 0, or
     1 if work in flight had to be cut short; a claim lost while it runs stops it
     cleanly with 3."""
     try:
@@ -194,8 +194,8 @@ def run_bot(db_path: str, shards: Shards | None = None,
     bot = build_bot(db_path, shards, int(dev) if dev.isdigit() else None, endpoint)
     import discord
 
-    from .health import EndpointError
-    from .stopping import serve
+    from .process.health import EndpointError
+    from .process.stopping import serve
 
     try:
         return asyncio.run(serve(bot, token))
@@ -233,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     if args.command == "sandbox":
-        from .health import EndpointError
-        from .sandbox import run_sandbox
+        from .process.health import EndpointError
+        from .process.sandbox import run_sandbox
 
         try:
             return asyncio.run(run_sandbox(port=args.port, db_path=args.db, endpoint=endpoint))

@@ -15,8 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import CommerceBot
-from bot.interactions import guarded, reply, require_manager
+from bot.i18n import N_, _
+from bot.interactions.guard import guarded, require_manager
+from bot.process.app import CommerceBot
+from bot.runtime.sending import reply
 from bot.service import (
     EXPORT_MAX_BYTES,
     UPLOAD_MARGIN,
@@ -28,8 +30,14 @@ from bot.service import (
 from bot.ui import help as help_text
 from bot.ui import render
 from bot.ui.components import reset_ledger_view
+from bot.ui.ratings import SeasonButton, season_view
 
 log = logging.getLogger(__name__)
+
+#: where tables open, as the settings' answer says it
+WHERE = {"channel": N_("a new channel"), "thread": N_("a thread"), "here": N_("the current channel")}
+#: the languages of the ``language`` setting, by their own names
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español"}
 
 
 def export_text(made: ServerExport, limit: int) -> str:
@@ -72,11 +80,19 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
         turn_timer="Seconds a player has for a move before the AI plays it (0 = off)",
         default_preset="The rules /commerce new uses when none is given",
         keep_days="Days a finished game's channel is kept before it is removed (0 = for ever)",
-        max_tables="Open tables (lobbies and games) the server may have at once")
+        max_tables="Open tables (lobbies and games) the server may have at once",
+        language="The language of public messages and pictures (default: the server's)")
     @app_commands.choices(tables_open_in=[
         app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
         app_commands.Choice(name="a thread in the current channel", value="thread"),
         app_commands.Choice(name="the current channel", value="here"),
+    ])
+    @app_commands.choices(language=[
+        app_commands.Choice(name="the server's Discord language", value="server"),
+        app_commands.Choice(name="English", value="en"),
+        app_commands.Choice(name="Deutsch", value="de"),
+        app_commands.Choice(name="Français", value="fr"),
+        app_commands.Choice(name="Español", value="es"),
     ])
     async def settings(self, interaction: discord.Interaction,
                        tables_open_in: app_commands.Choice[str] | None = None,
@@ -84,7 +100,8 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                        turn_timer: app_commands.Range[int, 0, 3600] | None = None,
                        default_preset: str | None = None,
                        keep_days: app_commands.Range[int, 0, 365] | None = None,
-                       max_tables: app_commands.Range[int, 1, 50] | None = None) -> None:
+                       max_tables: app_commands.Range[int, 1, 50] | None = None,
+                       language: app_commands.Choice[str] | None = None) -> None:
         """Guild settings, checked at run time for Manage Server."""
         async def work() -> None:
             assert interaction.guild is not None
@@ -104,20 +121,28 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                 changes["keep_days"] = keep_days
             if max_tables is not None:
                 changes["max_tables"] = max_tables
+            if language is not None:
+                changes["language"] = "" if language.value == "server" else language.value
             if changes:
                 s = await self.service.update_settings(interaction.guild.id, member.id, **changes)
             else:
                 s = await self.service.settings(interaction.guild.id)
-            where = {"channel": "a new channel", "thread": "a thread",
-                     "here": "the current channel"}[s.table_mode]
-            timer = f"**{s.turn_timer} s** per move" if s.turn_timer else "**off**"
+            where = _(WHERE[s.table_mode])
+            timer = (_("**{seconds} s** per move").format(seconds=s.turn_timer) if s.turn_timer
+                     else _("**off**"))
             kept = (f"**{render.plural(s.keep_days, 'day')}**" if s.keep_days
-                    else "**for ever**")
-            await reply(interaction, f"Tables open in **{where}**; the next deal starts "
-                                     f"**{s.next_deal_delay} s** after a showdown (0 = button only); "
-                                     f"turn timer {timer}; default rules **{s.default_preset}**; "
-                                     f"finished games' channels kept {kept}; at most "
-                                     f"**{s.max_tables}** open tables.")
+                    else _("**for ever**"))
+            text = _("Tables open in **{where}**; the next deal starts "
+                     "**{delay} s** after a showdown (0 = button only); "
+                     "turn timer {timer}; default rules **{preset}**; "
+                     "finished games' channels kept {kept}; at most "
+                     "**{tables}** open tables.").format(
+                         where=where, delay=s.next_deal_delay, timer=timer, preset=s.default_preset,
+                         kept=kept, tables=s.max_tables)
+            if s.language:  # said only once set: the English answer stays as it was
+                text += " " + _("Public messages are in **{language}**.").format(
+                    language=LANGUAGE_NAMES[s.language])
+            await reply(interaction, text)
         await guarded(interaction, None, work)
 
     @app_commands.command(name="cancel", description="Close a stuck table; its unfinished deal is refunded")
@@ -130,9 +155,11 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             live = next((t for t in self.service.tables.values()
                          if t.row.guild_id == interaction.guild.id and t.row.number == table), None)
             if live is None:
-                raise UserError(f"There is no open table number {table} on this server.")
+                raise UserError(_("There is no open table number {number} on this server.").format(
+                    number=table))
             outcome = await self.service.end(live.id, member.id, is_manager=True)
-            await reply(interaction, f"Table {table} is closed; any unfinished deal was refunded.")
+            await reply(interaction, _("Table {number} is closed; any unfinished deal was refunded.").format(
+                number=table))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -140,7 +167,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                           description="This server's settings, ledger and finished games as a "
                                       "file, only to you")
     async def export(self, interaction: discord.Interaction) -> None:
-        """Send the server's own data (``TableService.export_server``: a zip of JSON
+        """Send the server's own data (``TableService.exports.export_server``: a zip of JSON
         files) to the admin who asked, ephemerally; once per ``EXPORT_INTERVAL``
         per server, whoever asks (a press within it is told when the next is
         possible, and nothing is read)."""
@@ -149,13 +176,13 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             member = require_manager(interaction)
             limit = min(EXPORT_MAX_BYTES, interaction.filesize_limit - UPLOAD_MARGIN)
             try:
-                made = await self.service.export_server(
+                made = await self.service.exports.export_server(
                     interaction.guild.id, member.id, now=discord.utils.utcnow(), max_bytes=limit)
             except ExportTooSoon as soon:
-                await reply(interaction, "This server's data was exported "
-                                         f"{discord.utils.format_dt(soon.last, 'R')}: the next "
-                                         "export is possible "
-                                         f"{discord.utils.format_dt(soon.next_at, 'R')}.")
+                await reply(interaction, _("This server's data was exported {last}: the next "
+                                           "export is possible {next}.").format(
+                                               last=discord.utils.format_dt(soon.last, 'R'),
+                                               next=discord.utils.format_dt(soon.next_at, 'R')))
                 return
             await reply(interaction, export_text(made, limit),
                         file=discord.File(io.BytesIO(made.data), filename=made.filename))
@@ -165,18 +192,37 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
     async def reset_ledger(self, interaction: discord.Interaction) -> None:
         """Ask to confirm (Confirm / Cancel, answerable for a minute, even across a
         restart); the reset itself happens when Confirm is pressed
-        (``bot.handlers.Handlers.on_reset_answer``)."""
+        (``bot.interactions.handlers.Handlers.on_reset_answer``)."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
             now = discord.utils.utcnow().timestamp()
             await reply(interaction,
-                        "Reset every Commerce balance on this server to zero? The history is kept; "
-                        "offsetting entries are added to the ledger.",
+                        _("Reset every Commerce balance on this server to zero? The history is kept; "
+                          "offsetting entries are added to the ledger."),
                         view=reset_ledger_view(interaction.guild.id, member.id, now))
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="season",
+                          description="Start a new season: the leaderboards count it from now on")
+    async def season(self, interaction: discord.Interaction) -> None:
+        """Ask to confirm (answerable for a minute, even across a restart); the
+        season begins when Confirm is pressed (``bot.ui.ratings.SeasonButton``)."""
+        async def work() -> None:
+            assert interaction.guild is not None
+            member = require_manager(interaction)
+            now = discord.utils.utcnow().timestamp()
+            _, current = await self.service.season_of(interaction.guild.id, None)
+            await reply(interaction,
+                        f"Start season {current + 1} on this server? Points and ratings on the "
+                        f"leaderboards start again from nothing; season {current} stays "
+                        "readable with `/commerce leaderboard season:`.",
+                        view=season_view(interaction.guild.id, member.id, now))
         await guarded(interaction, None, work)
 
 
 async def setup(bot: CommerceBot) -> None:
-    """Extension entry point (``bot.load_extension``): add the ``Admin`` cog."""
+    """Extension entry point (``bot.load_extension``): add the ``Admin`` cog and the
+    buttons of its season question (``SeasonButton``)."""
+    bot.add_dynamic_items(SeasonButton)
     await bot.add_cog(Admin(bot))

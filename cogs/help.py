@@ -1,25 +1,35 @@
-"""``/commerce rules``: how to play, for any preset, with an example."""
+"""``/commerce rules``: how to play, for any preset, with an example; ``/commerce
+about``: the bot itself, with its invite link (also logged at start)."""
 
 from __future__ import annotations
+
+import logging
 
 import discord
 from discord import app_commands
 
-from bot.app import CommerceBot
-from bot.commands import Subcommands
 from bot.engine import PRESETS
-from bot.interactions import guarded, say
+from bot.i18n import _
+from bot.interactions.commands import Subcommands
+from bot.interactions.guard import guarded
+from bot.process.app import CommerceBot
+from bot.runtime.sending import say
 from bot.service import UserError
+from bot.ui import about as about_text
 from bot.ui import help as help_text
+
+log = logging.getLogger(__name__)
 
 
 class Help(Subcommands):
-    """``/commerce rules``."""
+    """``/commerce rules | about``."""
 
     def __init__(self, bot: CommerceBot) -> None:
-        """The help command of ``bot``; it joins ``bot.commerce`` on load."""
+        """The help commands of ``bot``; they join ``bot.commerce`` on load."""
         super().__init__(bot.commerce)
         self.bot = bot
+        #: when the bot started (its cogs load as it starts)
+        self.started = discord.utils.utcnow()
 
     @app_commands.command(name="rules", description="How to play Commerce (any preset)")
     @app_commands.describe(preset="Which rules to explain (default: foster)")
@@ -34,11 +44,29 @@ class Help(Subcommands):
                 r = PRESETS[name]
                 embeds = [help_text.preset_embed(name, r.summary)]
             else:
-                raise UserError(f"There is no preset called {name!r}. Try: {', '.join(PRESETS)}.")
+                raise UserError(_("There is no preset called {name}. Try: {presets}.").format(
+                    name=repr(name), presets=', '.join(PRESETS)))
             await say(interaction, embeds=embeds, ephemeral=True)
         await guarded(interaction, None, work)
 
 
+    @app_commands.command(name="about",
+                          description="The bot: version, uptime, servers, invite link, rules")
+    async def about(self, interaction: discord.Interaction) -> None:
+        """Show the bot's version, uptime, servers and tables, its invite link and
+        where the rules and fairness docs are, ephemerally."""
+        async def work() -> None:
+            tables, games = await self.bot.service.tables_served()
+            about = about_text.About(self.started, len(self.bot.guilds),
+                                     len(self.bot.service.tables), tables, games,
+                                     self.bot.application_id)
+            await say(interaction, embed=about_text.about_embed(about), ephemeral=True)
+        await guarded(interaction, None, work)
+
+
 async def setup(bot: CommerceBot) -> None:
-    """Extension entry point (``bot.load_extension``): add the ``Help`` cog."""
+    """Extension entry point (``bot.load_extension``): add the ``Help`` cog, and log
+    the invite link (the application is known once the bot has logged in)."""
     await bot.add_cog(Help(bot))
+    if bot.application_id is not None:
+        log.info("invite link: %s", about_text.invite_url(bot.application_id))

@@ -2,7 +2,7 @@
 
 ``history`` lists them (newest first) and opens a game, its deals and a replay of
 each deal, step by step; its buttons and menu carry their state in their ids and
-are handled by the bot's control handlers (``bot.browsing``). ``export`` sends a
+are handled by the bot's control handlers (``bot.interactions.history``). ``export`` sends a
 finished game's record as a JSON file that ``python -m bot.engine replay`` and
 ``verify`` read. Only games whose table is no longer open are served: a running
 game's decks and seeds stay secret (docs/FAIRNESS.md "In the bot").
@@ -13,10 +13,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.app import CommerceBot
-from bot.browsing import history_message, send_export
-from bot.commands import Subcommands
-from bot.interactions import guarded, say
+from bot.interactions.commands import Subcommands
+from bot.interactions.guard import guarded
+from bot.interactions.history import history_message, send_export
+from bot.process.app import CommerceBot
+from bot.runtime.sending import say
 from bot.ui.components import HistoryState
 
 #: a table number as the commands take it
@@ -44,7 +45,7 @@ class History(Subcommands):
             guild_id = interaction.guild.id
             state = HistoryState("list")
             if table is not None:
-                past = await self.service.find_past(guild_id, number=table)
+                past = await self.service.archive.find_past(guild_id, number=table)
                 state = HistoryState("game", table=past.table_id)
             embed, view = await history_message(self.service, guild_id, state)
             await say(interaction, embed=embed, view=view or discord.utils.MISSING,
@@ -63,7 +64,7 @@ class History(Subcommands):
         async def work() -> None:
             assert interaction.guild is not None
             guild_id = interaction.guild.id
-            past = await self.service.find_past(guild_id, number=table,
+            past = await self.service.archive.find_past(guild_id, number=table,
                                                 channel_id=interaction.channel_id)
             await send_export(interaction, self.service, guild_id, past.table_id)
         await guarded(interaction, None, work)

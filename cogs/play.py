@@ -1,10 +1,10 @@
 """Play: keeps every game going without anyone clicking, and hears what Discord
 says about a table's channel and its members.
 
-Loading this cog restores the bot's public messages (``bot.messages``) and
-starts its watch (``bot.timers``); unloading it stops the watch and every
+Loading this cog restores the bot's public messages (``bot.publishing.publisher``) and
+starts its watch (``bot.timers.clock``); unloading it stops the watch and every
 timer, so a bot being replaced never acts again. The controls' handlers are
-the bot's own (``bot.handlers``), not this cog's.
+the bot's own (``bot.interactions.handlers``), not this cog's.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.app import CommerceBot
+from bot.process.app import CommerceBot
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 your hand, end, and the next-deal delay.
 
 Commands are thin: they find the table, call the table service, answer, and
-hand what changed to the bot's one step after every change (``bot.after``),
+hand what changed to the bot's one step after every change (``bot.publishing.after``),
 as the buttons do.
 """
 
@@ -14,14 +14,23 @@ import logging
 import discord
 from discord import app_commands
 
-from bot import waiting
-from bot.app import CommerceBot
-from bot.commands import Subcommands
 from bot.engine import OPTIONS
 from bot.engine.fairness import CUT_MAX
-from bot.interactions import guarded, reply, retrying, say
-from bot.service import DEFAULT_AI_LEVEL, LiveTable, ServiceError, StorageFailure, UserError
-from bot.timers import still_member
+from bot.i18n import _, ngettext
+from bot.interactions.commands import Subcommands
+from bot.interactions.guard import guarded
+from bot.process.app import CommerceBot
+from bot.runtime.sending import reply, retrying, say
+from bot.service import (
+    DEFAULT_AI_LEVEL,
+    LiveTable,
+    PostedMessage,
+    ServiceError,
+    StorageFailure,
+    UserError,
+)
+from bot.storage import waiting
+from bot.timers.clock import still_member
 from bot.ui import help as help_text
 from bot.ui import proofs, render
 from bot.ui.components import lobby_view
@@ -55,7 +64,7 @@ class Tables(Subcommands):
         """
         live = self.service.in_channel(interaction.channel_id or 0)
         if live is None:
-            raise UserError("There is no open table in this channel. Open one with /commerce new.")
+            raise UserError(_("There is no open table in this channel. Open one with /commerce new."))
         return live
 
     @app_commands.command(name="new", description="Open a new Commerce table and sit at it")
@@ -78,7 +87,7 @@ class Tables(Subcommands):
             assert interaction.guild is not None
             self.service.check_free(interaction.guild.id, interaction.user.id)
             if self.service.in_channel(interaction.channel_id or 0):
-                raise UserError("A table is already open in this channel.")
+                raise UserError(_("A table is already open in this channel."))
             settings = await self.service.settings(interaction.guild.id)
             preset = (rules or settings.default_preset).strip().lower()
             options: dict[str, object] = {}
@@ -115,20 +124,21 @@ class Tables(Subcommands):
             try:
                 msg = await retrying(lambda: place.send(embed=render.lobby_embed(live),
                                                         view=lobby_view(live.id)),
-                                     self.service.metrics)
+                                     self.bot.metrics)
             except discord.HTTPException:
                 # nothing half-made: the lobby closes (its channel goes) and the member
                 # hears what Discord refused (``guarded``)
                 await self.bot.after.show(await self.service.end(live.id, None, is_manager=True))
                 raise
-            await self.service.set_message(live.id, lobby=msg.id)
+            await self.service.posted(live, PostedMessage("lobby", msg.id))
             try:  # the game's commitment, in a message of its own (never edited)
                 await self.bot.publisher.commitments.post(self.service.get(live.id))
             except (discord.HTTPException, UserError, StorageFailure):
                 log.warning("table %s: the fair-shuffle message waits for the next try",
                             live.id, exc_info=True)
             await interaction.followup.send(
-                f"Your table is ready in {place.mention}. Invite players to press **Join**.",
+                _("Your table is ready in {place}. Invite players to press **Join**.").format(
+                    place=place.mention),
                 ephemeral=True)
         await guarded(interaction, None, work)
 
@@ -138,7 +148,7 @@ class Tables(Subcommands):
         async def work() -> None:
             outcome = await self.service.join(self.here(interaction).id, interaction.user.id,
                                               interaction.user.display_name)
-            await reply(interaction, "You are seated. Wait for the host to press Start.")
+            await reply(interaction, _("You are seated. Wait for the host to press Start."))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -151,9 +161,9 @@ class Tables(Subcommands):
             assert interaction.guild is not None
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
             if live is None:
-                raise UserError("You are not seated at any table.")
+                raise UserError(_("You are not seated at any table."))
             outcome = await self.service.leave(live.id, interaction.user.id)
-            await reply(interaction, "You left the table.")
+            await reply(interaction, _("You left the table."))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -163,7 +173,7 @@ class Tables(Subcommands):
         server: ``Handlers.start``) and post the first deal's table message."""
         async def work() -> None:
             outcome = await self.bot.handlers.start(interaction, self.here(interaction).id)
-            await reply(interaction, "The game begins!")
+            await reply(interaction, _("The game begins!"))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -181,7 +191,8 @@ class Tables(Subcommands):
             outcome = await self.service.add_ai(self.here(interaction).id, interaction.user.id,
                                                 level.value if level else DEFAULT_AI_LEVEL)
             live = outcome.live
-            await reply(interaction, f"{render.seat_name(live, len(live.seats) - 1)} sits down.")
+            await reply(interaction, _("{name} sits down.").format(
+                name=render.seat_name(live, len(live.seats) - 1)))
             await self.bot.after.show(outcome, interaction)
         await guarded(interaction, None, work)
 
@@ -192,7 +203,7 @@ class Tables(Subcommands):
             assert interaction.guild is not None
             live = self.service.of_member(interaction.guild.id, interaction.user.id)
             if live is None:
-                raise UserError("You are not playing at any table.")
+                raise UserError(_("You are not playing at any table."))
             await self.bot.handlers.show_hand(interaction, live.id)
         await guarded(interaction, None, work)
 
@@ -211,12 +222,15 @@ class Tables(Subcommands):
             live = outcome.live
             voided = live.deal is not None and live.deal.voided
             shared = -sum(live.game.ledger) if live.game is not None else 0
-            text = "The table is closed." + (
-                " The unfinished deal was voided: its stakes and fees were refunded."
+            text = _("The table is closed.") + (
+                " " + _("The unfinished deal was voided: its stakes and fees were refunded.")
                 if voided else "") + proofs.end_reveal(live) + (
-                f" The {render.plural(shared, 'chip' if live.rules.chips else 'point')}"
-                " left in the pot "
-                f"{render.plural(shared, 'was', number=False)} shared by the players still in."
+                " " + (ngettext("The {count} chip left in the pot was shared by the players still in.",
+                                "The {count} chips left in the pot were shared by the players still in.",
+                                shared) if live.rules.chips else
+                       ngettext("The {count} point left in the pot was shared by the players still in.",
+                                "The {count} points left in the pot were shared by the players still in.",
+                                shared)).format(count=shared)
                 if shared > 0 else "")
             await say(interaction, text)
             await self.bot.after.show(outcome, interaction)
@@ -245,9 +259,9 @@ class Tables(Subcommands):
                                                    seconds)
             await self.bot.after.show(outcome, interaction)  # a waiting next deal: the new delay
             delay = outcome.live.row.next_deal_delay
-            text = (f"The next deal now starts {render.plural(delay, 'second')} "
-                    "after a showdown."
-                    if seconds else "The next deal now waits for the Next deal button.")
+            text = (_("The next deal now starts {seconds} after a showdown.").format(
+                        seconds=render.plural(delay, 'second'))
+                    if seconds else _("The next deal now waits for the Next deal button."))
             await say(interaction, text)
         await guarded(interaction, None, work, public=True)
 

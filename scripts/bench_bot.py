@@ -41,7 +41,7 @@ and panels are also summed on their own ("pictures" column). Until issue 9 the
 pictures and panels were not timed: figures from before then leave them out.
 Not included: discord.py's parsing
 and dispatch (the no-op pays it too) and the simulated Discord. The control
-handlers (``bot.handlers``) are timed too ("handler": includes their calls to
+handlers (``bot.interactions.handlers``) are timed too ("handler": includes their calls to
 the simulated Discord API).
 
 Throughput = interactions / summed SimCord round trips of the clicks (the
@@ -143,7 +143,7 @@ PICTURES = Meter()  # the card pictures and panels alone (also in WORK)
 HANDLER = Meter()   # the control handler coroutines (includes simulated Discord API calls)
 
 SERVICE_METHODS = ("act", "verify", "observation", "next_deal", "start", "add_ai", "join",
-                   "create", "leave", "end", "set_message", "get", "in_channel", "of_member",
+                   "create", "leave", "end", "posted", "get", "in_channel", "of_member",
                    "settings")
 PLAY_BUILDERS = ("table_view", "lobby_view", "view_of", "CardSelect", "AnswerButton",
                  "answer_buttons", "NextDealButton")

@@ -32,7 +32,7 @@ cycle through the preset's table sizes (up to 12); decks are shuffled from
 ``--seed``. Each run plays deals for at least ``--seconds`` per preset.
 ``deals_per_s_<preset>`` and ``operations_per_deal_<preset>`` (``-`` becomes
 ``_``); ``ai_deals_per_s_foster``: the same deals with every seat played by
-``ai.choose(deal.observation(seat))`` (``--no-ai`` leaves it out).
+``easy.choose(deal.observation(seat))`` (``--no-ai`` leaves it out).
 
 Time is CPU time of this process (``--clock cpu``, the default: time spent
 waiting for a shared core is not counted) or wall time (``--clock wall``).
@@ -60,9 +60,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import RANKS, SUITS, shuffled_deck
-from bot.engine.common import DealBase
+from bot.engine.family import DealBase
 from bot.engine.game import Game
 from bot.engine.hands import RANKINGS, Ranking, _compute, score, score_table
 from bot.engine.rules import PRESETS, Rules
@@ -183,7 +183,7 @@ def ai_decision(deal: DealBase, rng: random.Random) -> None:
     """The AI's choice for the seat to act, from its own observation."""
     seat = deal.to_act
     assert seat is not None
-    deal.act(seat, ai.choose(deal.observation(seat)))
+    deal.act(seat, easy.choose(deal.observation(seat)))
 
 
 class DealBench:

@@ -38,7 +38,7 @@ from bot.service.players import AiPlayers
 async def one_start(cases: list, hints: int) -> tuple[list[float], float, list[float]]:
     """One bot start: (ms per hint, the first hint's ms, ms per strong decision)."""
     players = AiPlayers()
-    players.warm()  # as the bot's start does (bot.app)
+    players.warm()  # as the bot's start does (bot.process.app)
     try:
         spent: list[float] = []
         for deal, seat in cases[:hints + 1]:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Game, ai, get_preset, shuffled_deck
+from bot.engine import Game, easy, get_preset, shuffled_deck
 from bot.ui import pictures
 
 #: (preset, seats, AI moves before the table picture)
@@ -50,7 +50,7 @@ def samples() -> dict[str, list[Callable[[], bytes]]]:
             if deal.finished:
                 break
             seat = deal.to_act
-            deal.act(seat, ai.choose(deal.observation(seat)))
+            deal.act(seat, easy.choose(deal.observation(seat)))
         seat = deal.to_act if deal.to_act is not None else deal.dealer
         hand_obs, table_obs = deal.observation(seat), deal.observation(None)
         balances = list(game.running_balances)
@@ -59,13 +59,13 @@ def samples() -> dict[str, list[Callable[[], bytes]]]:
             o, NAMES[:n], b, title=f"Table 1 · {o.rules.name} · deal 1"))
         if not deal.finished:
             seat = deal.to_act
-            deal.act(seat, ai.choose(deal.observation(seat)))
+            deal.act(seat, easy.choose(deal.observation(seat)))
         after = deal.observation(None)
         out["move"].append(lambda o=after, b=balances, n=n: pictures.table_png(
             o, NAMES[:n], b, title=f"Table 1 · {o.rules.name} · deal 1"))
         while not deal.finished:
             seat = deal.to_act
-            deal.act(seat, ai.choose(deal.observation(seat)))
+            deal.act(seat, easy.choose(deal.observation(seat)))
         final = deal.observation(None)
         out["showdown"].append(lambda o=final, n=n: pictures.showdown_png(o, NAMES[:n]))
     return out

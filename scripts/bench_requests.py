@@ -11,7 +11,7 @@ turn timer) through the simulated Discord, by the public buttons only (the
 driver of tests/cogs/golden.py); every request of the bot's token is counted
 (``commerce_discord_requests_total``). Twice in the same run: with the AI moves
 shown one at a time (the default), and with them merged into one edit, as the
-bot does when it nears its share of the limit (``bot.showing.FRAME_SHARE``).
+bot does when it nears its share of the limit (``bot.publishing.showing.FRAME_SHARE``).
 
     .venv/bin/python scripts/bench_requests.py [--games 3] [--seconds-per-move 10]
 
@@ -38,9 +38,9 @@ from discord.ext.commands import cooldowns
 
 from bot.__main__ import build_bot
 from bot.engine import PRESETS
-from bot.metrics import GLOBAL_LIMIT
+from bot.runtime.metrics import GLOBAL_LIMIT
 
-#: Discord's global limit, requests a second (bot.metrics)
+#: Discord's global limit, requests a second (bot.runtime.metrics)
 LIMIT = GLOBAL_LIMIT
 
 

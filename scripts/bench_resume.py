@@ -72,7 +72,7 @@ sys.path.insert(0, str(ROOT))
 import aiosqlite  # noqa: E402
 
 from bot.engine import PRESETS, Game, get_preset, shuffled_deck  # noqa: E402
-from bot.engine import ai as engine_ai  # noqa: E402
+from bot.engine import easy as engine_easy  # noqa: E402
 from bot.service import TableService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 
@@ -129,7 +129,7 @@ async def play_human(service: TableService, table_id: int, member: int, moves: i
         deal, seat = live.deal, live.seat_of(member)
         if deal is None or deal.finished or deal.to_act != seat:
             return True
-        decision = engine_ai.choose(deal.observation(seat))
+        decision = engine_easy.choose(deal.observation(seat))
         await service.act(table_id, member, live.deal_number, decision)
     return table_id in service.tables
 
@@ -237,7 +237,7 @@ def warm_engine() -> float:
         while not deal.finished:
             seat = deal.to_act
             assert seat is not None
-            deal.act(seat, engine_ai.choose(deal.observation(seat)))
+            deal.act(seat, engine_easy.choose(deal.observation(seat)))
     return (time.perf_counter() - start) * 1000
 
 

@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 import aiosqlite  # noqa: E402
 
-from bot.engine import ai as engine_ai  # noqa: E402
+from bot.engine import easy as engine_easy  # noqa: E402
 from bot.service import TableService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 
@@ -144,7 +144,7 @@ class Tables:
         assert deal is not None
         before = len(deal.operations)
         seat = live.seat_of(self.host)
-        decision = engine_ai.choose(deal.observation(seat))
+        decision = engine_easy.choose(deal.observation(seat))
         trips = RoundTrips.count
         start = time.perf_counter()
         await self.service.act(self.table_id, self.host, live.deal_number, decision)

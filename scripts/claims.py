@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import asyncpg  # noqa: E402
 from offline_bot import BotProcess, seed, tables_of  # noqa: E402
 
-from bot.shards import Shards  # noqa: E402
 from bot.storage.pg_migrate import migrate  # noqa: E402
 from bot.storage.pgserver import PgServer, start_server  # noqa: E402
+from bot.storage.shards import Shards  # noqa: E402
 from tests.app.test_shards import TOPOLOGIES  # noqa: E402
 
 

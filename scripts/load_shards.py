@@ -212,7 +212,7 @@ async def check_memory(bot: Any) -> list[str]:
         if live.game is None:
             continue
         await bot.service.settled(tid)
-        why = same_as_replay(live, await bot.service.record(tid))
+        why = same_as_replay(live, await bot.service.archive.record(tid))
         if why:
             problems.append(f"table {tid}: {why}")
     return problems
@@ -266,8 +266,8 @@ async def worker(args: argparse.Namespace) -> int:
     import simcord
 
     from bot import create_bot
-    from bot.shards import shards_from_env
     from bot.storage import DatabaseUnavailable
+    from bot.storage.shards import shards_from_env
 
     shards = shards_from_env()
     url = os.environ.get("DATABASE_URL", "").strip() or None
@@ -464,7 +464,7 @@ async def database_checks(url: str) -> tuple[list[str], dict[str, Any]]:
         games = [r[0] for r in await conn.fetch("SELECT table_id FROM games ORDER BY table_id")]
         for tid in games:
             try:
-                game = replay(await service.record(tid))
+                game = replay(await service.archive.record(tid))
             except Exception as exc:  # a record that does not replay is a finding
                 problems.append(f"table {tid}: its record does not replay ({exc})")
                 continue
@@ -539,7 +539,7 @@ def ownership(procs: list[Proc], shard_count: int, refused: Proc | None,
 def held_apart(procs: list[Proc], shard_count: int) -> list[str]:
     """The tables the live processes held in memory at the end are disjoint, and
     each process's guilds are of its own shard."""
-    from bot.shards import Shards
+    from bot.storage.shards import Shards
 
     problems: list[str] = []
     held: dict[int, str] = {}

@@ -1,6 +1,6 @@
 """``python -m bot`` without Discord, for tests and scripts that need the bot's own
 process: the same start (``bot.__main__.main``: ``.env``, logging, ``SHARD_COUNT``
-and ``SHARD_IDS``, the database check, ``build_bot``, ``bot.stopping.serve`` with
+and ``SHARD_IDS``, the database check, ``build_bot``, ``bot.process.stopping.serve`` with
 its signals and exit codes), with the one call that reaches Discord,
 ``CommerceBot.start``, replaced: it runs ``setup_hook`` (the storage, the claim on
 the process's guilds, the open tables loaded, the cogs; no command sync) and then
@@ -38,9 +38,9 @@ from typing import Any, TextIO
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.app import CommerceBot  # noqa: E402
-from bot.shards import Shards  # noqa: E402
+from bot.process.app import CommerceBot  # noqa: E402
 from bot.storage import PgStorage  # noqa: E402
+from bot.storage.shards import Shards  # noqa: E402
 
 #: seconds a process may take to start or to stop, on a loaded machine
 WITHIN = 60.0

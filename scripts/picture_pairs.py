@@ -29,7 +29,7 @@ from PIL import Image, ImageChops
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import AnyDeal, Game, ai, get_preset, shuffled_deck
+from bot.engine import AnyDeal, Game, easy, get_preset, shuffled_deck
 from bot.ui import pictures
 
 NAMES = ["Ann", "Zoë", "Bartholomew the Long-Named", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy",
@@ -48,7 +48,7 @@ def play(deal: AnyDeal, moves: int | None) -> None:
     while not deal.finished and (moves is None or done < moves):
         seat = deal.to_act
         assert seat is not None
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
         done += 1
 
 
@@ -71,7 +71,7 @@ def pictures_now() -> dict[str, bytes]:
         assert to_act is not None
         if deal.observation(to_act).drawn is not None:
             break
-        deal.act(to_act, ai.choose(deal.observation(to_act)))
+        deal.act(to_act, easy.choose(deal.observation(to_act)))
     out["hand-drawn"] = pictures.hand_png(deal.observation(to_act))
     game, deal = deal_of("widow", 6, "pairs widow")
     play(deal, 3)

@@ -6,13 +6,22 @@ Public surface: cards (``parse_card``, ``card_label``...), hands (``score``,
 (jaques) — behind one abstract interface (``AnyDeal`` = ``DealBase``) with the
 verify/can/do triples, ``legal_actions``, ``controls``, ``choices`` and
 ``act(seat, Decision)``, the select values of decisions (``choices``), ``Game``
-with records (``replay``) and the AI (``ai.choose``).
+with records (``replay``) and the AI (``easy.choose``; the levels in ``levels``).
 """
 
 from .cards import DECK, Card, card_code, card_label, hand_label, parse_card, shuffled_deck
-from .common import Controls, DealBase, Decision, Standing
-from .deal import IllegalAction, Movement, Observation, PublicEvent, Showdown, TradeDeal
 from .discard import DiscardDeal
+from .family import (
+    Controls,
+    DealBase,
+    Decision,
+    IllegalAction,
+    Movement,
+    Observation,
+    PublicEvent,
+    Showdown,
+    Standing,
+)
 from .game import AnyDeal, Game, GameError, RecordError, category_name, record_actions, replay
 from .hands import Category, describe, score
 from .operations import (
@@ -39,6 +48,7 @@ from .operations import (
     operation_to_dict,
 )
 from .rules import OPTIONS, PRESETS, Option, Rules, RulesError, get_preset, implied_options
+from .trade import TradeDeal
 from .widow import WidowDeal
 
 __all__ = [

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 
 from .game import RecordError, replay
 from .proof import verify_record
@@ -49,31 +50,38 @@ def main(argv: list[str] | None = None) -> int:
             with open(args[1], encoding="utf-8") as fh:
                 text = fh.read()
     except OSError as exc:
-        print(json.dumps(RecordError(f"cannot read {args[1]}: {exc.strerror}").to_dict()))
-        return 2
+        return _refused(RecordError(f"cannot read {args[1]}: {exc.strerror}"))
     except UnicodeDecodeError:
-        print(json.dumps(RecordError("not valid JSON: the text is not UTF-8").to_dict()))
-        return 2
+        return _refused(RecordError("not valid JSON: the text is not UTF-8"))
     try:
         record = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        print(json.dumps(RecordError(f"not valid JSON: {exc}").to_dict()))
-        return 2
+        return _refused(RecordError(f"not valid JSON: {exc}"))
     except RecursionError:
-        print(json.dumps(RecordError("not valid JSON: nested too deeply").to_dict()))
-        return 2
+        return _refused(RecordError("not valid JSON: nested too deeply"))
     if args[0] == "verify":
         return verify(record, shown.get("--commitment"), shown.get("--head"))
+    return _answer("replay", lambda: (replay(record).summary(), True))
+
+
+def _refused(error: RecordError) -> int:
+    """Print ``error`` (``{"error": ...}``); the exit code, 2."""
+    print(json.dumps(error.to_dict()))
+    return 2
+
+
+def _answer(doing: str, work: Callable[[], tuple[object, bool]]) -> int:
+    """Print the summary ``work`` returns (JSON); the exit code: 0 when it says the
+    record passed, else 2. A failure is printed as a ``RecordError`` (any other
+    exception as ``cannot <doing>: <its type>``: the CLI never shows a traceback)."""
     try:
-        game = replay(record)
+        summary, passed = work()
     except RecordError as exc:
-        print(json.dumps(exc.to_dict()))
-        return 2
+        return _refused(exc)
     except Exception as exc:  # the CLI never shows a traceback
-        print(json.dumps(RecordError(f"cannot replay: {type(exc).__name__}").to_dict()))
-        return 2
-    print(json.dumps(game.summary()))
-    return 0
+        return _refused(RecordError(f"cannot {doing}: {type(exc).__name__}"))
+    print(json.dumps(summary))
+    return 0 if passed else 2
 
 
 def _options(args: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -99,16 +107,11 @@ def verify(record: object, commitment: str | None = None, head: str | None = Non
     """Print the ``verify_record`` summary (or the replay error) of ``record``,
     compared with the ``commitment`` and ``head`` the table channel showed; the
     exit code."""
-    try:
+    def check() -> tuple[object, bool]:
         ok, summary = verify_record(record, commitment_shown=commitment, head_shown=head)
-    except RecordError as exc:
-        print(json.dumps(exc.to_dict()))
-        return 2
-    except Exception as exc:  # the CLI never shows a traceback
-        print(json.dumps(RecordError(f"cannot verify: {type(exc).__name__}").to_dict()))
-        return 2
-    print(json.dumps(summary))
-    return 0 if ok else 2
+        return summary, ok
+
+    return _answer("verify", check)
 
 
 if __name__ == "__main__":

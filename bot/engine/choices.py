@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 from .actions import BUTTONS, SELECTS, Action, control_of, kind_of
 from .cards import Card, card_code, card_label, hand_label, parse_card
-from .common import DealBase, Decision, Observation
+from .family import DealBase, Decision, Observation
 
 __all__ = [
     "BUTTONS", "MAX_OPTIONS", "SELECTS", "ChoiceError", "control", "decide", "label",

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 
 from . import strong
-from .common import Decision, Observation
+from .family import Decision, Observation
 from .hands import describe, score
 from .strong import Budget
 from .view import SeatView

@@ -43,9 +43,10 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .cards import Card
-from .common import (
+from .family import (
     Controls,
     DealBase,
     Decision,
@@ -54,6 +55,8 @@ from .common import (
     PublicEvent,
     Showdown,
     Standing,
+    can,
+    checked_by,
 )
 from .hands import Category, category_of, score
 from .operations import (
@@ -77,6 +80,9 @@ THREE_STAKE_POTS: tuple[tuple[Category, ...], ...] = (
     (Category.PAIR, Category.NONE),
 )
 
+
+#: what ends a turn that drew: the drawn card kept or thrown away
+_AfterDraw = TypeVar("_AfterDraw", DrawKeep, DrawDiscard)
 
 class DiscardDeal(DealBase):
     """State of one deal of the discard family.
@@ -298,9 +304,7 @@ class DiscardDeal(DealBase):
         self._verify_turn(seat)
         self._verify_holds(seat, card)
 
-    def can_take_discard(self, seat: int, card: Card) -> bool:
-        """``True`` when ``verify_take_discard`` would pass."""
-        return self._passes(lambda: self.verify_take_discard(seat, card))
+    can_take_discard = can(verify_take_discard)
 
     def verify_draw(self, seat: int) -> None:
         """Check that ``seat`` may draw the stock top now.
@@ -312,9 +316,7 @@ class DiscardDeal(DealBase):
         if not self.stock and len(self.discard) < 2:
             raise IllegalAction("There is no card left to draw.")
 
-    def can_draw(self, seat: int) -> bool:
-        """``True`` when ``verify_draw`` would pass."""
-        return self._passes(lambda: self.verify_draw(seat))
+    can_draw = can(verify_draw)
 
     def _verify_drawn(self, seat: int) -> None:
         self._verify_open()
@@ -335,9 +337,7 @@ class DiscardDeal(DealBase):
         self._verify_drawn(seat)
         self._verify_holds(seat, card)
 
-    def can_draw_keep(self, seat: int, card: Card) -> bool:
-        """``True`` when ``verify_draw_keep`` would pass."""
-        return self._passes(lambda: self.verify_draw_keep(seat, card))
+    can_draw_keep = can(verify_draw_keep)
 
     def verify_draw_discard(self, seat: int) -> None:
         """Check that ``seat`` may lay the drawn card on the pile.
@@ -347,9 +347,7 @@ class DiscardDeal(DealBase):
         """
         self._verify_drawn(seat)
 
-    def can_draw_discard(self, seat: int) -> bool:
-        """``True`` when ``verify_draw_discard`` would pass."""
-        return self._passes(lambda: self.verify_draw_discard(seat))
+    can_draw_discard = can(verify_draw_discard)
 
     def verify_pass(self, seat: int) -> None:
         """Check that ``seat`` may pass now.
@@ -359,9 +357,7 @@ class DiscardDeal(DealBase):
         """
         self._verify_turn(seat)
 
-    def can_pass(self, seat: int) -> bool:
-        """``True`` when ``verify_pass`` would pass."""
-        return self._passes(lambda: self.verify_pass(seat))
+    can_pass = can(verify_pass)
 
     def verify_knock(self, seat: int) -> None:
         """Check that ``seat`` may knock now.
@@ -375,9 +371,7 @@ class DiscardDeal(DealBase):
         if self.chips(seat) < self.rules.knock_fee:
             raise IllegalAction("You have no chip left to pay for a knock.")
 
-    def can_knock(self, seat: int) -> bool:
-        """``True`` when ``verify_knock`` would pass."""
-        return self._passes(lambda: self.verify_knock(seat))
+    can_knock = can(verify_knock)
 
     def verify_offer(self, seat: int, target: int, card: Card) -> None:
         """Check that ``seat`` may offer ``card`` to ``target`` now.
@@ -402,9 +396,7 @@ class DiscardDeal(DealBase):
             raise IllegalAction("The knocker's hand is closed to trades.")
         self._verify_holds(seat, card)
 
-    def can_offer(self, seat: int, target: int, card: Card) -> bool:
-        """``True`` when ``verify_offer`` would pass."""
-        return self._passes(lambda: self.verify_offer(seat, target, card))
+    can_offer = can(verify_offer)
 
     def verify_answer(self, seat: int, card: Card | None) -> None:
         """Check that ``seat`` may answer the pending offer with ``card`` (``None``
@@ -419,18 +411,12 @@ class DiscardDeal(DealBase):
         if card is not None:
             self._verify_holds(seat, card)
 
-    def can_answer(self, seat: int, card: Card | None) -> bool:
-        """``True`` when ``verify_answer`` would pass."""
-        return self._passes(lambda: self.verify_answer(seat, card))
+    can_answer = can(verify_answer)
 
     # ------------------------------------------------------------ actions
+    @checked_by(verify_take_discard)
     def take_discard(self, seat: int, card: Card) -> TakeDiscard:
-        """Lay ``card`` face up on the pile and take the old top card; the turn ends.
-
-        Raises:
-            IllegalAction: see ``verify_take_discard``.
-        """
-        self.verify_take_discard(seat, card)
+        """Lay ``card`` face up on the pile and take the old top card; the turn ends."""
         op = TakeDiscard(seat, card)
         top = self.discard.pop()
         hand = self.hands[seat]
@@ -440,17 +426,13 @@ class DiscardDeal(DealBase):
         self._end_turn(passed=False)
         return op
 
+    @checked_by(verify_draw)
     def draw(self, seat: int) -> Draw:
         """Draw the stock top; ``seat`` must then keep or discard it. When the stock
         is empty, the pile but its top is first shuffled into a new stock — live,
         by the deal's ``reshuffler`` (else the OS CSPRNG, ``secrets.SystemRandom``;
         a seeded ``rng`` in tests) — and the new order is written into the
-        returned ``Draw`` (``reshuffle``).
-
-        Raises:
-            IllegalAction: see ``verify_draw``.
-        """
-        self.verify_draw(seat)
+        returned ``Draw`` (``reshuffle``)."""
         order: list[Card] | None = None
         if not self.stock:
             order = list(self.discard[:-1])
@@ -482,9 +464,7 @@ class DiscardDeal(DealBase):
         elif sorted(reshuffle) != sorted(self.discard[:-1]):
             raise IllegalAction("The reshuffled stock must hold the discard pile but its top.")
 
-    def can_recorded_draw(self, seat: int, reshuffle: Sequence[Card] | None) -> bool:
-        """``True`` when ``verify_recorded_draw`` would pass."""
-        return self._passes(lambda: self.verify_recorded_draw(seat, reshuffle))
+    can_recorded_draw = can(verify_recorded_draw)
 
     def _draw(self, seat: int, order: Sequence[Card] | None) -> Draw:
         self.verify_recorded_draw(seat, order)
@@ -500,59 +480,41 @@ class DiscardDeal(DealBase):
         self._record(op, PublicEvent("draw", seat, knocked=False))
         return op
 
+    @checked_by(verify_draw_keep)
     def draw_keep(self, seat: int, card: Card) -> DrawKeep:
-        """Keep the drawn card and lay ``card`` from the hand face up; the turn ends.
-
-        Raises:
-            IllegalAction: see ``verify_draw_keep``.
-        """
-        self.verify_draw_keep(seat, card)
+        """Keep the drawn card and lay ``card`` from the hand face up; the turn ends."""
         drawn = self.drawn
         assert drawn is not None
-        op = DrawKeep(seat, card)
         hand = self.hands[seat]
         hand[hand.index(card)] = drawn
+        return self._laid_on_pile(DrawKeep(seat, card), card)
+
+    @checked_by(verify_draw_discard)
+    def draw_discard(self, seat: int) -> DrawDiscard:
+        """Lay the drawn card face up on the pile; the turn ends."""
+        assert self.drawn is not None
+        return self._laid_on_pile(DrawDiscard(seat), self.drawn)
+
+    def _laid_on_pile(self, op: _AfterDraw, card: Card) -> _AfterDraw:
+        """End a turn that drew: ``card`` (the drawn one, or the hand's card it
+        replaced) goes face up on the pile."""
         self.drawn = None
         self.discard.append(card)
-        self._record(op, PublicEvent("draw_keep", seat, shown=card, given=(card,)))
+        self._record(op, PublicEvent(op.kind, op.seat, shown=card, given=(card,)))
         self._end_turn(passed=False)
         return op
 
-    def draw_discard(self, seat: int) -> DrawDiscard:
-        """Lay the drawn card face up on the pile; the turn ends.
-
-        Raises:
-            IllegalAction: see ``verify_draw_discard``.
-        """
-        self.verify_draw_discard(seat)
-        drawn = self.drawn
-        assert drawn is not None
-        op = DrawDiscard(seat)
-        self.drawn = None
-        self.discard.append(drawn)
-        self._record(op, PublicEvent("draw_discard", seat, shown=drawn, given=(drawn,)))
-        self._end_turn(passed=False)
-        return op
-
+    @checked_by(verify_pass)
     def pass_turn(self, seat: int) -> Pass:
-        """Pass; a full circuit of passes (no knock yet) ends the deal at once.
-
-        Raises:
-            IllegalAction: see ``verify_pass``.
-        """
-        self.verify_pass(seat)
+        """Pass; a full circuit of passes (no knock yet) ends the deal at once."""
         op = Pass(seat)
         self._record(op, PublicEvent("pass", seat))
         self._end_turn(passed=True)
         return op
 
+    @checked_by(verify_knock)
     def knock(self, seat: int) -> Knock:
-        """Knock: pay ``knock_fee`` into the pot; every other seat has one more turn.
-
-        Raises:
-            IllegalAction: see ``verify_knock``.
-        """
-        self.verify_knock(seat)
+        """Knock: pay ``knock_fee`` into the pot; every other seat has one more turn."""
         op = Knock(seat)
         self._pay(seat, self.rules.knock_fee, "knock")
         self.knocker = seat
@@ -562,28 +524,20 @@ class DiscardDeal(DealBase):
         self._next_turn()
         return op
 
+    @checked_by(verify_offer)
     def offer(self, seat: int, target: int, card: Card) -> Offer:
         """Offer ``card`` to ``target`` (direct trading); ``target`` sees the card and
-        must ``answer``.
-
-        Raises:
-            IllegalAction: see ``verify_offer``.
-        """
-        self.verify_offer(seat, target, card)
+        must ``answer``."""
         op = Offer(seat, target, card)
         self.pending = op
         self.offer_on_turn = seat == self.turn
         self._record(op, PublicEvent("offer", seat, target))
         return op
 
+    @checked_by(verify_answer)
     def answer(self, seat: int, card: Card | None) -> OfferAnswer:
         """Answer the pending offer: give ``card`` back (the cards swap) or refuse
-        (``None``). An offer made on the offerer's turn uses that turn either way.
-
-        Raises:
-            IllegalAction: see ``verify_answer``.
-        """
-        self.verify_answer(seat, card)
+        (``None``). An offer made on the offerer's turn uses that turn either way."""
         offer = self.pending
         assert offer is not None
         op = OfferAnswer(seat, card)

@@ -33,7 +33,7 @@ DOMAIN = b"commerce-deck-v1"
 _U64 = 1 << 64
 
 __all__ = ["DOMAIN", "SEED_BYTES", "DealProof", "commitment", "cut_bytes", "deck_order",
-           "failed_checks", "message", "verify_deal"]
+           "failed_checks", "message"]
 
 
 def cut_bytes(cut: bytes | str) -> bytes:
@@ -117,24 +117,6 @@ def failed_checks(
             )
         failures.append(("deck", reason))
     return failures
-
-
-def verify_deal(
-    commitment: str,
-    seed: bytes,
-    cuts: Sequence[bytes | str],
-    table_id: int,
-    deal_number: int,
-    preset: str,
-    deck: Sequence[Card],
-) -> str | None:
-    """``None`` when SHA-256(``seed``) is ``commitment`` (hex, either case) and
-    ``deck`` is ``deck_order(seed, cuts, table_id, deal_number, preset)``; else
-    the reason (the failed checks, joined by ``"; "``)."""
-    failures = failed_checks(commitment, seed, cuts, table_id, deal_number, preset, deck)
-    if not failures:
-        return None
-    return "; ".join(f"{check}: {reason}" for check, reason in failures)
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import Card, card_code, shuffled_deck
-from .common import DealBase, IllegalAction, Standing
-from .deal import TradeDeal
 from .discard import DiscardDeal
 from .fairness import Attempt, ShuffleLog, Shuffler, chain_entries, chain_heads
 from .fairness_v1 import DealProof, deck_order
+from .family import DealBase, IllegalAction, Standing
 from .hands import Category
 from .operations import Operation
 from .record import (
@@ -30,6 +29,7 @@ from .record import (
     record_format,
 )
 from .rules import PRESETS, Rules, RulesError, get_preset
+from .trade import TradeDeal
 
 __all__ = ["AnyDeal", "Game", "GameError", "RecordError", "category_name", "record_actions",
            "replay"]

@@ -1,6 +1,6 @@
-"""The AI levels behind one entry point (docs/AI.md): ``easy`` (``ai.py``),
+"""The AI levels behind one entry point (docs/AI.md): ``easy`` (``easy.py``),
 ``normal`` (``normal.py``) and ``strong`` (``strong.py``). Kept apart from
-``ai.py`` so that ``strong``, which plays ``easy`` in its playouts, imports it
+``easy.py`` so that ``strong``, which plays ``easy`` in its playouts, imports it
 without a cycle."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from . import normal, strong
-from .ai import choose_easy
-from .common import DealBase, Decision, Observation
+from .easy import choose_easy
+from .family import DealBase, Decision, Observation
 from .strong import Budget
 from .view import SeatView, seat_view
 

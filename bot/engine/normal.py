@@ -1,6 +1,6 @@
 """The ``normal`` AI level: a heuristic that counts the unseen cards (docs/AI.md).
 
-Like ``ai.choose_easy`` it decides from the seat's observation alone. It rates
+Like ``easy.choose_easy`` it decides from the seat's observation alone. It rates
 a hand by its *percentile*: the share of all 22,100 three-card hands of the
 ranking that it beats (ties half). Against ``k`` opponents a hand of percentile
 ``p`` wins about ``p ** k`` of the time and is the worst about ``(1 - p) ** k``
@@ -35,11 +35,11 @@ passes). The constants were tuned in the arena against ``easy`` (docs/AI.md).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from itertools import combinations
 
-from .cards import Card, rank
-from .common import Decision, Observation
+from .cards import Card
+from .family import Decision, Observation
 from .hands import Ranking, score, score_table
+from .moves import best_swap, by_family, forced_widow, keep_or_throw
 
 __all__ = ["LATE_CIRCUITS", "LIFE_VALUE", "choose", "improve_chance", "percentile", "unseen"]
 
@@ -166,15 +166,7 @@ def choose(obs: Observation) -> Decision:
     Raises:
         ValueError: the observation is public or not this seat's decision.
     """
-    if obs.seat is None or obs.to_act != obs.seat or obs.finished:
-        raise ValueError("the AI can only decide for the seat to act")
-    if obs.family == "widow":
-        return _choose_widow(obs)
-    if obs.hand is None:
-        raise ValueError("the AI needs to see its hand")
-    if obs.family == "discard":
-        return _choose_discard(obs, obs.hand)
-    return _choose_trade(obs, obs.hand)
+    return by_family(obs, _choose_trade, _choose_widow, _choose_discard)
 
 
 # ----------------------------------------------------------------- trade family
@@ -224,15 +216,7 @@ def _widow_value(p: float, obs: Observation) -> float:
 def _best_swap(hand: tuple[Card, ...], widow: tuple[Card, ...], obs: Observation,
                ) -> tuple[float, tuple[Card, ...], tuple[Card, ...]] | None:
     ranking = obs.rules.ranking
-    best: tuple[float, tuple[Card, ...], tuple[Card, ...]] | None = None
-    for n in range(1, min(obs.rules.swap_max, len(widow), len(hand)) + 1):
-        for give in combinations(hand, n):
-            for take in combinations(widow, n):
-                after = [c for c in hand if c not in give] + list(take)
-                p = _pct(after, ranking)
-                if best is None or p > best[0]:
-                    best = (p, give, take)
-    return best
+    return best_swap(hand, widow, obs.rules.swap_max, lambda after: _pct(after, ranking))
 
 
 def _choose_widow(obs: Observation) -> Decision:
@@ -240,11 +224,9 @@ def _choose_widow(obs: Observation) -> Decision:
     widow = obs.widow or ()
     ranking = obs.rules.ranking
     k = _opponents(obs)
-    if "pounce" in legal and obs.hand is not None:
-        fourth = next(c for c in widow if rank(c) == rank(obs.hand[0]))
-        return Decision("pounce", fourth)
-    if "buy_horse" in legal:
-        return Decision("buy_horse")
+    forced = forced_widow(obs)
+    if forced is not None:
+        return forced
     if "take_widow" in legal:
         middle = _pct(widow, ranking)
         if obs.hand is None:  # oldway: blind, and the taker stands
@@ -337,14 +319,9 @@ def _choose_discard(obs: Observation, hand: tuple[Card, ...]) -> Decision:
     legal = obs.legal
     ranking = obs.rules.ranking
     k = _opponents(obs)
-    if "accept" in legal:
-        assert obs.offered_card is not None
-        _, out = _best_with(hand, obs.offered_card, ranking)
-        return Decision("refuse") if out is None else Decision("accept", out)
-    if "draw_keep" in legal:
-        assert obs.drawn is not None
-        _, out = _best_with(hand, obs.drawn, ranking)
-        return Decision("draw_discard") if out is None else Decision("draw_keep", out)
+    answer = keep_or_throw(obs, lambda card: _best_with(hand, card, ranking)[1])
+    if answer is not None:
+        return answer
     now = _pct(hand, ranking)
     late = _circuits(obs) >= LATE_CIRCUITS
     if late:

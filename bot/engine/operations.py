@@ -28,171 +28,135 @@ from .cards import Card, card_code, parse_card
 
 
 @dataclass(frozen=True)
-class Trade:
-    """``seat`` gives ``card`` (and the fee) to the dealer and draws the stock top."""
+class SeatOperation:
+    """What every operation holds: the acting ``seat``. Each operation class names
+    its ``kind`` where it is declared (``class Knock(SeatOperation, kind="knock")``);
+    one that adds no field is this dataclass as it is (frozen, equal only to an
+    operation of its own class)."""
 
-    kind: ClassVar[str] = "trade"
+    kind: ClassVar[str]
     seat: int
+
+    def __init_subclass__(cls, kind: str = "", **rest: Any) -> None:
+        """Set the subclass's ``kind`` (the action's name, see the module)."""
+        super().__init_subclass__(**rest)
+        if kind:
+            cls.kind = kind
+
+
+@dataclass(frozen=True)
+class CardOperation(SeatOperation):
+    """An operation that names one ``card``."""
+
     card: Card
+
+
+@dataclass(frozen=True)
+class CardOffer(CardOperation):
+    """A card given in a trade or offered in a barter, ``knock`` ending the turn
+    with a knock."""
+
     knock: bool = False
 
 
 @dataclass(frozen=True)
-class BarterOffer:
-    """``seat`` offers ``card`` face down to its neighbour in play order."""
+class CardAnswer(SeatOperation):
+    """The answer to an offer: the ``card`` given back, or ``None`` (refused)."""
 
-    kind: ClassVar[str] = "barter_offer"
-    seat: int
-    card: Card
-    knock: bool = False
-
-
-@dataclass(frozen=True)
-class BarterAnswer:
-    """The barter target ``seat`` gives ``card`` back, or refuses by knocking (``None``)."""
-
-    kind: ClassVar[str] = "barter_answer"
-    seat: int
     card: Card | None
 
 
-@dataclass(frozen=True)
-class Knock:
+class Trade(CardOffer, kind="trade"):
+    """``seat`` gives ``card`` (and the fee) to the dealer and draws the stock top."""
+
+
+class BarterOffer(CardOffer, kind="barter_offer"):
+    """``seat`` offers ``card`` face down to its neighbour in play order."""
+
+
+class BarterAnswer(CardAnswer, kind="barter_answer"):
+    """The barter target ``seat`` gives ``card`` back, or refuses by knocking (``None``)."""
+
+
+class Knock(SeatOperation, kind="knock"):
     """``seat`` knocks. Trade family: the deal ends at once. Widow: the seat takes
     no more turns (two knocks end the deal). Discard: the final round starts."""
 
-    kind: ClassVar[str] = "knock"
-    seat: int
-
 
 # ------------------------------------------------------------------ widow family
-@dataclass(frozen=True)
-class TakeWidow:
+class TakeWidow(SeatOperation, kind="take_widow"):
     """The dealer exchanges the whole hand for the widow (the old hand becomes the widow)."""
 
-    kind: ClassVar[str] = "take_widow"
-    seat: int
 
-
-@dataclass(frozen=True)
-class KeepHand:
+class KeepHand(SeatOperation, kind="keep_hand"):
     """The dealer declines the widow and keeps the dealt hand."""
 
-    kind: ClassVar[str] = "keep_hand"
-    seat: int
-
 
 @dataclass(frozen=True)
-class Swap:
+class Swap(SeatOperation, kind="swap"):
     """``seat`` puts ``give`` (own cards) face up in the widow and takes ``take``
     (widow cards); the same number each way."""
 
-    kind: ClassVar[str] = "swap"
-    seat: int
     give: tuple[Card, ...]
     take: tuple[Card, ...]
 
 
-@dataclass(frozen=True)
-class Stand:
+class Stand(SeatOperation, kind="stand"):
     """``seat`` stands (oldway): no more changes this deal."""
 
-    kind: ClassVar[str] = "stand"
-    seat: int
 
-
-@dataclass(frozen=True)
-class Pounce:
+class Pounce(CardOperation, kind="pounce"):
     """``seat``, holding a tricon, takes ``card`` — the fourth of that rank — from the
     middle (oldway option); the seat then holds four of a kind and stands."""
 
-    kind: ClassVar[str] = "pounce"
-    seat: int
-    card: Card
 
-
-@dataclass(frozen=True)
-class BuyHorse:
+class BuyHorse(SeatOperation, kind="buy_horse"):
     """``seat``, having lost the last life, buys one more (oldway)."""
 
-    kind: ClassVar[str] = "buy_horse"
-    seat: int
 
-
-@dataclass(frozen=True)
-class DeclineHorse:
+class DeclineHorse(SeatOperation, kind="decline_horse"):
     """``seat``, having lost the last life, does not buy a horse and sits out."""
-
-    kind: ClassVar[str] = "decline_horse"
-    seat: int
 
 
 # ---------------------------------------------------------------- discard family
-@dataclass(frozen=True)
-class TakeDiscard:
+class TakeDiscard(CardOperation, kind="take_discard"):
     """``seat`` lays ``card`` face up on the discard pile and takes the old top card."""
 
-    kind: ClassVar[str] = "take_discard"
-    seat: int
-    card: Card
-
 
 @dataclass(frozen=True)
-class Draw:
+class Draw(SeatOperation, kind="draw"):
     """``seat`` draws the stock top (seen only by them) and must then keep it
     (``DrawKeep``) or discard it (``DrawDiscard``). ``reshuffle`` is the new stock,
     top first, when the stock was empty and the discard pile (but its top) was
     shuffled into it; else ``None``."""
 
-    kind: ClassVar[str] = "draw"
-    seat: int
     reshuffle: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True)
-class DrawKeep:
+class DrawKeep(CardOperation, kind="draw_keep"):
     """``seat`` keeps the drawn card and lays ``card`` from the hand face up on the
     discard pile."""
 
-    kind: ClassVar[str] = "draw_keep"
-    seat: int
-    card: Card
 
-
-@dataclass(frozen=True)
-class DrawDiscard:
+class DrawDiscard(SeatOperation, kind="draw_discard"):
     """``seat`` lays the drawn card face up on the discard pile at once."""
 
-    kind: ClassVar[str] = "draw_discard"
-    seat: int
 
-
-@dataclass(frozen=True)
-class Pass:
+class Pass(SeatOperation, kind="pass"):
     """``seat`` passes its turn."""
 
-    kind: ClassVar[str] = "pass"
-    seat: int
-
 
 @dataclass(frozen=True)
-class Offer:
+class Offer(SeatOperation, kind="offer"):
     """``seat`` offers ``card`` to ``target`` for a direct trade (jaques option)."""
 
-    kind: ClassVar[str] = "offer"
-    seat: int
     target: int
     card: Card
 
 
-@dataclass(frozen=True)
-class OfferAnswer:
+class OfferAnswer(CardAnswer, kind="offer_answer"):
     """The offer's target ``seat`` gives ``card`` back (the cards swap) or refuses
     (``None``)."""
-
-    kind: ClassVar[str] = "offer_answer"
-    seat: int
-    card: Card | None
 
 
 Operation = (
@@ -208,6 +172,10 @@ _SEAT_ONLY: dict[str, type[Knock | TakeWidow | KeepHand | Stand | BuyHorse | Dec
 }
 _ONE_CARD: dict[str, type[Pounce | TakeDiscard | DrawKeep]] = {
     cls.kind: cls for cls in (Pounce, TakeDiscard, DrawKeep)
+}
+_OFFERS: dict[str, type[Trade | BarterOffer]] = {cls.kind: cls for cls in (Trade, BarterOffer)}
+_ANSWERS: dict[str, type[BarterAnswer | OfferAnswer]] = {
+    cls.kind: cls for cls in (BarterAnswer, OfferAnswer)
 }
 
 _KINDS: dict[str, type[Operation]] = {
@@ -230,14 +198,12 @@ def operation_to_dict(op: Operation) -> dict[str, Any]:
     ending with a knock), ``"give"``/``"take"`` (swap: lists of codes),
     ``"target"`` (offer), ``"reshuffle"`` (draw after an empty stock: list of codes)."""
     data: dict[str, Any] = {"kind": op.kind, "seat": op.seat}
-    if isinstance(op, Trade | BarterOffer):
+    if isinstance(op, CardOperation):
         data["card"] = card_code(op.card)
-        if op.knock:
+        if isinstance(op, CardOffer) and op.knock:
             data["knock"] = True
-    elif isinstance(op, BarterAnswer | OfferAnswer):
+    elif isinstance(op, CardAnswer):
         data["card"] = None if op.card is None else card_code(op.card)
-    elif isinstance(op, Pounce | TakeDiscard | DrawKeep):
-        data["card"] = card_code(op.card)
     elif isinstance(op, Swap):
         data["give"] = [card_code(c) for c in op.give]
         data["take"] = [card_code(c) for c in op.take]
@@ -278,18 +244,15 @@ def operation_from_dict(data: dict[str, Any]) -> Operation:
             return _SEAT_ONLY[kind](seat)
         if kind in _ONE_CARD:
             return _ONE_CARD[kind](seat, parse_card(data["card"]))
-        if kind in ("barter_answer", "offer_answer"):
+        if kind in _ANSWERS:
             card = data.get("card")
-            answer = None if card is None else parse_card(card)
-            return BarterAnswer(seat, answer) if kind == "barter_answer" else OfferAnswer(seat, answer)
+            return _ANSWERS[kind](seat, None if card is None else parse_card(card))
         if kind == "swap":
             return Swap(seat, _codes(data, "give"), _codes(data, "take"))
         if kind == "offer":
             return Offer(seat, _int(data, "target"), parse_card(data["card"]))
         if kind == "draw":
             return Draw(seat, _codes(data, "reshuffle") if "reshuffle" in data else None)
-        knock = bool(data.get("knock", False))
-        card_in = parse_card(data["card"])
-        return Trade(seat, card_in, knock) if kind == "trade" else BarterOffer(seat, card_in, knock)
+        return _OFFERS[kind](seat, parse_card(data["card"]), bool(data.get("knock", False)))
     except KeyError as exc:
         raise ValueError(f"operation is missing {exc.args[0]!r}") from None

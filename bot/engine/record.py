@@ -26,9 +26,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .cards import Card, parse_card
-from .common import DealBase
 from .fairness import Attempt, Cut, ShuffleLog, Shuffler
 from .fairness_v1 import SEED_BYTES, DealProof
+from .family import DealBase
 from .operations import (
     BarterAnswer,
     BarterOffer,

@@ -10,7 +10,7 @@ seats still in play — seats sitting out (oldway, no lives) or eliminated
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 
 def next_seat(seat: int, n: int, step: int) -> int:
@@ -73,33 +73,20 @@ def best_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
         dealer: the dealer's seat (wins every tie it is part of).
         step: +1 clockwise, -1 anticlockwise (direction of priority after the dealer).
     """
-    n = len(scores)
-    best: int | None = None
-    for seat in priority_order(dealer, n, step):
-        value = scores[seat]
-        if value is None:
-            continue
-        best_value = None if best is None else scores[best]
-        if best_value is None or value > best_value:
-            best = seat
-    assert best is not None
-    return best
+    dealt = _dealt(scores, priority_order(dealer, len(scores), step))
+    return max(dealt, key=dealt.__getitem__)  # the first of the best
 
 
 def worst_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
     """Seat with the worst score; on a tie the seat furthest from the dealer's left
     in turn order (the latest to play; the dealer when tied) — docs/RULES.md §1.5."""
-    n = len(scores)
-    worst: int | None = None
-    for seat in turn_order(dealer, n, step):
-        value = scores[seat]
-        if value is None:
-            continue
-        worst_value = None if worst is None else scores[worst]
-        if worst_value is None or value <= worst_value:
-            worst = seat
-    assert worst is not None
-    return worst
+    dealt = _dealt(scores, reversed(turn_order(dealer, len(scores), step)))
+    return min(dealt, key=dealt.__getitem__)  # the first of the worst, the latest to play
+
+
+def _dealt(scores: Sequence[int | None], order: Iterable[int]) -> dict[int, int]:
+    """``{seat: score}`` of the seats in the deal, in ``order``."""
+    return {seat: value for seat in order if (value := scores[seat]) is not None}
 
 
 def split(amount: int, seats: Sequence[int]) -> list[tuple[int, int]]:

@@ -54,13 +54,13 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import ai, normal
+from . import easy, normal
 from .cards import Card, rank
-from .common import DealBase, Decision, Observation
-from .deal import TradeDeal
 from .discard import DiscardDeal
+from .family import DealBase, Decision, Observation
 from .hands import score
 from .operations import BarterOffer, Knock, Offer, Operation
+from .trade import TradeDeal
 from .view import SeatView, Seen
 from .widow import WidowDeal
 
@@ -116,7 +116,7 @@ class Budget:
 #: the budget of a live table (docs/AI.md: decision times)
 DEFAULT_BUDGET = Budget()
 
-ROLLOUTS: dict[str, Policy] = {"easy": ai.choose_easy, "normal": normal.choose}
+ROLLOUTS: dict[str, Policy] = {"easy": easy.choose_easy, "normal": normal.choose}
 
 
 class _Contradiction(Exception):

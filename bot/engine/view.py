@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .common import DealBase, Observation, PublicEvent
-from .deal import TradeDeal
 from .discard import DiscardDeal
+from .family import DealBase, Observation, PublicEvent
 from .operations import BarterOffer, Draw, Offer
+from .trade import TradeDeal
 from .widow import WidowDeal
 
 __all__ = ["Seen", "SeatView", "seat_view"]

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import TypeVar
 
 from .cards import Card, rank
-from .common import (
+from .family import (
     Controls,
     DealBase,
     Decision,
@@ -38,6 +39,8 @@ from .common import (
     PublicEvent,
     Showdown,
     Standing,
+    can,
+    checked_by,
 )
 from .hands import Category, category_of, score
 from .operations import (
@@ -53,6 +56,9 @@ from .operations import (
 )
 from .rules import Rules
 from .seating import best_seat, play_order, worst_seat
+
+#: the operations that stop a seat: a knock (widow) or a stand (oldway)
+_Stop = TypeVar("_Stop", Knock, Stand)
 
 
 class WidowDeal(DealBase):
@@ -250,7 +256,7 @@ class WidowDeal(DealBase):
             # ``swap`` is legal, so ``seat`` is the seat whose turn it is; checked once,
             # and then every k distinct cards of the hand against every k of the widow
             # (1 <= k <= swap_max) pass ``can_swap`` by construction
-            if not self._passes(lambda: self._verify_turn(seat)):
+            if not self._can_turn(seat):
                 return []
             hand = self.hands[seat]
             return [Decision("swap", give=give, take=take)
@@ -273,6 +279,13 @@ class WidowDeal(DealBase):
             raise IllegalAction("The widow can only be taken by the dealer before play starts.")
         raise IllegalAction("There is no horse to buy now.")
 
+    def _verify_chooser(self, seat: int, phase: str, chooser: int | None, other: str) -> None:
+        """``seat`` decides in ``phase`` (the widow's or the horse's): it is
+        ``chooser``'s decision; ``other`` is what another seat is told."""
+        self._verify_phase(seat, phase)
+        if seat != chooser:
+            raise IllegalAction(other)
+
     def _verify_turn(self, seat: int) -> None:
         self._verify_phase(seat, "play")
         if seat in self.stood:
@@ -280,31 +293,20 @@ class WidowDeal(DealBase):
         if seat != self.turn:
             raise IllegalAction("It is not your turn.")
 
+    _can_turn = can(_verify_turn)
+
     def verify_take_widow(self, seat: int) -> None:
         """Check that ``seat`` may take the whole widow now (the dealer, first).
 
         Raises:
             IllegalAction: not the dealer's choice, or not the dealer.
         """
-        self._verify_phase(seat, "choice")
-        if seat != self.dealer:
-            raise IllegalAction("Only the dealer may take the widow.")
+        self._verify_chooser(seat, "choice", self.dealer, "Only the dealer may take the widow.")
 
-    def can_take_widow(self, seat: int) -> bool:
-        """``True`` when ``verify_take_widow`` would pass."""
-        return self._passes(lambda: self.verify_take_widow(seat))
+    can_take_widow = can(verify_take_widow)
 
-    def verify_keep_hand(self, seat: int) -> None:
-        """Check that ``seat`` may decline the widow now (the dealer, first).
-
-        Raises:
-            IllegalAction: as ``verify_take_widow``.
-        """
-        self.verify_take_widow(seat)
-
-    def can_keep_hand(self, seat: int) -> bool:
-        """``True`` when ``verify_keep_hand`` would pass."""
-        return self._passes(lambda: self.verify_keep_hand(seat))
+    #: keeping the hand is the other answer to the same choice (the dealer, first)
+    verify_keep_hand, can_keep_hand = verify_take_widow, can_take_widow
 
     def verify_swap(self, seat: int, give: Sequence[Card], take: Sequence[Card]) -> None:
         """Check that ``seat`` may put ``give`` into the widow and take ``take``.
@@ -327,9 +329,13 @@ class WidowDeal(DealBase):
         if any(card not in self.widow for card in take):
             raise IllegalAction("That card is not in the widow.")
 
-    def can_swap(self, seat: int, give: Sequence[Card], take: Sequence[Card]) -> bool:
-        """``True`` when ``verify_swap`` would pass."""
-        return self._passes(lambda: self.verify_swap(seat, give, take))
+    can_swap = can(verify_swap)
+
+    def _verify_stop(self, seat: int, action: str) -> None:
+        self._verify_turn(seat)
+        if action != self.stop_action:
+            raise IllegalAction("Under these rules you stand instead of knocking." if action == "knock"
+                                else "Under these rules you knock instead of standing.")
 
     def verify_knock(self, seat: int) -> None:
         """Check that ``seat`` may knock now (widow: no more turns for this seat).
@@ -337,13 +343,9 @@ class WidowDeal(DealBase):
         Raises:
             IllegalAction: not the seat's turn, or these rules stand instead.
         """
-        self._verify_turn(seat)
-        if self.stop_action != "knock":
-            raise IllegalAction("Under these rules you stand instead of knocking.")
+        self._verify_stop(seat, "knock")
 
-    def can_knock(self, seat: int) -> bool:
-        """``True`` when ``verify_knock`` would pass."""
-        return self._passes(lambda: self.verify_knock(seat))
+    can_knock = can(verify_knock)
 
     def verify_stand(self, seat: int) -> None:
         """Check that ``seat`` may stand now (oldway: no more changes).
@@ -351,13 +353,9 @@ class WidowDeal(DealBase):
         Raises:
             IllegalAction: not the seat's turn, or these rules knock instead.
         """
-        self._verify_turn(seat)
-        if self.stop_action != "stand":
-            raise IllegalAction("Under these rules you knock instead of standing.")
+        self._verify_stop(seat, "stand")
 
-    def can_stand(self, seat: int) -> bool:
-        """``True`` when ``verify_stand`` would pass."""
-        return self._passes(lambda: self.verify_stand(seat))
+    can_stand = can(verify_stand)
 
     def verify_pounce(self, seat: int) -> None:
         """Check that ``seat`` may pounce now (any moment of play, not only its turn).
@@ -377,9 +375,7 @@ class WidowDeal(DealBase):
         if self.pounce_card(seat) is None:
             raise IllegalAction("Pounce needs a tricon and its fourth card in the middle.")
 
-    def can_pounce(self, seat: int) -> bool:
-        """``True`` when ``verify_pounce`` would pass."""
-        return self._passes(lambda: self.verify_pounce(seat))
+    can_pounce = can(verify_pounce)
 
     def verify_buy_horse(self, seat: int) -> None:
         """Check that ``seat`` may buy the horse now.
@@ -387,35 +383,18 @@ class WidowDeal(DealBase):
         Raises:
             IllegalAction: no horse offered, or offered to another seat.
         """
-        self._verify_phase(seat, "horse")
-        if seat != self.loser:
-            raise IllegalAction("The horse is offered to another player.")
+        self._verify_chooser(seat, "horse", self.loser, "The horse is offered to another player.")
 
-    def can_buy_horse(self, seat: int) -> bool:
-        """``True`` when ``verify_buy_horse`` would pass."""
-        return self._passes(lambda: self.verify_buy_horse(seat))
+    can_buy_horse = can(verify_buy_horse)
 
-    def verify_decline_horse(self, seat: int) -> None:
-        """Check that ``seat`` may decline the horse now.
-
-        Raises:
-            IllegalAction: as ``verify_buy_horse``.
-        """
-        self.verify_buy_horse(seat)
-
-    def can_decline_horse(self, seat: int) -> bool:
-        """``True`` when ``verify_decline_horse`` would pass."""
-        return self._passes(lambda: self.verify_decline_horse(seat))
+    #: declining the horse is the other answer to the same offer
+    verify_decline_horse, can_decline_horse = verify_buy_horse, can_buy_horse
 
     # ------------------------------------------------------------ actions
+    @checked_by(verify_take_widow)
     def take_widow(self, seat: int) -> TakeWidow:
         """The dealer takes the widow; the old hand lies face up as the new widow.
-        Under ``widow_taker_stands`` the dealer then stands.
-
-        Raises:
-            IllegalAction: see ``verify_take_widow``.
-        """
-        self.verify_take_widow(seat)
+        Under ``widow_taker_stands`` the dealer then stands."""
         op = TakeWidow(seat)
         old = self.hands[seat]
         self.hands[seat] = self.widow
@@ -428,26 +407,18 @@ class WidowDeal(DealBase):
         self._start_play()
         return op
 
+    @checked_by(verify_keep_hand)
     def keep_hand(self, seat: int) -> KeepHand:
-        """The dealer keeps the dealt hand; play starts with the eldest hand.
-
-        Raises:
-            IllegalAction: see ``verify_keep_hand``.
-        """
-        self.verify_keep_hand(seat)
+        """The dealer keeps the dealt hand; play starts with the eldest hand."""
         op = KeepHand(seat)
         self._record(op, PublicEvent("keep_hand", seat))
         self._start_play()
         return op
 
+    @checked_by(verify_swap)
     def swap(self, seat: int, give: Sequence[Card], take: Sequence[Card]) -> Swap:
         """Exchange ``give`` for ``take`` with the widow (each given card takes the
-        place of a taken one); the turn passes.
-
-        Raises:
-            IllegalAction: see ``verify_swap``.
-        """
-        self.verify_swap(seat, give, take)
+        place of a taken one); the turn passes."""
         op = Swap(seat, tuple(give), tuple(take))
         hand = self.hands[seat]
         for g, t in zip(give, take, strict=True):
@@ -457,38 +428,26 @@ class WidowDeal(DealBase):
         self._advance()
         return op
 
+    @checked_by(verify_knock)
     def knock(self, seat: int) -> Knock:
-        """Knock (widow): the seat takes no more turns; the second knock ends play.
+        """Knock (widow): the seat takes no more turns; the second knock ends play."""
+        return self._stopped(Knock(seat))
 
-        Raises:
-            IllegalAction: see ``verify_knock``.
-        """
-        self.verify_knock(seat)
-        op = Knock(seat)
-        self._record(op, PublicEvent("knock", seat))
-        self._stop(seat)
-        return op
-
+    @checked_by(verify_stand)
     def stand(self, seat: int) -> Stand:
-        """Stand (oldway): no more changes; the deal ends when all have stood.
+        """Stand (oldway): no more changes; the deal ends when all have stood."""
+        return self._stopped(Stand(seat))
 
-        Raises:
-            IllegalAction: see ``verify_stand``.
-        """
-        self.verify_stand(seat)
-        op = Stand(seat)
-        self._record(op, PublicEvent("stand", seat))
-        self._stop(seat)
+    def _stopped(self, op: _Stop) -> _Stop:
+        """Record ``op`` (a knock or a stand) and stop its seat."""
+        self._record(op, PublicEvent(op.kind, op.seat))
+        self._stop(op.seat)
         return op
 
+    @checked_by(verify_pounce)
     def pounce(self, seat: int) -> Pounce:
         """Take the fourth card of the seat's tricon from the middle: the seat holds
-        four of a kind (above every 3-card hand) and stands. Play goes on.
-
-        Raises:
-            IllegalAction: see ``verify_pounce``.
-        """
-        self.verify_pounce(seat)
+        four of a kind (above every 3-card hand) and stands. Play goes on."""
         card = self.pounce_card(seat)
         assert card is not None
         op = Pounce(seat, card)
@@ -502,13 +461,9 @@ class WidowDeal(DealBase):
             self._end()
         return op
 
+    @checked_by(verify_buy_horse)
     def buy_horse(self, seat: int) -> BuyHorse:
-        """Buy one more life for ``horse_price`` paid into the pool; the deal ends.
-
-        Raises:
-            IllegalAction: see ``verify_buy_horse``.
-        """
-        self.verify_buy_horse(seat)
+        """Buy one more life for ``horse_price`` paid into the pool; the deal ends."""
         op = BuyHorse(seat)
         assert self.lives is not None
         self.lives[seat] += 1
@@ -520,13 +475,9 @@ class WidowDeal(DealBase):
         self._finish()
         return op
 
+    @checked_by(verify_decline_horse)
     def decline_horse(self, seat: int) -> DeclineHorse:
-        """Decline the horse: the seat sits out from now on; the deal ends.
-
-        Raises:
-            IllegalAction: see ``verify_decline_horse``.
-        """
-        self.verify_decline_horse(seat)
+        """Decline the horse: the seat sits out from now on; the deal ends."""
         op = DeclineHorse(seat)
         self.horse_available = False
         self._record(op, PublicEvent("decline_horse", seat))

@@ -11,7 +11,7 @@ that failed a ``StorageFailure`` (the bot's failure, never a ``UserError``).
 
 Every coroutine that changes a table returns its ``Outcome`` (``outcome``):
 the operations appended (the member's, then the AI's), a deal dealt or over,
-an offer answered, a turn timed out, the table ended; ``bot.after`` turns it
+an offer answered, a turn timed out, the table ended; ``bot.publishing.after`` turns it
 into messages, panels and timers.
 
 - ``core``: open tables in memory, the unit of work, rebuilds from the action
@@ -25,15 +25,22 @@ into messages, panels and timers.
 - ``players``: who decides for AI seats at their level, and the coach's hints
   (strong search in a worker process, off the event loop);
 - ``queries``: settings, ledger pages, stats, ledger reset;
+- ``seasons`` and ``skill``: seasons, skill ratings (updated as a game finishes)
+  and the rating board (docs/RATINGS.md);
 - ``archive``: games that are over: records (with each deal's proof), the
-  history, a finished deal rebuilt at any step;
+  history, a finished deal rebuilt at any step (``TableService.archive``, a
+  read-only service of its own over storage);
 - ``exports``: a server's own data as one file for its admins (rate-limited).
 """
 
 from __future__ import annotations
 
+import random
+
+from ..storage import AnyStorage
 from .actions import Actions
 from .archive import Archive, Archived, record_of
+from .core import CommitCounter
 from .errors import (
     STORAGE_ERRORS,
     NotSeated,
@@ -55,24 +62,37 @@ from .exports import (
 from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
 from .outcome import Answered, Moment, Outcome
-from .posted import Posted
+from .posted import Posted, PostedMessage
 from .progress import Progress
 from .queries import Queries
+from .seasons import RatingBoard, Seasons
 from .shuffles import Shuffles
 
 __all__ = ["AI_NAMES", "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
            "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
-           "ServiceError", "StorageFailure", "TableGone",
+           "PostedMessage", "RatingBoard", "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
-class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Archive, ServerExports,
-                   Posted):
+class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seasons):
     """Owns every open table; see the module docstring.
 
     Args:
         storage: the opened storage.
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
-        metrics: the bot's metrics (``bot.metrics``); ``None``, the service's own.
+        metrics: what counts the commits (the bot's ``bot.runtime.metrics.Metrics``);
+            ``None``: nothing counts them.
+
+    Attributes:
+        archive: games that are over (``Archive``): records, the history, replays;
+            read from storage only.
+        exports: a server's own data as one zip for its admins (``ServerExports``).
     """
+
+    def __init__(self, storage: AnyStorage, rng: random.Random | None = None,
+                 metrics: CommitCounter | None = None) -> None:
+        """A service with no table in memory yet; ``load`` rebuilds the open ones."""
+        super().__init__(storage, rng, metrics)
+        self.archive = Archive(storage, self.tables)
+        self.exports = ServerExports(storage, self.lock, self._unit)

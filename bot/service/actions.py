@@ -8,9 +8,10 @@ from __future__ import annotations
 import logging
 
 from ..engine import AnyDeal, Decision, IllegalAction, choices, coach
-from ..engine import ai as engine_ai
+from ..engine import easy as engine_easy
+from ..i18n import _
 from .core import ServiceBase
-from .errors import NotSeated, OutOfDate, UserError
+from .errors import OutOfDate, UserError
 from .live import LiveTable
 from .outcome import Answered, Moment, Outcome
 
@@ -34,9 +35,9 @@ class Actions(ServiceBase):
         async with self.lock(table_id):
             live = self.get(table_id)
             if live.game is None or live.deal_number != after or live.game.current is not None:
-                raise UserError("The next deal has already started.")
+                raise UserError(_("The next deal has already started."))
             if live.game.complete:
-                raise UserError("This game is over.")
+                raise UserError(_("This game is over."))
             before = Moment.of(live)
             await self._deal_next(live)
             return Outcome.of(live, before)
@@ -57,7 +58,8 @@ class Actions(ServiceBase):
 
         Returns:
             what changed: the player's own operation (``own``), then the AI's,
-            the offer it answered (``answered``).
+            the offer it answered (``answered``), the player's view just before
+            (``seen_before``).
 
         Raises:
             UserError: not seated, stale control, not your turn, a card not held,
@@ -67,6 +69,7 @@ class Actions(ServiceBase):
         async with self.lock(table_id):
             live, seat, deal = self._control(table_id, member_id, deal_number, seq)
             before = Moment.of(live)
+            seen = deal.observation(seat)
             async with self._unit(table_id):
                 try:
                     op = deal.act(seat, decision)
@@ -78,7 +81,7 @@ class Actions(ServiceBase):
                     live.set_seat(seat, timeouts=0)
                 await self._run_ai(live)
             return Outcome.of(live, before, own=op, decision=decision,
-                              answered=self._answered(before, seat))
+                              answered=self._answered(before, seat), seen_before=seen)
 
     @staticmethod
     def _answered(before: Moment, seat: int) -> Answered | None:
@@ -105,15 +108,15 @@ class Actions(ServiceBase):
         async with self.lock(table_id):
             live, seat, deal = self._control(table_id, member_id, deal_number, seq)
             if not live.row.coach:
-                raise UserError("The coach is off at this table.")
+                raise UserError(_("The coach is off at this table."))
             if deal.finished or deal.to_act != seat:
-                raise UserError("A hint is for your own decision: wait for your turn.")
+                raise UserError(_("A hint is for your own decision: wait for your turn."))
             try:
                 advice = await self.players.advise(deal, seat)
             except Exception:
                 log.warning("table %s: the coach did not answer", table_id, exc_info=True)
-                raise UserError("The coach is thinking too slowly right now; "
-                                "try again in a moment.") from None
+                raise UserError(_("The coach is thinking too slowly right now; "
+                                  "try again in a moment.")) from None
             obs = deal.observation(seat)
             names = {s.seat: s.name for s in live.seats}
             text = choices.label(advice.decision, obs, lambda s: names.get(s, "?"))
@@ -141,15 +144,13 @@ class Actions(ServiceBase):
                 that is out of date (``seq`` is the operation count it was issued at).
         """
         live = self.get(table_id)
-        seat = live.seat_of(member_id)
-        if seat is None:
-            raise NotSeated("You are not playing at this table.")
+        seat = live.seated(member_id)
         deal = live.deal
         if deal is None or live.deal_number != deal_number:
-            raise OutOfDate("That button belongs to an earlier deal.", earlier_deal=True)
+            raise OutOfDate(_("That button belongs to an earlier deal."), earlier_deal=True)
         if seq is not None and seq != len(deal.operations):
-            raise OutOfDate("That choice is out of date: press My hand to see where things "
-                            "stand.")
+            raise OutOfDate(_("That choice is out of date: press My hand to see where things "
+                              "stand."))
         return live, seat, deal
 
     def verify(self, table_id: int, member_id: int, deal_number: int, kind: str,
@@ -164,12 +165,12 @@ class Actions(ServiceBase):
         if kind in deal.legal_actions(seat):
             return live
         if deal.finished:
-            raise UserError("This deal is already over.")
+            raise UserError(_("This deal is already over."))
         if deal.to_act != seat:
             if deal.to_act is not None and live.deal is deal and deal.pending is not None:
-                raise UserError("Wait: an offer is waiting for an answer.")
-            raise UserError("It is not your turn.")
-        raise UserError("You cannot do that now.")
+                raise UserError(_("Wait: an offer is waiting for an answer."))
+            raise UserError(_("It is not your turn."))
+        raise UserError(_("You cannot do that now."))
 
     # ----------------------------------------------------- presence (issue 3)
     async def timeout(self, table_id: int, deal_number: int, seq: int,
@@ -200,10 +201,10 @@ class Actions(ServiceBase):
                 # the AI finishes the whole move (a jaques draw is followed by keep or
                 # throw), but never spends the absent player's points on a horse
                 for _ in range(3):
-                    decision = engine_ai.choose(deal.observation(seat))
+                    decision = engine_easy.choose(deal.observation(seat))
                     if decision.kind == "refuse" and "refuse" in deal.controls(seat).answers:
                         # refusing would knock and end the deal for them: accept instead
-                        decision = Decision("accept", engine_ai.worst_card(tuple(deal.hands[seat])))
+                        decision = Decision("accept", engine_easy.worst_card(tuple(deal.hands[seat])))
                     if decision.kind == "buy_horse":
                         decision = Decision("decline_horse")
                     op = deal.act(seat, decision)
@@ -229,11 +230,9 @@ class Actions(ServiceBase):
         """
         async with self.lock(table_id):
             live = self.get(table_id)
-            seat = live.seat_of(member_id)
-            if seat is None:
-                raise NotSeated("You are not playing at this table.")
+            seat = live.seated(member_id)
             if not live.seats[seat].away:
-                raise UserError("You are not marked away.")
+                raise UserError(_("You are not marked away."))
             async with self._unit(table_id):
                 await self.storage.set_seat_state(table_id, seat, away=False, timeouts=0)
                 live.set_seat(seat, away=False, timeouts=0)

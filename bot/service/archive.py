@@ -10,12 +10,14 @@ that are no longer open, whose every deal is over (docs/FAIRNESS.md "In the bot"
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game, RecordError, get_preset, operation_from_dict, parse_card, replay
-from ..storage import OPEN_STATUSES, DealRow, HintRow, PastGame, SeatRow, ShuffleEvent, TableRow
-from .core import ServiceBase, game_of, proof_of
+from ..i18n import _
+from ..storage import OPEN_STATUSES, AnyStorage, DealRow, HintRow, PastGame, SeatRow, ShuffleEvent, TableRow
+from .core import game_of, proof_of
 from .errors import UserError
 from .live import LiveTable
 
@@ -75,9 +77,9 @@ class Archived:
             UserError: no such deal or step.
         """
         if not 1 <= number <= len(self.deals):
-            raise UserError("That deal is not part of this game.")
+            raise UserError(_("That deal is not part of this game."))
         if not 0 <= step <= len(self.deals[number - 1].actions):
-            raise UserError("That step is not part of this deal.")
+            raise UserError(_("That step is not part of this deal."))
         live = self.live
         game = Game(live.rules, len(live.seats), self.past_first_dealer, table=live.id)
         for index, d in enumerate(self.deals[:number]):
@@ -96,8 +98,21 @@ class Archived:
         return self.live.row.first_dealer
 
 
-class Archive(ServiceBase):
-    """Records, history and replays of games that are over (part of ``TableService``)."""
+class Archive:
+    """Records, history and replays of games that are over, read from storage
+    only: its own small service beside the tables' (``TableService.archive``),
+    writing nothing and taking no table's lock.
+
+    Args:
+        storage: the opened storage.
+        tables: the open tables by id (the service's own map, only read: a game
+            still running is refused by name).
+    """
+
+    def __init__(self, storage: AnyStorage, tables: Mapping[int, LiveTable]) -> None:
+        """An archive over ``storage``."""
+        self.storage = storage
+        self.tables = tables
 
     async def record(self, table_id: int) -> dict[str, Any]:
         """The table's game as a record, read from storage (not memory); the seed
@@ -108,7 +123,7 @@ class Archive(ServiceBase):
         """
         row = await self.storage.get_table(table_id)
         if row is None or row.first_dealer is None:
-            raise UserError("That table has no game to export.")
+            raise UserError(_("That table has no game to export."))
         return await self._record_of(row)
 
     async def _record_of(self, row: TableRow) -> dict[str, Any]:
@@ -140,14 +155,14 @@ class Archive(ServiceBase):
         running = [t for t in self.tables.values() if t.row.guild_id == guild_id
                    and (t.row.number == number if number else t.row.channel_id == channel_id)]
         if running:
-            raise UserError(f"The game at table {running[0].row.number} is not over yet: its "
-                            "record can be exported once it is (the seeds and decks of a "
-                            "running game stay secret).")
+            raise UserError(_("The game at table {number} is not over yet: its "
+                              "record can be exported once it is (the seeds and decks of a "
+                              "running game stay secret).").format(number=running[0].row.number))
         if number:
-            raise UserError(f"This server has no finished game at table {number}. "
-                            "See /commerce history.")
-        raise UserError("No game has ended in this channel: name the table, e.g. "
-                        "`/commerce export table:3` (see /commerce history).")
+            raise UserError(_("This server has no finished game at table {number}. "
+                              "See /commerce history.").format(number=number))
+        raise UserError(_("No game has ended in this channel: name the table, e.g. "
+                          "`/commerce export table:3` (see /commerce history)."))
 
     async def archived(self, guild_id: int, table_id: int) -> Archived:
         """A game of the guild that is over, replayed from its stored record.
@@ -158,7 +173,7 @@ class Archive(ServiceBase):
         past = await self.storage.past_game(guild_id, table_id=table_id)
         row = await self.storage.get_table(table_id)
         if past is None or row is None:
-            raise UserError("That game is not in this server's history.")
+            raise UserError(_("That game is not in this server's history."))
         seats = await self.storage.seats(table_id)
         deals = await self.storage.deals(table_id)
         record = await self._record_of(row)
@@ -166,7 +181,7 @@ class Archive(ServiceBase):
             game = replay(record)
         except RecordError:
             log.exception("table %s: its stored record does not replay", table_id)
-            raise UserError("That game's record could not be read back.") from None
+            raise UserError(_("That game's record could not be read back.")) from None
         if row.status == "closed":
             game.close()  # an unfinished last deal was voided when the table closed
         live = LiveTable(row, seats, get_preset(row.preset, row.options), game)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import datetime
 import gc
 import logging
 import random
@@ -16,7 +15,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine import (
     AnyDeal,
@@ -36,8 +35,7 @@ from ..engine import (
 )
 from ..engine.fairness import SEED_BYTES, Attempt, Cut, ShuffleLog, Shuffler, commitment
 from ..engine.fairness_v1 import DealProof
-from ..locks import InFlight, KeyedLock
-from ..metrics import Metrics
+from ..i18n import _
 from ..storage import (
     OPEN_STATUSES,
     AnyStorage,
@@ -52,18 +50,17 @@ from ..storage import (
     TableRow,
     utc_now,
 )
-from .errors import STORAGE_ERRORS, NotSeated, ServiceError, StorageFailure, TableGone, UserError
+from .errors import STORAGE_ERRORS, ServiceError, StorageFailure, TableGone, UserError
 from .live import LiveTable
+from .locks import InFlight, KeyedLock
 from .players import AiPlayers
+from .skill import rate_finished
 
 log = logging.getLogger(__name__)
 
 #: bytes of the cut the bot makes itself for a deal of a game begun before one
 #: commitment covered a whole game (docs/FAIRNESS.md "Format 1 records")
 BOT_CUT_BYTES = 16
-#: servers' exports (``/commerce-admin export``) made at the same time in this process;
-#: more wait their turn
-EXPORTS_AT_ONCE = 2
 
 
 def proof_of(deal_row: DealRow) -> DealProof | None:
@@ -149,6 +146,28 @@ def hand_results(live: LiveTable, deal: AnyDeal) -> list[HandResult]:
     ]
 
 
+class CommitCounter(Protocol):
+    """What the service counts of its units of work; the bot's metrics
+    (``bot.runtime.metrics.Metrics``) fit it, so the service imports nothing of
+    the Discord side."""
+
+    def committed(self, seconds: float) -> None:
+        """A unit of work committed; its commit took ``seconds``."""
+
+    def commit_failed(self) -> None:
+        """A unit of work failed on a storage error: nothing of it was written."""
+
+
+class Uncounted:
+    """A ``CommitCounter`` that counts nothing: a service made without the bot."""
+
+    def committed(self, seconds: float) -> None:
+        """Nothing is counted."""
+
+    def commit_failed(self) -> None:
+        """Nothing is counted."""
+
+
 class ServiceBase:
     """State and unit of work of ``TableService`` (``bot.service``); the other
     parts of the service (life cycle, actions, automatic progress, queries)
@@ -157,15 +176,16 @@ class ServiceBase:
     Args:
         storage: the opened storage.
         rng: a seeded ``random.Random`` for tests only; ``None`` uses the OS CSPRNG.
-        metrics: the bot's metrics (``bot.metrics``); ``None``, the service's own.
+        metrics: what counts the commits (the bot's ``bot.runtime.metrics.Metrics``);
+            ``None``: nothing counts them.
     """
 
     def __init__(self, storage: AnyStorage, rng: random.Random | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: CommitCounter | None = None) -> None:
         """A service with no table in memory yet; ``load`` rebuilds the open ones."""
         self.storage = storage
         self.rng = rng
-        self.metrics = metrics if metrics is not None else Metrics()
+        self.metrics: CommitCounter = metrics if metrics is not None else Uncounted()
         self.tables: dict[int, LiveTable] = {}
         #: open tables whose rebuild from storage failed; ``resume`` retries them
         self.stale: set[int] = set()
@@ -183,9 +203,6 @@ class ServiceBase:
         #: who decides for AI seats, and the coach (strong search off the event loop)
         self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
-        #: guild id -> when its last export began (``ServerExports``; aware UTC)
-        self.last_exports: dict[int, datetime.datetime] = {}
-        self.export_slots = asyncio.Semaphore(EXPORTS_AT_ONCE)
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
         #: is not dealt from the game's seed, and ``verify`` says so)
         self.arranged_decks: list[list[Card]] = []
@@ -237,7 +254,7 @@ class ServiceBase:
         failure the table is rebuilt from storage, so memory never runs ahead of
         the database; a storage error becomes ``StorageFailure``. A unit counts in
         ``units`` from its start to its end (its rebuild included), so a clean
-        stop (``bot.stopping``) lets it finish rather than cancel it half-way.
+        stop (``bot.process.stopping``) lets it finish rather than cancel it half-way.
         ``metrics`` count its commit (and the seconds it took), or its failure.
 
         Raises:
@@ -257,7 +274,7 @@ class ServiceBase:
                 raise
             except TableClosed:
                 self.tables.pop(table_id or 0, None)
-                raise TableGone("This table is closed.") from None
+                raise TableGone(_("This table is closed.")) from None
             except BaseException as exc:  # also a cancellation: memory must never run ahead
                 if table_id is not None:
                     await asyncio.shield(self._resync(table_id))
@@ -282,7 +299,7 @@ class ServiceBase:
     async def _reload(self, table_id: int) -> LiveTable:
         row = await self.storage.get_table(table_id)
         if row is None:
-            raise UserError("This table no longer exists.")
+            raise UserError(_("This table no longer exists."))
         live = self._build(OpenTable(row, await self.storage.game_seed(table_id),
                                      await self.storage.seats(table_id),
                                      await self.storage.deals(table_id),
@@ -351,9 +368,9 @@ class ServiceBase:
         live = self.tables.get(table_id)
         if live is None:
             if table_id in self.stale:
-                raise TableGone("This table is being restored after a storage problem; "
-                                "try again in a moment.")
-            raise TableGone("This table is closed.")
+                raise TableGone(_("This table is being restored after a storage problem; "
+                                  "try again in a moment."))
+            raise TableGone(_("This table is closed."))
         return live
 
     def in_channel(self, channel_id: int) -> LiveTable | None:
@@ -379,7 +396,7 @@ class ServiceBase:
             UserError: unknown preset or bad option, said plainly.
         """
         if len(preset) > 40:
-            raise UserError("That is not a preset name. See /commerce rules.")
+            raise UserError(_("That is not a preset name. See /commerce rules."))
         try:
             return get_preset(preset, options)
         except RulesError as exc:
@@ -499,6 +516,7 @@ class ServiceBase:
         )
         if deal.finished and live.game.complete:
             await self.storage.finish_game(live.id, live.game.winners or [], "finished")
+            await rate_finished(self.storage, live)
             await self._ended(live, "finished")
 
     def observation(self, table_id: int, member_id: int) -> tuple[LiveTable, Observation]:
@@ -510,9 +528,7 @@ class ServiceBase:
             UserError: no deal yet.
         """
         live = self.get(table_id)
-        seat = live.seat_of(member_id)
-        if seat is None:
-            raise NotSeated("You are not playing at this table.")
+        seat = live.seated(member_id)
         if live.deal is None:
-            raise UserError("The game has not started yet.")
+            raise UserError(_("The game has not started yet."))
         return live, live.deal.observation(seat)

@@ -2,7 +2,7 @@
 (``ServiceError.text``); its type says whose it is: a request refused
 (``UserError``, and its kinds ``TableGone`` and ``OutOfDate``) or a write that
 failed on the bot's side (``StorageFailure``, never a ``UserError``).
-``bot.interactions.error_reply`` is the one place that turns them into a reply.
+``bot.interactions.guard.error_reply`` is the one place that turns them into a reply.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 
 import asyncpg
+
+from ..i18n import _
 
 
 class ServiceError(Exception):
@@ -38,6 +40,11 @@ class TableGone(UserError):
 class NotSeated(UserError):
     """The member is not seated at the table they act on."""
 
+    def __init__(self, text: str | None = None) -> None:
+        """``text``: what the member is told (default: that they do not play at
+        this table, in the current language)."""
+        super().__init__(_("You are not playing at this table.") if text is None else text)
+
 
 class OutOfDate(UserError):
     """A control made for a moment that has passed (an earlier deal, an operation
@@ -55,11 +62,10 @@ class StorageFailure(ServiceError):
     (``rebuilt``; ``False``: the table waits aside for the watch to rebuild it).
     The bot's failure, not the member's: it is logged."""
 
-    def __init__(self, text: str = "I could not save that (a storage problem on the bot's "
-                                   "side), so nothing changed. Try again in a moment.",
-                 *, rebuilt: bool = True) -> None:
+    def __init__(self, text: str = "", *, rebuilt: bool = True) -> None:
         """``text``: the ephemeral answer; by default it says nothing changed."""
-        super().__init__(text)
+        super().__init__(text or _("I could not save that (a storage problem on the bot's "
+                                   "side), so nothing changed. Try again in a moment."))
         self.rebuilt = rebuilt
 
 

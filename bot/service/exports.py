@@ -39,16 +39,23 @@ import logging
 import re
 import zipfile
 import zlib
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..storage import LedgerRow, PastGame
-from ..waiting import acknowledge
+from ..i18n import _
+from ..storage import AnyStorage, LedgerRow, PastGame
+from ..storage.waiting import acknowledge
 from .archive import record_of
-from .core import ServiceBase
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
+from .locks import KeyedLock
 
 log = logging.getLogger(__name__)
+
+#: servers' exports (``/commerce-admin export``) made at the same time in this process;
+#: more wait their turn
+EXPORTS_AT_ONCE = 2
 
 #: one export per server within this time, whoever asks (kept in memory: a
 #: restart of the bot forgets it)
@@ -232,8 +239,26 @@ def _bound(raw: int) -> int:
     return raw + 5 * (raw // 16384 + 1) + _ENTRY_BYTES + 2 * 64
 
 
-class ServerExports(ServiceBase):
-    """A server's export (part of ``TableService``)."""
+class ServerExports:
+    """A server's exports: a small service of its own beside the tables'
+    (``TableService.exports``), reading storage in pages and writing one audit row.
+
+    Args:
+        storage: the opened storage.
+        lock: the service's keyed lock (two presses at once make one export).
+        unit: the service's unit of work, which the audit row is written in
+            (``TableService._unit``: a storage error becomes ``StorageFailure``).
+    """
+
+    def __init__(self, storage: AnyStorage, lock: KeyedLock,
+                 unit: Callable[[int | None], AbstractAsyncContextManager[None]]) -> None:
+        """No export made yet in this process."""
+        self.storage = storage
+        self.lock = lock
+        self._unit = unit
+        #: guild id -> when its last export began (aware UTC)
+        self.last_exports: dict[int, datetime] = {}
+        self.export_slots = asyncio.Semaphore(EXPORTS_AT_ONCE)
 
     async def export_server(self, guild_id: int, member_id: int, *, now: datetime,
                             max_bytes: int = EXPORT_MAX_BYTES) -> ServerExport:
@@ -338,8 +363,9 @@ class ServerExports(ServiceBase):
                            ("balances.json", _json(members, 1))):
             if not await asyncio.to_thread(packer.add, name, data, reserve):
                 raise UserError(
-                    f"This server's ledger alone is larger than the {size_text(max_bytes)} "
-                    "the bot may upload here: ask the bot's operator for a copy.")
+                    _("This server's ledger alone is larger than the {size} "
+                      "the bot may upload here: ask the bot's operator for a copy.").format(
+                          size=size_text(max_bytes)))
         included, left_out = await self._pack_games(guild_id, packer, reserve)
         head["games"].update(included=included, left_out=left_out)
         if not await asyncio.to_thread(packer.add, "server.json", _json(head, 1)):

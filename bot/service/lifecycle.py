@@ -15,6 +15,7 @@ from typing import Any
 from ..engine import Game, implied_options
 from ..engine.fairness import ShuffleLog
 from ..engine.levels import LEVELS
+from ..i18n import _
 from ..storage import LedgerEntry, TableRow
 from .core import ServiceBase, attempt_of, posted_at
 from .errors import STORAGE_ERRORS, StorageFailure, UserError
@@ -65,7 +66,7 @@ class LifeCycle(ServiceBase):
         async with self.lock(("guild", guild_id)):
             self.check_free(guild_id, host_id)
             if self.in_channel(channel_id):
-                raise UserError("A table is already open in this channel.")
+                raise UserError(_("A table is already open in this channel."))
             await self._check_limits(guild_id, host_id, max_tables)
             place: str | None = None
             number = None
@@ -94,9 +95,9 @@ class LifeCycle(ServiceBase):
         last ``OPEN_WINDOW`` seconds (``StorageFailure`` when that cannot be read)."""
         open_now = sum(1 for t in self.tables.values() if t.row.guild_id == guild_id)
         if open_now >= max_tables:
-            raise UserError(f"This server already has {open_now} open tables, its limit: finish "
-                            "or end one first (admins set the limit with /commerce-admin "
-                            "settings max_tables).")
+            raise UserError(_("This server already has {count} open tables, its limit: finish "
+                              "or end one first (admins set the limit with /commerce-admin "
+                              "settings max_tables).").format(count=open_now))
         since = (datetime.datetime.now(datetime.UTC)
                  - datetime.timedelta(seconds=OPEN_WINDOW)).isoformat(timespec="seconds")
         try:
@@ -104,9 +105,10 @@ class LifeCycle(ServiceBase):
         except STORAGE_ERRORS as exc:
             raise StorageFailure() from exc
         if recent >= OPEN_BURST:
-            raise UserError(f"You opened {recent} tables in the last {OPEN_WINDOW // 60} minutes "
-                            "that were not played to their end: finish one, or wait a few "
-                            "minutes before opening another.")
+            raise UserError(_("You opened {count} tables in the last {minutes} minutes "
+                              "that were not played to their end: finish one, or wait a few "
+                              "minutes before opening another.").format(
+                                  count=recent, minutes=OPEN_WINDOW // 60))
 
     def check_free(self, guild_id: int, member_id: int, here: int | None = None) -> None:
         """Raise ``UserError`` naming the way out if the member sits at another
@@ -115,14 +117,14 @@ class LifeCycle(ServiceBase):
         if live is None:
             return
         if live.id == here:
-            raise UserError("You are already seated at this table.")
-        where = f"table {live.row.number} (<#{live.row.channel_id}>)"
+            raise UserError(_("You are already seated at this table."))
+        where = _("table {number}").format(number=live.row.number) + f" (<#{live.row.channel_id}>)"
         if live.row.status == "lobby":
-            way = "leave it first with /commerce leave (or its Leave button)"
+            way = _("leave it first with /commerce leave (or its Leave button)")
         else:
-            way = ("its game is running: finish it, or ask its host (or a member with "
-                   "Manage Server) to close it with /commerce end there")
-        raise UserError(f"You are already seated at {where}: {way}.")
+            way = _("its game is running: finish it, or ask its host (or a member with "
+                    "Manage Server) to close it with /commerce end there")
+        raise UserError(_("You are already seated at {where}: {way}.").format(where=where, way=way))
 
     async def join(self, table_id: int, member_id: int, name: str) -> Outcome:
         """Seat ``member_id`` at a lobby table; returns what changed.
@@ -136,7 +138,8 @@ class LifeCycle(ServiceBase):
             live = self._lobby(table_id)
             self.check_free(guild_id, member_id, here=table_id)
             if len(live.seats) >= live.rules.max_players:
-                raise UserError(f"This table is full ({live.rules.max_players} seats).")
+                raise UserError(_("This table is full ({seats} seats).").format(
+                    seats=live.rules.max_players))
             before = Moment.of(live)
             async with self._unit(table_id):
                 live.seats.append(await self.storage.add_seat(table_id, member_id, name))
@@ -153,13 +156,14 @@ class LifeCycle(ServiceBase):
             StorageFailure: nothing changed.
         """
         if level not in LEVELS:
-            raise UserError(f"Choose an AI level: {', '.join(LEVELS)}.")
+            raise UserError(_("Choose an AI level: {levels}.").format(levels=', '.join(LEVELS)))
         async with self.lock(table_id):
             live = self._lobby(table_id)
             if live.seat_of(member_id) is None:
-                raise UserError("Only players seated at this table can add an AI.")
+                raise UserError(_("Only players seated at this table can add an AI."))
             if len(live.seats) >= live.rules.max_players:
-                raise UserError(f"This table is full ({live.rules.max_players} seats).")
+                raise UserError(_("This table is full ({seats} seats).").format(
+                    seats=live.rules.max_players))
             taken = {s.name for s in live.seats}
             name = next((f"AI {n}" for n in AI_NAMES if f"AI {n}" not in taken), "AI")
             before = Moment.of(live)
@@ -181,10 +185,10 @@ class LifeCycle(ServiceBase):
             live = self.get(table_id)
             seat = live.seat_of(member_id)
             if seat is None:
-                raise UserError("You are not seated at this table.")
+                raise UserError(_("You are not seated at this table."))
             if live.row.status != "lobby":
                 raise UserError(
-                    "The game has started: ask the host to end it with /commerce end."
+                    _("The game has started: ask the host to end it with /commerce end.")
                 )
             before = Moment.of(live)
             async with self._unit(table_id):
@@ -217,21 +221,22 @@ class LifeCycle(ServiceBase):
         async with self.lock(table_id):
             live = self._lobby(table_id)
             if member_id != live.row.host_id or live.seat_of(member_id) is None:
-                raise UserError("Only the host can start the game.")
+                raise UserError(_("Only the host can start the game."))
             n = len(live.seats)
             if n < live.rules.min_players:
                 raise UserError(
-                    f"You need at least {live.rules.min_players} players "
-                    f"(now {n}). Invite friends or press Add AI."
+                    _("You need at least {least} players "
+                      "(now {count}). Invite friends or press Add AI.").format(
+                          least=live.rules.min_players, count=n)
                 )
             shuffler = self._shuffler(live)
             committed = live.row.game_commitment
             if shuffler is None or committed is None:
-                raise UserError("This table has no fair shuffle yet: try Start again in a "
-                                "moment.")
+                raise UserError(_("This table has no fair shuffle yet: try Start again in a "
+                                  "moment."))
             if live.row.commitment_message_id is None:
-                raise UserError("The fair-shuffle message is not posted yet: try Start "
-                                "again in a moment.")
+                raise UserError(_("The fair-shuffle message is not posted yet: try Start "
+                                  "again in a moment."))
             self.activity.pop(table_id, None)  # a lobby's idle clock, no longer needed
             attempt = None if self.arranged_decks else await self._write_attempt(live)
             if self.arranged_dealer is not None:  # tests only: a dealer they chose
@@ -256,7 +261,7 @@ class LifeCycle(ServiceBase):
     def _lobby(self, table_id: int) -> LiveTable:
         live = self.get(table_id)
         if live.row.status != "lobby":
-            raise UserError("The game at this table has already started.")
+            raise UserError(_("The game at this table has already started."))
         return live
 
     async def set_delay(self, table_id: int, member_id: int, seconds: int) -> Outcome:
@@ -267,11 +272,11 @@ class LifeCycle(ServiceBase):
             UserError: not seated at the table, or out of range (0..600).
         """
         if not 0 <= seconds <= 600:
-            raise UserError("Choose a delay from 0 (off) to 600 seconds.")
+            raise UserError(_("Choose a delay from 0 (off) to 600 seconds."))
         async with self.lock(table_id):
             live = self.get(table_id)
             if live.seat_of(member_id) is None:
-                raise UserError("Only players at this table can change its delay.")
+                raise UserError(_("Only players at this table can change its delay."))
             async with self._unit(table_id):
                 await self.storage.set_next_deal_delay(table_id, seconds)
                 live.row = dataclasses.replace(live.row, next_deal_delay=seconds)
@@ -383,7 +388,7 @@ class LifeCycle(ServiceBase):
             seated = member_id is not None and live.seat_of(member_id) is not None
             if not (member_id is None or member_id == live.row.host_id or is_manager
                     or (host_gone and seated)):
-                raise UserError("Only the host or a member with Manage Server can end this table.")
+                raise UserError(_("Only the host or a member with Manage Server can end this table."))
             before = Moment.of(live)
             async with self._unit(table_id):
                 if live.game is not None:

@@ -8,6 +8,7 @@ from typing import Any
 from ..engine import AnyDeal, Game, Rules
 from ..engine.fairness import Cut
 from ..storage import DealKey, SeatRow, ShuffleEvent, TableRow
+from .errors import NotSeated
 
 
 @dataclass
@@ -114,6 +115,17 @@ class LiveTable:
             if s.member_id == member_id:
                 return s.seat
         return None
+
+    def seated(self, member_id: int) -> int:
+        """The seat of ``member_id`` at this table.
+
+        Raises:
+            NotSeated: the member has no seat here.
+        """
+        seat = self.seat_of(member_id)
+        if seat is None:
+            raise NotSeated()
+        return seat
 
     def member_of(self, seat: int) -> int | None:
         """The member sitting in ``seat`` (``None`` for an AI seat)."""

@@ -1,5 +1,5 @@
 """What a state change of the table service did: its ``Outcome``, which every
-public coroutine that changes a table returns. ``bot.after.AfterChange`` turns
+public coroutine that changes a table returns. ``bot.publishing.after.AfterChange`` turns
 it into messages, panels and timers, the same for every caller (a command, a
 control, a timer, the watch).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Decision, Operation
+from ..engine import Decision, Observation, Operation
 from .live import LiveTable
 
 
@@ -70,6 +70,11 @@ class Outcome:
             its public messages are shown again from scratch.
         emptied: a lobby closed because its last member left it, or (``idle``)
             stood idle; ``None``: not so.
+        cut: a member's cut of the next deal: its number and the cut as used
+            (docs/FAIRNESS.md "In the bot"); ``None``: no cut.
+        seen_before: the acting member's own view of the deal just before their
+            move (``act``), read under the table's lock: what the answer to them
+            compares the move with, so no caller reads the service before a move.
     """
 
     live: LiveTable
@@ -83,6 +88,8 @@ class Outcome:
     rebuilt: bool = False
     unseen: bool = False
     emptied: str | None = None
+    cut: tuple[int, str] | None = None
+    seen_before: Observation | None = None
     after: Moment = field(init=False)
 
     def __post_init__(self) -> None:

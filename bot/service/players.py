@@ -21,7 +21,7 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from ..engine import AnyDeal, Decision, coach, levels
-from ..engine import ai as engine_ai
+from ..engine import easy as engine_easy
 from ..engine.strong import DEFAULT_BUDGET, Budget
 from ..engine.view import SeatView, seat_view
 
@@ -98,7 +98,7 @@ class AiPlayers:
     def decide_now(self, deal: AnyDeal, seat: int) -> Decision:
         """The ``easy`` decision for a member's seat the AI plays (away, gone, or
         out of time): predictable, and never spends what the member would not."""
-        return engine_ai.choose(deal.observation(seat))
+        return engine_easy.choose(deal.observation(seat))
 
     async def decide(self, deal: AnyDeal, seat: int, level: str) -> Decision:
         """The decision of the AI seat ``seat`` (the seat to act) at ``level``,

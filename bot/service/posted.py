@@ -3,7 +3,8 @@
 end was shown, and that its channel was removed.
 
 Message ids are cosmetic to the game but not to its messages: a restart must
-know what was posted, or it posts it again. Memory takes them at once; a failed
+know what was posted, or it posts it again. Every posted message's id goes
+through one call, ``posted`` (``PostedMessage``: which message, its id). Memory takes them at once; a failed
 write is logged and kept, and the watch writes it again (``write_unsaved``), as
 does a clean stop (part of ``TableService``).
 """
@@ -13,12 +14,31 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from .core import ServiceBase
 from .errors import StorageFailure
 from .live import LiveTable
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PostedMessage:
+    """A message the Discord layer posted for a table, whose id is kept with it
+    (``TableService.posted``).
+
+    Attributes:
+        kind: ``lobby``, ``table`` (the current table message), ``showdown`` (of
+            the latest deal), ``offer`` (the ping of a barter or trade offer) or
+            ``final`` (the final standings).
+        message_id: its id; ``None`` only for an ``offer`` forgotten (closed).
+        offer: an offer's key, ``"<deal>:<seq>"`` (``None``: forgotten).
+    """
+
+    kind: str
+    message_id: int | None
+    offer: str | None = None
 
 
 class Posted(ServiceBase):
@@ -50,36 +70,48 @@ class Posted(ServiceBase):
                 await self._remember(table_id, what, write)
         return len(self.unsaved)
 
-    async def mark_final(self, live: LiveTable, message_id: int) -> None:
-        """Remember that the table's final standings were posted as ``message_id``."""
-        live.row = dataclasses.replace(live.row, final_message_id=message_id)
-        await self._remember(live.id, "final", lambda: self.storage.set_final_message(
-            live.id, message_id))
-
-    async def set_offer_message(self, live: LiveTable, key: str | None,
-                                message_id: int | None) -> None:
-        """Remember the message that pinged a player about offer ``key`` (or forget it)."""
-        live.row = dataclasses.replace(live.row, offer_key=key, offer_message_id=message_id)
-        await self._remember(live.id, "offer", lambda: self.storage.set_offer_message(
-            live.id, key, message_id))
-
-    async def mark_announced(self, live: LiveTable, message_id: int) -> None:
-        """Remember that the latest deal's showdown was posted as ``message_id``."""
-        live.showdown_messages[live.deal_number] = message_id
-        key = live.deal_key
-        await self._remember(live.id, "showdown", lambda: self.storage.set_showdown_message(
-            key, message_id))
-
-    async def set_message(self, table_id: int, *, lobby: int | None = None,
-                          table: int | None = None) -> None:
-        """Remember the lobby or the current table message id."""
-        live = self.tables.get(table_id)
-        if live is not None:
-            live.row = dataclasses.replace(
-                live.row, lobby_message_id=lobby or live.row.lobby_message_id,
-                table_message_id=table or live.row.table_message_id)
-        await self._remember(table_id, "table", lambda: self.storage.set_messages(
-            table_id, lobby_message_id=lobby, table_message_id=table))
+    async def posted(self, live: LiveTable, message: PostedMessage) -> None:
+        """The one step from a posted message to its stored id: the Discord layer
+        calls it once the message is posted (the change it shows is committed
+        already). Memory takes the id at once; storage in a unit of its own, and
+        a failed write is kept for the watch (``write_unsaved``). A showdown's id
+        belongs to the table's latest deal; a lobby's or table message's id is
+        kept by the open table itself (``live`` may be a frame of it being shown,
+        ``bot.publishing.showing``)."""
+        kind, message_id = message.kind, message.message_id
+        table_id = live.id
+        open_live = self.tables.get(table_id)  # ``live`` may be a frame being shown
+        if kind == "lobby":
+            assert message_id is not None
+            if open_live is not None:
+                open_live.row = dataclasses.replace(open_live.row, lobby_message_id=message_id)
+            await self._remember(table_id, kind, lambda: self.storage.set_messages(
+                table_id, lobby_message_id=message_id))
+        elif kind == "table":
+            assert message_id is not None
+            if open_live is not None:
+                open_live.row = dataclasses.replace(open_live.row, table_message_id=message_id)
+            await self._remember(table_id, kind, lambda: self.storage.set_messages(
+                table_id, table_message_id=message_id))
+        elif kind == "showdown":
+            assert message_id is not None
+            live.showdown_messages[live.deal_number] = message_id
+            key = live.deal_key
+            await self._remember(table_id, "showdown", lambda: self.storage.set_showdown_message(
+                key, message_id))
+        elif kind == "offer":
+            offer = message.offer
+            live.row = dataclasses.replace(live.row, offer_key=offer,
+                                           offer_message_id=message_id)
+            await self._remember(table_id, "offer", lambda: self.storage.set_offer_message(
+                table_id, offer, message_id))
+        elif kind == "final":
+            assert message_id is not None
+            live.row = dataclasses.replace(live.row, final_message_id=message_id)
+            await self._remember(table_id, "final", lambda: self.storage.set_final_message(
+                table_id, message_id))
+        else:
+            raise ValueError(f"unknown kind of message {kind!r}")
 
     async def end_shown(self, table_id: int) -> None:
         """The table's end is shown in Discord: remember it (a failed write is

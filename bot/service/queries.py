@@ -10,9 +10,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..engine import PRESETS
+from ..i18n import _
 from ..storage import GuildSettings, MemberStats
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, UserError
+from .seasons import pick_season
 
 log = logging.getLogger(__name__)
 
@@ -87,24 +89,34 @@ class Queries(ServiceBase):
 
     async def leaderboard(self, guild_id: int, page: int, per_page: int = 10, *,
                           preset: str | None = None, period: str = "all",
-                          now: datetime | None = None) -> tuple[list[tuple[int, int]], int]:
+                          now: datetime | None = None, season: int | None = None,
+                          ) -> tuple[list[tuple[int, int]], int]:
         """One page (0-based) of ``(member_id, balance)`` (points) and the member
         count: only the ledger rows of ``preset``'s tables (``None``: every preset)
         written since ``period`` began (``period_start``; ``now`` defaults to the
-        present moment).
+        present moment) in ``season`` (``None``: the current one; docs/RATINGS.md
+        "Seasons").
 
         Raises:
-            UserError: an unknown preset or period.
+            UserError: an unknown preset, period or season.
         """
         if preset is not None and preset not in PRESETS:
-            raise UserError("There is no preset by that name: pick one from the list.")
+            raise UserError(_("There is no preset by that name: pick one from the list."))
         try:
             since = period_start(period, now or datetime.now(UTC))
         except ValueError:
-            raise UserError("Pick the period from the list: this week, this month or all "
-                            "time.") from None
+            raise UserError(_("Pick the period from the list: this week, this month or all "
+                              "time.")) from None
+        seasons = await self.storage.seasons(guild_id)
+        counted = pick_season(seasons, season)
+        window = None if len(seasons) == 1 else (counted.ledger_after, counted.ledger_until)
         return await self.storage.leaderboard(guild_id, page * per_page, per_page,
-                                              preset=preset, since=since)
+                                              preset=preset, since=since, window=window)
+
+    async def tables_served(self) -> tuple[int, int]:
+        """Tables ever opened and games ever started, every guild's
+        (``Storage.tables_served``)."""
+        return await self.storage.tables_served()
 
     async def presets_played(self, guild_id: int) -> list[str]:
         """The presets of the guild's started games, most played first."""

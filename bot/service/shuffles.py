@@ -9,10 +9,12 @@ from __future__ import annotations
 import dataclasses
 
 from ..engine.fairness import CutError, cut_text
+from ..i18n import _
 from ..storage import ShuffleEvent
 from .core import ServiceBase
 from .errors import UserError
 from .live import LiveTable
+from .outcome import Moment, Outcome
 
 
 class Shuffles(ServiceBase):
@@ -50,11 +52,12 @@ class Shuffles(ServiceBase):
                     await self._commit_game(live)
             return live
 
-    async def cut(self, table_id: int, member_id: int, raw: str) -> tuple[LiveTable, int, str]:
+    async def cut(self, table_id: int, member_id: int, raw: str) -> Outcome:
         """A seated member cuts the table's next deal with the text ``raw`` they
         typed (``fairness.cut_text``): it joins that deal's shuffle, after the
         commitment was posted and before the deal is dealt (docs/FAIRNESS.md "In
-        the bot"). Returns the table, the deal's number and the cut as used.
+        the bot"). Returns its ``Outcome``: ``cut`` holds the deal's number and
+        the cut as used.
 
         Raises:
             UserError: not seated, the commitment not posted yet, a game begun
@@ -65,28 +68,30 @@ class Shuffles(ServiceBase):
         async with self.lock(table_id):
             live = self.get(table_id)
             if live.seat_of(member_id) is None:
-                raise UserError("Only players seated at this table can cut.")
+                raise UserError(_("Only players seated at this table can cut."))
             if live.row.game_commitment is None or (
                     live.game is not None and live.game.shuffler is None):
-                raise UserError("This game began before players could cut: its deals are "
-                                "dealt as before.")
+                raise UserError(_("This game began before players could cut: its deals are "
+                                  "dealt as before."))
             if live.row.commitment_message_id is None:
-                raise UserError("Cuts open once the fair-shuffle message is posted: try "
-                                "again in a moment.")
+                raise UserError(_("Cuts open once the fair-shuffle message is posted: try "
+                                  "again in a moment."))
             game = live.game
             number = live.next_number
             if game is not None and (game.complete or (
                     game.deals_total is not None and number > game.deals_total)):
-                raise UserError("This game has no deal left to cut.")
+                raise UserError(_("This game has no deal left to cut."))
             done = [text for member, text in live.cuts_for(number) if member == member_id]
             if done:
-                raise UserError(f"You already cut deal {number} with `{done[0]}`.")
+                raise UserError(_("You already cut deal {number} with `{cut}`.").format(
+                    number=number, cut=done[0]))
             try:
                 text = cut_text(raw)
             except CutError as exc:
                 raise UserError(str(exc)) from None
+            before = Moment.of(live)
             async with self._unit(table_id):
                 await self.storage.add_cut(table_id, number, member_id, text)
                 live.events.append(ShuffleEvent(0, "cut", number, member_id=member_id,
                                                 text=text))
-            return live, number, text
+            return Outcome(live, before, cut=(number, text))

@@ -2,7 +2,7 @@
 host.
 
 ``copy SOURCE TARGET`` moves it between SQLite and PostgreSQL, every bot on either
-stopped, and proves the copy before keeping it (``bot/copying.py``; exit codes
+stopped, and proves the copy before keeping it (``bot/process/copying.py``; exit codes
 there: 0 copied and proven, 1 not copied, 2 a wrong command line).
 
 ``backup [DEST]`` is a copy of the whole database, made while the bot may be
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv()
     args = _parser().parse_args(argv)
     if args.command == "copy":
-        from ..copying import copy_command
+        from ..process.copying import copy_command
 
         return copy_command(args.source, args.target)
     return backup(database_from_env(), args.dest, sqlite_copy=args.sqlite_copy)

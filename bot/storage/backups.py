@@ -38,7 +38,8 @@ from .postgres import connect, describe_url
 #: the tables a copy from PostgreSQL fills, parents first (any table not named here
 #: follows, by name)
 COPY_ORDER = ("guild_settings", "tables", "seats", "games", "shuffle_events", "deals",
-              "actions", "ledger", "deal_hands", "hints", "audit")
+              "actions", "ledger", "deal_hands", "hints", "audit", "seasons", "ratings",
+              "rated_games")
 #: the tables no copy carries: the schema's own history (the copy's migrations write
 #: it) and the claims of the running processes (bot/storage/claims.py), not data
 NOT_COPIED = ("schema_version", "shard_claims")

@@ -9,7 +9,7 @@ the claiming connection holds the session advisory lock ``(CLAIM_CLASS, id)``.
   advisory lock ``CLAIMS_LOCK``, so two processes starting together are taken
   one after the other. Every row is tested: a row whose lock nobody holds is a
   dead process's leftover and is deleted; a live row whose guilds overlap the
-  new claim's (``bot.shards.Shards.overlap``: whatever the two counts) refuses
+  new claim's (``bot.storage.shards.Shards.overlap``: whatever the two counts) refuses
   it with ``ClaimRefused``. A live claim is never taken over: its lock is held
   until its connection ends.
 - **Fencing.** Every write transaction of a process that holds a claim begins by
@@ -25,7 +25,7 @@ the claiming connection holds the session advisory lock ``(CLAIM_CLASS, id)``.
   to ``RECLAIM_WAIT`` seconds for it, then fail with nothing written. If another
   process took overlapping guilds meanwhile, or the window ends, the claim is
   lost for good: ``on_lost`` is called once (the bot then stops, exit code 3:
-  ``bot/stopping.py``) and every later write raises ``ShardsLost``.
+  ``bot/process/stopping.py``) and every later write raises ``ShardsLost``.
 - The server ends a session whose client vanished (a machine lost without a
   word) after ``KEEPALIVE`` TCP probes, which frees its claim within about a
   minute rather than the system's default two hours.
@@ -43,10 +43,10 @@ from typing import Any
 
 import asyncpg
 
-from ..shards import Shards
-from ..waiting import acknowledge
 from .errors import DatabaseInUse, DatabaseUnavailable
+from .shards import Shards
 from .shared import utc_now as _now
+from .waiting import acknowledge
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The SQL of ``python -m bot.storage copy`` (``bot/copying.py`` runs it and proves
+"""The SQL of ``python -m bot.storage copy`` (``bot/process/copying.py`` runs it and proves
 the copy): every row of an SQLite database into an empty PostgreSQL one, and the
 figures that prove a copy, read the same way from either storage.
 
@@ -119,6 +119,8 @@ def convert(value: Any, kind: str, table: str, column: str) -> Any:
             raise CopyRefused(f"{table}.{column} holds {value!r}, which is not a whole number "
                               f"a PostgreSQL {kind} column holds: correct that row first")
         return number
+    if kind == "double precision" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)  # a rating (bot/storage/ratings.py)
     if isinstance(value, bytes):
         raise CopyRefused(f"{table}.{column} holds bytes, not text: correct that row first")
     text = value if isinstance(value, str) else str(value)

@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from ..waiting import acknowledge
 from .errors import (
     CorruptDatabase,
     DatabaseInUse,
@@ -35,10 +34,12 @@ from .errors import (
 )
 from .games import Games
 from .ledger import Ledger
+from .ratings import Ratings
 from .reports import Reports
 from .shared import TableUpdates, check_shards, utc_now
 from .tables import TABLE_MODES, Tables
 from .units import Native, Unit, UnitOfWork, drive
+from .waiting import acknowledge
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
@@ -144,8 +145,8 @@ def _not_writable(path: Path, exc: sqlite3.Error) -> DatabaseNotWritable | None:
 
 
 def _migrations(folder: Path | None = None) -> list[tuple[int, str, str]]:
-    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version (the
-    SQLite ones by default; PostgreSQL's are in ``migrations/postgres``).
+    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version
+    (``MIGRATIONS_DIR`` by default; ``pg_migrate`` renders them for PostgreSQL).
 
     Raises:
         RuntimeError: a file named otherwise, or two files with one number.
@@ -258,7 +259,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games, Ledger,
-              Reports):
+              Reports, Ratings):
     """All persistence on SQLite. Every public coroutine is its own transaction
     unless noted (``atomic()``: ``units.UnitOfWork``); a duplicate or a write the
     schema's triggers refuse raises ``sqlite3.IntegrityError``, a failed write
@@ -272,7 +273,7 @@ class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games,
         self._lock_fd = lock_fd
         self.path = path
         #: the shards claimed (``claim_shards``), and how many claims were made or
-        #: lost (with SQLite, never: the file's lock holds them; ``bot.health``)
+        #: lost (with SQLite, never: the file's lock holds them; ``bot.process.health``)
         self._claimed: tuple[int, ...] = ()
         self.claims_made = self.claims_lost = 0
 

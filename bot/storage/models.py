@@ -13,7 +13,9 @@ class GuildSettings:
     ``turn_timer`` in seconds (0 = off); ``next_deal_delay`` in seconds;
     ``keep_days``: days a finished game's channel is kept before the bot removes it
     (0 = for ever); ``max_tables``: open tables (lobbies and games) the guild may
-    have at once (docs/RELIABILITY.md "A table's channel")."""
+    have at once (docs/RELIABILITY.md "A table's channel"); ``language``: the
+    language of the guild's public messages and pictures (``en``, ``de``, ``fr``,
+    ``es``; ``""``: the guild's own Discord locale, bot/i18n)."""
 
     guild_id: int
     table_mode: str = "channel"
@@ -22,6 +24,7 @@ class GuildSettings:
     next_deal_delay: int = 30
     keep_days: int = 7
     max_tables: int = 10
+    language: str = ""
 
 
 @dataclass(frozen=True)

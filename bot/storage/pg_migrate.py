@@ -1,25 +1,26 @@
 """Schema migrations for PostgreSQL through asyncpg: the numbered files of
-``migrations/postgres/NNNN_name.sql``, the same history as the SQLite files of
-``migrations/`` in PostgreSQL's dialect (each file says where the two differ).
+``migrations/NNNN_name.sql`` (the one source of the schema, written in SQLite's
+dialect) rendered in PostgreSQL's by ``postgres_dialect``.
 
 Each migration runs in one transaction with its ``schema_version`` row, so a
 failed one leaves the schema as it was. Migrating is idempotent, and safe when
 several bot processes (shards) start at once on one database: each migration's
 transaction first takes a transaction-scoped advisory lock (``MIGRATION_LOCK``)
-and reads the version again, so every file is applied exactly once.
+and reads the version again, so every file is applied exactly once. Both backends
+record the same ``(version, name)`` rows.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncpg
 
-from .database import _migrations
+from .database import MIGRATIONS_DIR, _migrations
 from .errors import CorruptDatabase
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations") / "postgres"
 #: the key of the advisory lock that serialises migrations (any 64-bit number that
 #: nothing else on the server uses; here the bytes of "commerce")
 MIGRATION_LOCK = int.from_bytes(b"commerce", "big")
@@ -29,15 +30,99 @@ _SCHEMA_VERSION = (
     " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
 )
 
+#: what SQLite's ``RAISE(ABORT, message)`` becomes: a trigger function that raises
+#: integrity_constraint_violation (SQLSTATE 23000, asyncpg's
+#: IntegrityConstraintViolationError), as SQLite raises sqlite3.IntegrityError; the
+#: first migration with such a trigger defines it
+_REFUSE = """CREATE FUNCTION commerce_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION '%', TG_ARGV[0] USING ERRCODE = 'integrity_constraint_violation';
+END;
+$$;
+"""
+#: a trigger's WHEN cannot hold a subquery in PostgreSQL: the test goes into a
+#: function of its own, ``commerce_<trigger>``
+_GUARD = """CREATE FUNCTION commerce_{name}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF {when} THEN
+        RAISE EXCEPTION '{message}'
+            USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NEW;
+END;
+$$;
+CREATE TRIGGER {name} {event}
+FOR EACH ROW EXECUTE FUNCTION commerce_{name}();"""
+#: the messages PostgreSQL databases were created with where they are worded apart
+#: from SQLite's (0007's hints); kept, so that every PostgreSQL database says the same
+_MESSAGES = {
+    "hints_no_update": "hints: rows are never changed",
+    "hints_no_delete": "hints: rows are never deleted",
+}
+_TRIGGER = re.compile(
+    r"CREATE TRIGGER (?P<name>\w+) (?P<event>BEFORE (?P<verb>\w+)[^\n]*? ON (?P<table>\w+))"
+    r"(?:\s+WHEN (?P<when>.*?))?\s+BEGIN\s+SELECT RAISE\(ABORT, '(?P<message>[^']*)'\);\s*END;",
+    re.DOTALL)
+#: Discord ids and row ids are 64-bit: SQLite's INTEGER is, PostgreSQL's is not
+_ID_COLUMN = re.compile(
+    r"^(\s*(?:ALTER TABLE \w+ ADD COLUMN )?(?:id|\w+_id|\w+_by)\s+)INTEGER\b", re.MULTILINE)
+
+
+def _trigger(match: re.Match[str]) -> str:
+    """One SQLite trigger that refuses a change, as PostgreSQL's."""
+    name, event, table = match["name"], match["event"], match["table"]
+    message, when = _MESSAGES.get(name, match["message"]), match["when"]
+    if when is not None and "(SELECT" in when:
+        return _GUARD.format(name=name, event=event, when=when, message=message)
+    if when is not None:
+        when = "WHEN (" + re.sub(r"\bIS NOT (?!NULL\b)", "IS DISTINCT FROM ", when) + ") "
+    refuse = f"EXECUTE FUNCTION commerce_refuse('{message}');"
+    sql = f"CREATE TRIGGER {name} {event}\nFOR EACH ROW {when or ''}{refuse}"
+    if match["verb"] == "DELETE":  # TRUNCATE skips row triggers: refuse it too
+        sql += (f"\nCREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}"
+                f"\nFOR EACH STATEMENT {refuse}")
+    return sql
+
+
+def postgres_dialect(sql: str) -> str:
+    """One migration of ``migrations/`` (SQLite's dialect) in PostgreSQL's.
+
+    Where the two differ:
+
+    * Discord ids and row ids (columns ``id``, ``*_id``, ``*_by``) are BIGINT;
+      counts, seats and amounts stay INTEGER, so SUM(amount) is a BIGINT (a Python
+      int through asyncpg, not a Decimal);
+    * INTEGER PRIMARY KEY AUTOINCREMENT is an identity column (an explicit id is
+      accepted, as in SQLite);
+    * ``json_valid(x)`` is the cast ``x::json``, which refuses a text that is not JSON;
+    * REAL (SQLite's 8-byte float) is DOUBLE PRECISION (PostgreSQL's REAL has 4 bytes);
+    * a trigger that raises runs ``commerce_refuse(message)`` (``_REFUSE``; its
+      WHEN in parentheses, ``IS NOT`` of two values as ``IS DISTINCT FROM``), or a
+      function of its own when its WHEN holds a subquery; a BEFORE DELETE trigger
+      gets a BEFORE TRUNCATE twin, as TRUNCATE skips row triggers.
+    """
+    sql = sql.replace("INTEGER PRIMARY KEY AUTOINCREMENT",
+                      "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY")
+    sql = _ID_COLUMN.sub(r"\1BIGINT", sql)
+    sql = re.sub(r"json_valid\((\w+)\)", r"\1::json IS NOT NULL", sql)
+    sql = re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql)
+    return _TRIGGER.sub(_trigger, sql)
+
 
 def migrations(folder: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
-    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql``, by version
-    (PostgreSQL's by default; the same reading as the SQLite ones).
+    """``[(version, name, sql)]`` from ``folder/NNNN_name.sql`` (the SQLite files by
+    default), by version, each in PostgreSQL's dialect (``postgres_dialect``).
 
     Raises:
         RuntimeError: a file named otherwise, or two files with one number.
     """
-    return _migrations(folder)
+    steps, refuse = [], _REFUSE
+    for version, name, sql in _migrations(folder):
+        sql = postgres_dialect(sql)
+        if refuse and "commerce_refuse(" in sql:
+            sql, refuse = refuse + sql, ""
+        steps.append((version, name, sql))
+    return steps
 
 
 async def schema_version(conn: asyncpg.Connection) -> int:

@@ -320,6 +320,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@dataclass(eq=False, repr=False)  # repr: the object's own, never the password
 class PgServer:
     """A running throw-away server; build it with ``start_server``.
 
@@ -334,22 +335,18 @@ class PgServer:
         tcp: it listens on 127.0.0.1 instead of the Unix socket.
     """
 
-    def __init__(self, binaries: Binaries, root: Path, password: str, port: int,
-                 tcp: bool, process: subprocess.Popen[bytes]) -> None:
-        """Adopt a started ``postgres`` process (``start_server`` does this)."""
-        self.binaries = binaries
-        self.root = root
-        self.password = password
-        self.port = port
-        self.tcp = tcp
-        self.process = process
-        # also called at the interpreter's exit (weakref.finalize's atexit)
-        self._finalizer = weakref.finalize(self, _shutdown, process, root)
+    binaries: Binaries
+    root: Path
+    password: str
+    port: int
+    tcp: bool
+    process: subprocess.Popen[bytes]
 
-    @property
-    def data_dir(self) -> Path:
-        """The cluster's data folder."""
-        return self.root / "data"
+    def __post_init__(self) -> None:
+        """Adopt the started ``postgres`` process (``start_server`` does this): it is
+        stopped with the server, or at the interpreter's exit (weakref.finalize's
+        atexit)."""
+        self._finalizer = weakref.finalize(self, _shutdown, self.process, self.root)
 
     @property
     def socket_dir(self) -> Path:

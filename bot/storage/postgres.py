@@ -20,8 +20,8 @@ overlap a running one's, whatever the two ``SHARD_COUNT``s, is refused with
 process's; a lost claims connection is taken back at once, or the process is
 told (``on_lost``) and writes nothing more.
 
-The schema is ``migrations/postgres/NNNN_name.sql`` (``pg_migrate.migrate``): the
-same history as the SQLite files, in PostgreSQL's dialect; the append-only
+The schema is ``migrations/NNNN_name.sql`` rendered in PostgreSQL's dialect
+(``pg_migrate.migrate``): the same history as SQLite's; the append-only
 action log and ledger are enforced there by triggers, and the ledger's zero-sum
 check is plain SQL (``open_state``'s drift query, shared with ``Storage``).
 
@@ -47,18 +47,19 @@ from urllib.parse import unquote, urlsplit
 import asyncpg
 from asyncpg.transaction import Transaction
 
-from ..shards import Shards
-from ..waiting import acknowledge
 from .claims import KEEPALIVE, Claim
 from .database import BUSY_WAIT
 from .errors import DatabaseNotWritable, DatabaseUnavailable
 from .games import Games
 from .ledger import Ledger
 from .pg_migrate import migrate
+from .ratings import Ratings
 from .reports import Reports
+from .shards import Shards
 from .shared import TableUpdates, check_shards
 from .tables import Tables
 from .units import Native, Unit, UnitFailed, UnitOfWork
+from .waiting import acknowledge
 
 __all__ = ["PgStorage", "PgTx", "UnitFailed", "connect", "describe_url", "pg_sql"]
 
@@ -180,7 +181,7 @@ class PgTx:
 
 
 class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdates, Games,
-                Ledger, Reports):
+                Ledger, Reports, Ratings):
     """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
     each method); every public coroutine is its own transaction unless noted.
 
@@ -213,7 +214,7 @@ class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdate
         #: times the connection was found closed and opened again
         self.reconnects = 0
         #: claims' locks taken and claims' connections lost by earlier claims
-        #: (``claims_made`` and ``claims_lost`` add the present one's; ``bot.health``)
+        #: (``claims_made`` and ``claims_lost`` add the present one's; ``bot.process.health``)
         self._claims_taken = self._claims_dropped = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -221,7 +222,7 @@ class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdate
     @classmethod
     async def open(cls, url: str, *, application: str = "commerce-bot") -> PgStorage:
         """Connect to ``url`` (``postgresql://user:password@host:port/name``), apply
-        the migrations of ``migrations/postgres`` (``pg_migrate.migrate``: each in one
+        the migrations of ``migrations/`` (``pg_migrate.migrate``: each in one
         transaction, safe when several processes start at once), then commit a
         write that changes nothing, so a read-only server or a login without the
         right to write fails here rather than at the first move.

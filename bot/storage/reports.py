@@ -138,7 +138,7 @@ class Reports:
 
     async def leaderboard(
         self, guild_id: int, offset: int, limit: int, *, preset: str | None = None,
-        since: datetime | None = None,
+        since: datetime | None = None, window: tuple[int, int | None] | None = None,
     ) -> tuple[list[tuple[int, int]], int]:
         """One page of the guild's ledger: ``([(member_id, balance)...], total)``,
         by balance (points) desc, then member id asc; ``total`` counts the members
@@ -148,7 +148,9 @@ class Reports:
         datetime) the rows written at or after it. A ledger reset (``reset_ledger``)
         starts every board again: a row written before the guild's last reset
         still ranks its member, at 0 (so unfiltered balances are the members'
-        balances, as the reset left them).
+        balances, as the reset left them). ``window``: a season's rows only, ids
+        after its first and up to its second (``None``: no end); a reset after the
+        window does not touch it (docs/RATINGS.md "Seasons").
         """
         where = _BOARD_FROM
         params: list[Any] = [guild_id]
@@ -158,10 +160,19 @@ class Reports:
         if since is not None:
             where += " AND l.created_at >= ?"
             params.append(_stamp(since))
+        resets: list[Any] = [guild_id]
+        if window is not None:
+            where += " AND l.id > ?"
+            params.append(window[0])
+            if window[1] is not None:
+                where += " AND l.id <= ?"
+                params.append(window[1])
+                resets.append(window[1])
         async with self._read() as db:
             reset = await self._one(
                 db, "SELECT COALESCE(MAX(id), 0) FROM ledger WHERE guild_id = ?"
-                    " AND reason IN ('reset', 'reset-pot')", (guild_id,))
+                    " AND reason IN ('reset', 'reset-pot')" + (" AND id <= ?" if len(resets) > 1
+                                                               else ""), resets)
             rows = await self._all(
                 db,
                 "SELECT l.member_id, SUM(CASE WHEN l.id > ? THEN l.amount ELSE 0 END) AS balance"
@@ -171,6 +182,14 @@ class Reports:
             )
             total = await self._one(db, "SELECT COUNT(DISTINCT l.member_id)" + where, params)
         return [(row["member_id"], row["balance"]) for row in rows], int(total[0])
+
+    async def tables_served(self) -> tuple[int, int]:
+        """Tables ever opened and games ever started in the whole database, every
+        guild's (``/commerce about``)."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT (SELECT COUNT(*) FROM tables),"
+                                      " (SELECT COUNT(*) FROM games)")
+        return int(row[0]), int(row[1])
 
     async def presets_played(self, guild_id: int) -> list[str]:
         """The presets of the guild's tables whose game started, most played first

@@ -16,6 +16,8 @@ from .units import Statements, Tx
 #: where a table is played: a channel or a thread the bot makes, or the channel it
 #: was opened in (``here``)
 TABLE_MODES = ("channel", "thread", "here")
+#: a guild's language for its public messages (bot/i18n), ``""``: its Discord locale
+LANGUAGES = ("", "en", "de", "fr", "es")
 SEAT_SHIFT = 1_000_000  # parks seats above any real seat number while renumbering
 SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(GuildSettings) if f.name != "guild_id")
 
@@ -54,6 +56,8 @@ class Tables(Statements):
             raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
         if "table_mode" in fields and fields["table_mode"] not in TABLE_MODES:
             raise ValueError(f"table_mode must be one of {', '.join(TABLE_MODES)}")
+        if "language" in fields and fields["language"] not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES[1:])} (or none)")
         for name in ("turn_timer", "next_deal_delay"):
             if name in fields and int(fields[name]) < 0:
                 raise ValueError(f"{name} cannot be negative")

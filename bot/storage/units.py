@@ -26,9 +26,9 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequen
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from ..waiting import acknowledge
 from .errors import TableClosed
 from .shared import OPEN_STATUSES
+from .waiting import acknowledge
 
 T = TypeVar("T")
 H = TypeVar("H")
@@ -254,7 +254,7 @@ class UnitOfWork(Generic[H, C]):
 
     async def ping(self) -> None:
         """Ask the database a trivial question (``SELECT 1``) and return once it
-        answered (``bot.health``); it waits its turn on the connection.
+        answered (``bot.process.health``); it waits its turn on the connection.
 
         Raises:
             sqlite3.Error (SQLite); asyncpg.PostgresError, asyncpg.InterfaceError

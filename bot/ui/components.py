@@ -20,12 +20,14 @@ from __future__ import annotations
 import contextlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 import discord
 
+from .. import i18n
 from ..engine import PRESETS, Controls
 from ..engine.fairness import CUT_MAX
+from ..i18n import N_, _
 from ..service import LiveTable, UserError
 from ..service.queries import PERIODS
 from .controls import ANSWER_NAMES, CONTROLS, SELECT_NAMES, TABLE_NAMES, pattern
@@ -34,7 +36,9 @@ if TYPE_CHECKING:
     from discord.types.interactions import SelectMessageComponentInteractionData
 
 #: the answer to a control used outside the guild or channel it was posted in
-NOT_HERE = "That control does not belong here."
+NOT_HERE = N_("That control does not belong here.")
+#: the highest season a leaderboard's option and pager ids name
+MAX_SEASON = 9999
 #: seconds the reset-ledger question can be answered
 CONFIRM_SECONDS = 60
 
@@ -44,7 +48,7 @@ DynamicSelect = discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]]
 
 
 class ControlHandlers(Protocol):
-    """What the controls hand over to: the bot's ``handlers`` (``bot.handlers.Handlers``,
+    """What the controls hand over to: the bot's ``handlers`` (``bot.interactions.handlers.Handlers``,
     made in ``CommerceBot.setup_hook``). The UI layer names no cog and no module
     above it; it only knows this shape."""
 
@@ -84,6 +88,10 @@ class ControlHandlers(Protocol):
     async def on_reset_answer(self, interaction: discord.Interaction, expires: int,
                               confirmed: bool) -> None:
         """Confirm / Cancel of a ledger reset."""
+
+    async def on_season_answer(self, interaction: discord.Interaction, expires: int,
+                               confirmed: bool) -> None:
+        """Confirm / Cancel of a new season."""
 
     async def on_history(self, interaction: discord.Interaction, guild_id: int,
                          state: HistoryState) -> None:
@@ -135,13 +143,13 @@ class Placed:
         text = self.refusal(interaction)
         if text is None:
             return True
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(text, ephemeral=True)
+        with contextlib.suppress(discord.HTTPException), i18n.use(interaction.locale):
+            await interaction.response.send_message(_(text), ephemeral=True)
         return False
 
 
 #: the answer to a private control arriving on a message everyone sees
-NOT_PRIVATE = "That control belongs on your private panel: press **My hand**."
+NOT_PRIVATE = N_("That control belongs on your private panel: press **My hand**.")
 
 
 class Private(Placed):
@@ -167,17 +175,17 @@ class LobbyButton(Placed, DynamicButton,
     """Join / Leave / Add AI / Start on the lobby message."""
 
     STYLES = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
-        "ai": ("Add AI", discord.ButtonStyle.secondary),
-        "start": ("Start", discord.ButtonStyle.primary),
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+        "ai": (N_("Add AI"), discord.ButtonStyle.secondary),
+        "start": (N_("Start"), discord.ButtonStyle.primary),
     }
 
     def __init__(self, table_id: int, action: str) -> None:
         """A lobby button of table ``table_id``; ``action``: a key of ``STYLES``."""
         label, style = self.STYLES[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=f"commerce:lobby:{table_id}:{action}"))
+            label=_(label), style=style, custom_id=f"commerce:lobby:{table_id}:{action}"))
         self.table_id, self.action = table_id, action
 
     @classmethod
@@ -202,7 +210,7 @@ class PlayButton(Placed, DynamicButton,
         ``action``: one of ``controls.TABLE_NAMES``."""
         control = CONTROLS[action]
         super().__init__(discord.ui.Button(
-            label=control.label, style=control.style,
+            label=_(control.label), style=control.style,
             custom_id=f"commerce:play:{table_id}:{deal}:{action}"))
         self.table_id, self.deal, self.action = table_id, deal, action
 
@@ -217,7 +225,28 @@ class PlayButton(Placed, DynamicButton,
         await handlers(interaction).on_play(interaction, self.table_id, self.deal, self.action)
 
 
-class AnswerButton(Placed, DynamicButton,
+class AtMoment:
+    """Mixin of the controls made for one moment of a deal (an answer to an offer,
+    a select of cards): their id ends ``<table>:<deal>:<seq>:<action>``, the
+    operation count ``seq`` they were made at (a later click is stale)."""
+
+    def __init__(self, table_id: int, deal: int, seq: int, action: str,
+                 item: discord.ui.Item[Any]) -> None:
+        """The control ``item`` of ``action`` at operation count ``seq`` of deal
+        ``deal`` at table ``table_id``."""
+        super().__init__(item)  # type: ignore[call-arg]  # the DynamicItem's
+        self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> Self:
+        """Rebuild the control from its ``custom_id`` (discord.py calls this on a click)."""
+        # each control's own constructor takes these four and makes its item
+        return cls(int(match["table"]), int(match["deal"]), int(match["seq"]),  # type: ignore[call-arg]
+                   match["action"])
+
+
+class AnswerButton(AtMoment, Placed, DynamicButton,
                    template=(r"commerce:answer:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
                              rf":(?P<action>{pattern(ANSWER_NAMES)})")):
     """Accept / Refuse (knock) on a barter offer, Accept / Decline on a direct trade."""
@@ -226,16 +255,9 @@ class AnswerButton(Placed, DynamicButton,
         """An answer to the offer made at operation count ``seq`` of deal ``deal``
         at table ``table_id``; ``action``: ``accept``, ``refuse`` or ``decline``."""
         control = CONTROLS[action]
-        super().__init__(discord.ui.Button(
-            label=control.label, style=control.style,
+        super().__init__(table_id, deal, seq, action, discord.ui.Button(
+            label=_(control.label), style=control.style,
             custom_id=f"commerce:answer:{table_id}:{deal}:{seq}:{action}"))
-        self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> AnswerButton:
-        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
-        return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the answer to the handlers' ``on_answer``."""
@@ -243,7 +265,7 @@ class AnswerButton(Placed, DynamicButton,
             interaction, self.table_id, self.deal, self.seq, self.action)
 
 
-class CardSelect(Private, DynamicSelect,
+class CardSelect(AtMoment, Private, DynamicSelect,
                  template=(r"commerce:card:(?P<table>\d+):(?P<deal>\d+):(?P<seq>\d+)"
                            rf":(?P<action>{pattern(SELECT_NAMES)})")):
     """An ephemeral select of the decisions a control offers; option values are
@@ -264,17 +286,10 @@ class CardSelect(Private, DynamicSelect,
         """
         choices = choices or []
         options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
-        super().__init__(discord.ui.Select(
+        super().__init__(table_id, deal, seq, action, discord.ui.Select(
             placeholder=CONTROLS[action].placeholder,
             options=options or [discord.SelectOption(label="?", value="?")],
             custom_id=f"commerce:card:{table_id}:{deal}:{seq}:{action}"))
-        self.table_id, self.deal, self.seq, self.action = table_id, deal, seq, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> CardSelect:
-        """Rebuild the select from its ``custom_id`` (discord.py calls this on a click)."""
-        return cls(int(match["table"]), int(match["deal"]), int(match["seq"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the chosen option's value (``None`` if none came) to the handlers' ``on_card``."""
@@ -327,7 +342,7 @@ class NextDealButton(Placed, DynamicButton, template=r"commerce:next:(?P<table>\
     def __init__(self, table_id: int, deal: int) -> None:
         """Next deal after deal number ``deal`` at table ``table_id``."""
         super().__init__(discord.ui.Button(
-            label="Next deal", style=discord.ButtonStyle.primary,
+            label=_("Next deal"), style=discord.ButtonStyle.primary,
             custom_id=f"commerce:next:{table_id}:{deal}"))
         self.table_id, self.deal = table_id, deal
 
@@ -349,7 +364,7 @@ class CutButton(Placed, DynamicButton, template=r"commerce:cut:(?P<table>\d+)"):
     def __init__(self, table_id: int) -> None:
         """Cut the next deal of table ``table_id``."""
         super().__init__(discord.ui.Button(
-            label="Cut", style=discord.ButtonStyle.secondary, emoji="✂️",
+            label=_("Cut"), style=discord.ButtonStyle.secondary, emoji="✂️",
             custom_id=f"commerce:cut:{table_id}"))
         self.table_id = table_id
 
@@ -374,10 +389,10 @@ def cut_form(table_id: int, deal: int) -> discord.ui.Modal:
     stopped at once, so discord.py keeps nothing of it: its submission, whenever it
     comes (after a restart too), is handed over by ``dispatch_cut_form``."""
     form: discord.ui.Modal = discord.ui.Modal(
-        title=f"Cut the shuffle of deal {deal}", timeout=None,
+        title=_("Cut the shuffle of deal {number}").format(number=deal), timeout=None,
         custom_id=f"commerce:cutform:{table_id}")
     form.add_item(discord.ui.TextInput(
-        label="Your cut: any word or number", placeholder="e.g. banana 42", min_length=1,
+        label=_("Your cut: any word or number"), placeholder=_("e.g. banana 42"), min_length=1,
         max_length=CUT_MAX, custom_id=CUT_TEXT))
     form.stop()
     return form
@@ -409,8 +424,8 @@ async def dispatch_cut_form(interaction: discord.Interaction) -> None:
     table_id = int(match["table"])
     refusal = table_refusal(interaction, table_id)
     if refusal is not None:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(refusal, ephemeral=True)
+        with contextlib.suppress(discord.HTTPException), i18n.use(interaction.locale):
+            await interaction.response.send_message(_(refusal), ephemeral=True)
         return
     text = _form_value(interaction.data.get("components", []), CUT_TEXT) or ""
     await handlers(interaction).on_cut(interaction, table_id, text)
@@ -423,29 +438,35 @@ class BoardFilter:
     Attributes:
         period: a key of ``PERIODS`` (``week``, ``month``, ``all``).
         preset: one preset's tables only (a key of ``PRESETS``), ``None`` for all.
+        season: one season's rows (from 1, at most ``MAX_SEASON``), ``None`` for the
+            current one (docs/RATINGS.md "Seasons").
     """
 
     period: str = "all"
     preset: str | None = None
+    season: int | None = None
 
     def tail(self) -> str:
         """The id's end: ``""`` for the whole ledger (the ids of older pagers),
-        else ``:<period>:<preset or nothing>``."""
+        else ``:<period>:<preset or nothing>``, and ``:<season>`` for a season."""
         if self == BoardFilter():
             return ""
-        return f":{self.period}:{self.preset or ''}"
+        return f":{self.period}:{self.preset or ''}" + (
+            "" if self.season is None else f":{self.season}")
 
     @classmethod
     def parse(cls, tail: str | None) -> BoardFilter | None:
         """The filter of an id's end (``tail()`` without its first colon; ``None``:
-        none); ``None`` when it names no period or preset of ours."""
+        none); ``None`` when it names no period, preset or season of ours."""
         if tail is None:
             return cls()
-        period, colon, preset = tail.partition(":")
-        if (not colon or period not in PERIODS or ":" in preset
-                or (preset and preset not in PRESETS)):
+        period, colon, rest = tail.partition(":")
+        preset, colon_season, season = rest.partition(":")
+        if (not colon or period not in PERIODS or (preset and preset not in PRESETS)
+                or (colon_season and not (season.isascii() and season.isdigit()
+                                          and 1 <= int(season) <= MAX_SEASON))):
             return None
-        return cls(period, preset or None)
+        return cls(period, preset or None, int(season) if colon_season else None)
 
 
 #: the highest page number a pager id may carry (a bigger one is garbled)
@@ -461,7 +482,7 @@ class LeaderboardButton(Placed, DynamicButton,
     page afresh, so the pager never expires and survives a restart. An id whose
     filter or page is not one the bot makes is refused with a short answer."""
 
-    LABELS = {"prev": "Previous", "next": "Next"}
+    LABELS = {"prev": N_("Previous"), "next": N_("Next")}
 
     def __init__(self, guild_id: int, owner_id: int, page: int, way: str,
                  disabled: bool = False, board: BoardFilter | None = None) -> None:
@@ -470,7 +491,7 @@ class LeaderboardButton(Placed, DynamicButton,
         refused); ``way``: ``prev`` or ``next``."""
         tail = board.tail() if board is not None else ":?"
         super().__init__(discord.ui.Button(
-            label=self.LABELS[way], style=discord.ButtonStyle.secondary, disabled=disabled,
+            label=_(self.LABELS[way]), style=discord.ButtonStyle.secondary, disabled=disabled,
             custom_id=f"commerce:board:{guild_id}:{owner_id}:{page}:{way}{tail}"))
         self.guild_id, self.owner_id, self.page, self.way = guild_id, owner_id, page, way
         self.board = board
@@ -490,10 +511,10 @@ class LeaderboardButton(Placed, DynamicButton,
         if interaction.guild_id != self.guild_id:
             return NOT_HERE
         if interaction.user.id != self.owner_id:
-            return ("These pages are not for you. Only the member who asked can turn them: "
-                    "run /commerce leaderboard for your own.")
+            return _("These pages are not for you. Only the member who asked can turn them: "
+                     "run /commerce leaderboard for your own.")
         if self.board is None:
-            return "That button is not one of ours. Run /commerce leaderboard again."
+            return _("That button is not one of ours. Run /commerce leaderboard again.")
         return None
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -509,15 +530,15 @@ class ResetLedgerButton(Placed, DynamicButton,
     guild, the manager who asked and when the question expires (unix seconds);
     a later click is told to run the command again."""
 
-    LABELS = {"confirm": ("Confirm", discord.ButtonStyle.danger),
-              "cancel": ("Cancel", discord.ButtonStyle.secondary)}
+    LABELS = {"confirm": (N_("Confirm"), discord.ButtonStyle.danger),
+              "cancel": (N_("Cancel"), discord.ButtonStyle.secondary)}
 
     def __init__(self, guild_id: int, owner_id: int, expires: int, answer: str) -> None:
         """``answer`` (``confirm`` or ``cancel``) to ``owner_id``'s question in guild
         ``guild_id``, valid until ``expires`` (unix seconds)."""
         label, style = self.LABELS[answer]
         super().__init__(discord.ui.Button(
-            label=label, style=style,
+            label=_(label), style=style,
             custom_id=f"commerce:reset:{guild_id}:{owner_id}:{expires}:{answer}"))
         self.guild_id, self.owner_id, self.expires, self.answer = guild_id, owner_id, expires, answer
 
@@ -533,7 +554,7 @@ class ResetLedgerButton(Placed, DynamicButton,
         if interaction.guild_id != self.guild_id:
             return NOT_HERE
         if interaction.user.id != self.owner_id:
-            return "This question is not for you."
+            return _("This question is not for you.")
         return None
 
     async def callback(self, interaction: discord.Interaction) -> None:

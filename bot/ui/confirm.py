@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine import AnyDeal, Card, Observation, Operation, PublicEvent, card_label, hand_label
+from ..i18n import _
 from ..service import LiveTable
 from .render import seat_name
 from .words import plural
@@ -25,7 +26,7 @@ from .words import plural
 
 def _name(live: LiveTable, seat: int | None) -> str:
     """A seat by name (never a mention); ``"them"`` when unknown."""
-    return "them" if seat is None else seat_name(live, seat)
+    return _("them") if seat is None else seat_name(live, seat)
 
 
 def _got(before: Observation, deal: AnyDeal, seat: int) -> list[Card]:
@@ -73,27 +74,33 @@ def trade_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
     got = hand_label(_got(before, deal, seat))
     rules = deal.rules
     if op.kind == "trade":
-        face = " face up" if rules.traded_card == "face_up" else ""
-        fee = (f" ({plural(rules.trade_fee, 'point')} to {_name(live, deal.dealer)}, the dealer)"
+        face = _(" face up") if rules.traded_card == "face_up" else ""
+        fee = (_(" ({points} to {name}, the dealer)").format(
+            points=plural(rules.trade_fee, 'point'), name=_name(live, deal.dealer))
                if seat != deal.dealer and rules.trade_fee else "")
-        text = f"You traded {given}{face} and drew {got}{fee}."
+        text = _("You traded {given}{face} and drew {got}{fee}.").format(
+            given=given, face=face, got=got, fee=fee)
     elif op.kind == "barter_offer":
         neighbour = _name(live, deal.neighbour(seat))
         if deal.pending is not None and deal.pending.seat == seat:
-            text = f"You offered {given} face down to {neighbour}: waiting for their answer."
+            text = _("You offered {given} face down to {name}: waiting for their answer.").format(
+                given=given, name=neighbour)
         elif got:
-            text = f"You bartered {given} with {neighbour} and got {got}."
+            text = _("You bartered {given} with {name} and got {got}.").format(
+                given=given, name=neighbour, got=got)
         else:
-            text = f"You offered {given} to {neighbour}, who refused by knocking: you keep it."
+            text = _("You offered {given} to {name}, who refused by knocking: you keep it.").format(
+                given=given, name=neighbour)
     elif op.kind == "barter_answer":
         offerer = _name(live, _offerer(deal, seat))
-        text = (f"You gave {given} to {offerer} and got {got} in the barter." if card is not None
-                else f"You refused {offerer}'s barter by knocking: the deal goes to the showdown.")
+        text = (_("You gave {given} to {name} and got {got} in the barter.") if card is not None
+                else _("You refused {name}'s barter by knocking: the deal goes to the showdown.")
+                ).format(given=given, name=offerer, got=got)
     else:
-        text = "You knocked: the deal goes to the showdown."
+        text = _("You knocked: the deal goes to the showdown.")
     if getattr(op, "knock", False):
         waiting = deal.pending is not None and deal.pending.seat == seat
-        text += " You knock once they answer." if waiting else " You knocked."
+        text += " " + (_("You knock once they answer.") if waiting else _("You knocked."))
     return text
 
 
@@ -106,27 +113,31 @@ def widow_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
         event = _own_event(deal, seat, "take_widow")
         took = hand_label(event.taken) if event is not None else hand_label(deal.hands[seat])
         old = hand_label(event.given) if event is not None else ""
-        stands = " You stand: no more changes for you this deal." if rules.widow_taker_stands \
-            else ""
-        return f"You took the widow, {took}; your old hand, {old}, lies face up in the middle." \
-            + stands
+        stands = " " + _("You stand: no more changes for you this deal.") \
+            if rules.widow_taker_stands else ""
+        return _("You took the widow, {took}; your old hand, {old}, lies face up in the middle.") \
+            .format(took=took, old=old) + stands
     if op.kind == "keep_hand":
-        return f"You kept your hand: {hand_label(deal.hands[seat])}."
+        return _("You kept your hand: {cards}.").format(cards=hand_label(deal.hands[seat]))
     if op.kind == "swap":
         give, take = getattr(op, "give", ()), getattr(op, "take", ())
-        return f"You put {hand_label(give)} into the middle and took {hand_label(take)}."
+        return _("You put {given} into the middle and took {taken}.").format(
+            given=hand_label(give), taken=hand_label(take))
     if op.kind == "pounce":
         card = getattr(op, "card", None)
-        taken = card_label(card) if card is not None else "the fourth card"
-        return f"Pounce! You took {taken} from the middle: four of a kind, and you stand."
+        taken = card_label(card) if card is not None else _("the fourth card")
+        return _("Pounce! You took {taken} from the middle: four of a kind, and you stand.").format(
+            taken=taken)
     if op.kind == "buy_horse":
-        return (f"You bought a horse: {plural(rules.horse_price, 'point')} into the pool for "
-                "one more life.")
+        return _("You bought a horse: {points} into the pool for one more life.").format(
+            points=plural(rules.horse_price, 'point'))
     if op.kind == "decline_horse":
-        return "You declined the horse: you sit out from now on."
+        return _("You declined the horse: you sit out from now on.")
     if op.kind == "stand":
-        return f"You stand with {hand_label(deal.hands[seat])}: no more changes for you this deal."
-    return f"You knocked with {hand_label(deal.hands[seat])}: no more turns for you this deal."
+        return _("You stand with {cards}: no more changes for you this deal.").format(
+            cards=hand_label(deal.hands[seat]))
+    return _("You knocked with {cards}: no more turns for you this deal.").format(
+        cards=hand_label(deal.hands[seat]))
 
 
 def discard_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
@@ -139,36 +150,39 @@ def discard_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
     if op.kind == "take_discard":
         event = _own_event(deal, seat, "take_discard")
         top = hand_label(event.taken) if event is not None else got
-        return f"You laid {given} on the pile and took {top}."
+        return _("You laid {given} on the pile and took {taken}.").format(given=given, taken=top)
     if op.kind == "draw":
         drawn = deal.observation(seat).drawn
-        shuffled = ("The pile was shuffled into a new stock. "
+        shuffled = (_("The pile was shuffled into a new stock.") + " "
                     if getattr(op, "reshuffle", None) else "")
-        return (f"{shuffled}You drew {card_label(drawn)} from the stock: keep it or throw it away."
-                if drawn is not None else f"{shuffled}You drew from the stock.")
+        return shuffled + (_("You drew {card} from the stock: keep it or throw it away.").format(
+            card=card_label(drawn)) if drawn is not None else _("You drew from the stock."))
     if op.kind == "draw_keep":
         kept = card_label(before.drawn) if before.drawn is not None else got
-        return f"You kept {kept} and laid {given} on the pile."
+        return _("You kept {kept} and laid {given} on the pile.").format(kept=kept, given=given)
     if op.kind == "draw_discard":
-        thrown = card_label(before.drawn) if before.drawn is not None else "the drawn card"
-        return f"You threw the drawn card, {thrown}, on the pile."
+        thrown = card_label(before.drawn) if before.drawn is not None else _("the drawn card")
+        return _("You threw the drawn card, {card}, on the pile.").format(card=thrown)
     if op.kind == "pass":
-        return "You passed."
+        return _("You passed.")
     if op.kind == "knock":
         paid = sum(m.amount for m in deal.movements if m.payer == seat and m.reason == "knock")
-        return (f"You knocked and paid {plural(paid, 'chip')} into the pot: everyone else has "
-                "one more turn.")
+        return _("You knocked and paid {chips} into the pot: everyone else has "
+                 "one more turn.").format(chips=plural(paid, 'chip'))
     if op.kind == "offer":
         target = _name(live, getattr(op, "target", None))
         if deal.pending is not None and deal.pending.seat == seat:
-            return f"You offered {given} to {target}: waiting for their answer."
+            return _("You offered {given} to {name}: waiting for their answer.").format(
+                given=given, name=target)
         if got:
-            return f"You traded {given} with {target} and got {got}."
-        return f"You offered {given} to {target}, who declined: you keep it."
+            return _("You traded {given} with {name} and got {got}.").format(
+                given=given, name=target, got=got)
+        return _("You offered {given} to {name}, who declined: you keep it.").format(
+            given=given, name=target)
     offerer = _name(live, _offerer(deal, seat))
     if card is not None:
-        return f"You gave {given} to {offerer} and got {got}."
-    return f"You declined {offerer}'s trade."
+        return _("You gave {given} to {name} and got {got}.").format(given=given, name=offerer, got=got)
+    return _("You declined {name}'s trade.").format(name=offerer)
 
 
 #: the confirmation of each family of deal (``Observation.family``)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import discord
 
 from ..engine.actions import ANSWERS, MOVES, SELECTS, Action
+from ..i18n import N_, _
 
 __all__ = ["ANSWER_NAMES", "CONTROLS", "Control", "SELECT_NAMES", "TABLE_NAMES", "label",
            "pattern"]
@@ -57,42 +58,42 @@ class Control:
 
 #: every control by name, in the order of the id patterns made from them (``pattern``)
 CONTROLS: dict[str, Control] = {
-    "hand": Control("My hand", _PRIMARY),
+    "hand": Control(N_("My hand"), _PRIMARY),
     Action.TRADE: Control(
-        "Trade", placeholder="Card to give the dealer",
-        prompt="Pick the card you give the dealer (you pay 1 point unless you deal)."),
+        N_("Trade"), placeholder=N_("Card to give the dealer"),
+        prompt=N_("Pick the card you give the dealer (you pay 1 point unless you deal).")),
     Action.BARTER: Control(
-        "Barter", placeholder="Card to offer your neighbour",
-        prompt="Pick the card you offer face down to {neighbour}."),
+        N_("Barter"), placeholder=N_("Card to offer your neighbour"),
+        prompt=N_("Pick the card you offer face down to {neighbour}.")),
     Action.ACCEPT: Control(
-        "Accept", _SUCCESS, placeholder="Card to give back",
-        prompt="Pick the card you give back. You see the offered card once the swap is made."),
-    Action.KNOCK: Control("Knock", _DANGER),
-    "back": Control("I'm back", _SUCCESS),
+        N_("Accept"), _SUCCESS, placeholder=N_("Card to give back"),
+        prompt=N_("Pick the card you give back. You see the offered card once the swap is made.")),
+    Action.KNOCK: Control(N_("Knock"), _DANGER),
+    "back": Control(N_("I'm back"), _SUCCESS),
     Action.SWAP: Control(
-        "Swap", placeholder="What to give and what to take",
-        prompt="Pick what you put into the middle and what you take from it."),
-    Action.STAND: Control("Stand", _DANGER),
-    Action.TAKE_WIDOW: Control("Take the widow", _SUCCESS),
-    Action.KEEP_HAND: Control("Keep my hand"),
-    Action.POUNCE: Control("Pounce!", _DANGER),
-    Action.BUY_HORSE: Control("Buy a horse (1 point)", _SUCCESS),
-    Action.DECLINE_HORSE: Control("No horse"),
+        N_("Swap"), placeholder=N_("What to give and what to take"),
+        prompt=N_("Pick what you put into the middle and what you take from it.")),
+    Action.STAND: Control(N_("Stand"), _DANGER),
+    Action.TAKE_WIDOW: Control(N_("Take the widow"), _SUCCESS),
+    Action.KEEP_HAND: Control(N_("Keep my hand")),
+    Action.POUNCE: Control(N_("Pounce!"), _DANGER),
+    Action.BUY_HORSE: Control(N_("Buy a horse (1 point)"), _SUCCESS),
+    Action.DECLINE_HORSE: Control(N_("No horse")),
     Action.TAKE_DISCARD: Control(
-        "Take discard", placeholder="Card to lay on the pile",
-        prompt="Pick the card you lay on the pile; you take the top discard."),
+        N_("Take discard"), placeholder=N_("Card to lay on the pile"),
+        prompt=N_("Pick the card you lay on the pile; you take the top discard.")),
     Action.DRAW_KEEP: Control(
-        "Keep the drawn card", placeholder="Keep the drawn card, or throw it away",
-        prompt="Keep the drawn card (and lay one of yours on the pile), or throw it away."),
-    Action.DRAW: Control("Draw", panel_style=_PRIMARY),
-    Action.PASS: Control("Pass"),
+        N_("Keep the drawn card"), placeholder=N_("Keep the drawn card, or throw it away"),
+        prompt=N_("Keep the drawn card (and lay one of yours on the pile), or throw it away.")),
+    Action.DRAW: Control(N_("Draw"), panel_style=_PRIMARY),
+    Action.PASS: Control(N_("Pass")),
     Action.OFFER: Control(
-        "Offer a trade", placeholder="Card to offer, and to whom",
-        prompt="Pick the card you offer, and to whom."),
-    Action.REFUSE: Control("Refuse (knock)", _DANGER),
-    Action.DECLINE: Control("Decline", _DANGER),
-    Action.DRAW_DISCARD: Control("Throw it away"),
-    "hint": Control("Hint"),
+        N_("Offer a trade"), placeholder=N_("Card to offer, and to whom"),
+        prompt=N_("Pick the card you offer, and to whom.")),
+    Action.REFUSE: Control(N_("Refuse (knock)"), _DANGER),
+    Action.DECLINE: Control(N_("Decline"), _DANGER),
+    Action.DRAW_DISCARD: Control(N_("Throw it away")),
+    "hint": Control(N_("Hint")),
 }
 
 #: the buttons of a table message (``PlayButton``): My hand, I'm back and the moves
@@ -113,4 +114,4 @@ def label(name: str) -> str:
     """What a control called ``name`` says (an unknown name is said as is, its
     underscores as spaces)."""
     control = CONTROLS.get(name)
-    return name.replace("_", " ") if control is None else control.label
+    return name.replace("_", " ") if control is None else _(control.label)

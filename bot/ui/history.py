@@ -16,10 +16,12 @@ import discord
 
 from ..engine import AnyDeal, describe, hand_label
 from ..engine.proof import NOT_PROVEN, PROVEN, verify_record
+from ..i18n import _, ngettext
 from ..service import Archived, LiveTable
 from ..storage import DealRow, PastGame
 from . import names, render
 from .components import HistoryButton, HistorySelect, HistoryState, view_of
+from .words import hand_words, plural
 
 #: games per page of the list
 PER_PAGE = 10
@@ -46,15 +48,16 @@ def player(game: PastGame, seat: int) -> str:
 def winners_text(game: PastGame) -> str:
     """Who won a game, or that it was closed before its end."""
     if game.status != "finished":
-        return "closed before its end"
+        return _("closed before its end")
     names = [player(game, s) for s in game.winners if 0 <= s < len(game.players)]
-    return ("won by " if len(names) == 1 else "shared by ") + ", ".join(names or ["—"])
+    return (_("won by {names}") if len(names) == 1 else _("shared by {names}")).format(
+        names=", ".join(names or ["—"]))
 
 
 def game_line(game: PastGame) -> str:
     """One game of the list: table, preset, date, players, winners."""
-    return (f"**Table {game.number}** · {game.preset} · {when(game.finished_at)} · "
-            f"{game.deals} deal{'s' if game.deals != 1 else ''}\n"
+    return ("**" + _("Table {number}").format(number=game.number) + "**"
+            f" · {game.preset} · {when(game.finished_at)} · {plural(game.deals, 'deal')}\n"
             f"{', '.join(player(game, s) for s in range(len(game.players)))} — "
             f"{winners_text(game)}")
 
@@ -62,11 +65,12 @@ def game_line(game: PastGame) -> str:
 def list_embed(games: list[PastGame], page: int, total: int) -> discord.Embed:
     """Page ``page`` (0-based) of the server's finished games, newest first."""
     pages = max(1, -(-total // PER_PAGE))
-    embed = discord.Embed(title="Commerce history", colour=render.GOLD,
+    embed = discord.Embed(title=_("Commerce history"), colour=render.GOLD,
                           description=clip("\n\n".join(game_line(g) for g in games), 4096)
-                          or "No game has finished on this server yet.")
-    embed.set_footer(text=f"Page {page + 1} of {pages} · {total} game{'s' * (total != 1)} · "
-                          "choose one to see its deals")
+                          or _("No game has finished on this server yet."))
+    embed.set_footer(text=_("Page {page} of {pages}").format(page=page + 1, pages=pages) + " · "
+                          + ngettext("{count} game", "{count} games", total).format(count=total)
+                          + " · " + _("choose one to see its deals"))
     return embed
 
 
@@ -77,14 +81,15 @@ def list_view(guild_id: int, games: list[PastGame], page: int,
     items: list[discord.ui.Item[Any]] = []
     if games:
         items.append(HistorySelect(
-            guild_id, page, 0, placeholder="See a game",
-            choices=[(f"Table {g.number} · {g.preset} · {when(g.finished_at)}", str(g.table_id))
+            guild_id, page, 0, placeholder=_("See a game"),
+            choices=[(_("Table {number}").format(number=g.number)
+                      + f" · {g.preset} · {when(g.finished_at)}", str(g.table_id))
                      for g in games]))
     if pages > 1:
         items += [HistoryButton(guild_id, HistoryState("list", max(page - 1, 0)), "prev",
-                                "Previous", disabled=page <= 0, row=1),
+                                _("Previous"), disabled=page <= 0, row=1),
                   HistoryButton(guild_id, HistoryState("list", min(page + 1, pages - 1)),
-                                "next", "Next", disabled=page >= pages - 1, row=1)]
+                                "next", _("Next"), disabled=page >= pages - 1, row=1)]
     return view_of(*items) if items else None
 
 
@@ -97,20 +102,20 @@ def ended_text(live: LiveTable, deal: AnyDeal) -> str:
     """How a deal ended, in a few words."""
     sd = deal.showdown
     if sd is None:
-        return "voided when the table closed (stakes refunded)"
+        return _("voided when the table closed (stakes refunded)")
     if sd.ended_by == "stock":
-        how = "the stock ran out"
+        how = _("the stock ran out")
     elif sd.ended_by == "stand":
-        how = "everyone stood"
+        how = _("everyone stood")
     elif sd.ended_by == "pass":
-        how = "a round of passes"
+        how = _("a round of passes")
     elif sd.knocker is not None:
-        how = f"{name(live, sd.knocker)} knocked"
+        how = _("{who} knocked").format(who=name(live, sd.knocker))
     else:
-        how = "over"
+        how = _("over")
     if sd.winner is None:
-        return f"{how}; nobody held anything"
-    return f"{how}; best hand {name(live, sd.winner)}"
+        return how + _("; nobody held anything")
+    return how + _("; best hand {name}").format(name=name(live, sd.winner))
 
 
 def verified(record: dict[str, Any]) -> dict[str, Any]:
@@ -149,25 +154,29 @@ def game_embed(arch: Archived) -> discord.Embed:
     game = live.game
     assert game is not None
     embed = discord.Embed(
-        title=f"Table {past.number} · {past.preset} · {when(past.finished_at)}",
+        title=_("Table {number}").format(number=past.number)
+        + f" · {past.preset} · {when(past.finished_at)}",
         colour=render.GOLD,
-        description=f"Started {when(past.started_at)} · {winners_text(past)}")
+        description=_("Started {date}").format(date=when(past.started_at))
+        + f" · {winners_text(past)}")
     ledger = game.ledger
-    embed.add_field(name="Standing", value=clip("\n".join(
+    embed.add_field(name=_("Standing"), value=clip("\n".join(
         f"{name(live, s)}: {ledger[s]:+d}" + (" 🏆" if s in past.winners else "")
         for s in range(game.n))) or "—", inline=False)
-    lines = [f"{i}. dealer {name(live, d.dealer)} · {ended_text(live, d)}"
+    lines = [f"{i}. " + _("dealer {name}").format(name=name(live, d.dealer))
+             + f" · {ended_text(live, d)}"
              for i, d in enumerate(game.deals, 1)]
     text = "\n".join(lines)
     if len(text) > 1024:
-        text = "\n".join(lines[:12]) + f"\n… {len(lines) - 12} more: choose one below."
-    embed.add_field(name="Deals", value=text or "—", inline=False)
+        text = "\n".join(lines[:12]) + "\n… " + _("{count} more: choose one below.").format(
+            count=len(lines) - 12)
+    embed.add_field(name=_("Deals"), value=text or "—", inline=False)
     summary = verified(arch.record)
-    embed.add_field(name="Fair shuffle (checked by the bot)", inline=False,
+    embed.add_field(name=_("Fair shuffle (checked by the bot)"), inline=False,
                     value=checks_text(summary))
     cut = sum(1 for d in summary["deals"] if d.get("cut_by"))
-    embed.set_footer(text=f"Deals cut by a player: {cut} of {len(lines)} · Export gives the "
-                          "record for python -m bot.engine verify")
+    embed.set_footer(text=_("Deals cut by a player: {cut} of {deals}").format(cut=cut, deals=len(lines))
+                          + " · " + _("Export gives the record for python -m bot.engine verify"))
     return embed
 
 
@@ -178,10 +187,10 @@ def game_view(guild_id: int, arch: Archived, page: int) -> discord.ui.View:
     game = arch.live.game
     assert game is not None
     items: list[discord.ui.Item[Any]] = [
-        HistoryButton(guild_id, HistoryState("list", page), "back", "Back to the list", row=0),
-        HistoryButton(guild_id, HistoryState("export", page, table), "export", "Export", row=0),
-        HistorySelect(guild_id, page, table, placeholder="See a deal", choices=[
-            (f"Deal {i} · {ended_text(arch.live, d)}"[:100], str(i))
+        HistoryButton(guild_id, HistoryState("list", page), "back", _("Back to the list"), row=0),
+        HistoryButton(guild_id, HistoryState("export", page, table), "export", _("Export"), row=0),
+        HistorySelect(guild_id, page, table, placeholder=_("See a deal"), choices=[
+            ((_("Deal {number}").format(number=i) + f" · {ended_text(arch.live, d)}")[:100], str(i))
             for i, d in enumerate(game.deals, 1)]),
     ]
     return view_of(*items)
@@ -190,11 +199,11 @@ def game_view(guild_id: int, arch: Archived, page: int) -> discord.ui.View:
 def hand_line(live: LiveTable, deal: AnyDeal, seat: int, hand: tuple[int, ...] | list[int],
               marks: str = "") -> str:
     """One seat's cards with the hand's name; the dealer marked."""
-    dealer = " (dealer)" if seat == deal.dealer else ""
+    dealer = _(" (dealer)") if seat == deal.dealer else ""
     if not hand:
-        return f"{marks}{name(live, seat)}{dealer}: sits out"
+        return f"{marks}{name(live, seat)}{dealer}: " + _("sits out")
     return (f"{marks}{name(live, seat)}{dealer}: {hand_label(hand)} — "
-            f"{describe(tuple(hand), deal.rules.ranking)}")
+            f"{hand_words(describe(tuple(hand), deal.rules.ranking))}")
 
 
 def proof_text(live: LiveTable, row: DealRow, item: dict[str, Any],

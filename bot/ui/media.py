@@ -15,6 +15,7 @@ import threading
 import discord
 
 from ..engine import Observation
+from ..i18n import _
 from ..service import LiveTable
 from . import payments, pictures
 from .render import seat_labels
@@ -48,8 +49,10 @@ def plain_names(live: LiveTable) -> list[str]:
 def table_title(live: LiveTable) -> str:
     """The table picture's header: the preset and the deal's number."""
     game = live.game
-    total = f" of {game.deals_total}" if game is not None and game.deals_total else ""
-    return f"{live.rules.name} · deal {live.deal_number}{total}"
+    deal = (_("deal {number} of {total}") if game is not None and game.deals_total
+            else _("deal {number}")).format(number=live.deal_number,
+                                            total=game.deals_total if game is not None else 0)
+    return f"{live.rules.name} · {deal}"
 
 
 def table_png(live: LiveTable) -> bytes:
@@ -66,7 +69,7 @@ def showdown_png(live: LiveTable) -> bytes:
     deal = live.deal
     assert deal is not None
     return pictures.showdown_png(deal.observation(None), plain_names(live),
-                                 title=f"Showdown · deal {live.deal_number}",
+                                 title=_("Showdown · deal {number}").format(number=live.deal_number),
                                  payments=[t.items_text() for t in payments.tallies(deal)])
 
 
@@ -78,13 +81,13 @@ def table_file(live: LiveTable) -> discord.File:
 def picture_file(png: bytes) -> discord.File:
     """``png``, a table picture (``table_png``), as its attachment."""
     return discord.File(io.BytesIO(png), filename=TABLE_FILE,
-                        description="The table: seats, pool, stock and face-up cards.")
+                        description=_("The table: seats, pool, stock and face-up cards."))
 
 
 def showdown_file(live: LiveTable) -> discord.File:
     """The showdown picture as an attachment (``attachment://showdown.png``)."""
     return discord.File(io.BytesIO(showdown_png(live)), filename=SHOWDOWN_FILE,
-                        description="Every hand of the deal, the winner and the payments.")
+                        description=_("Every hand of the deal, the winner and the payments."))
 
 
 def hand_png(obs: Observation) -> bytes:

@@ -11,7 +11,7 @@ is a menu (``CardSelect``) instead, and so is the *focused* action: the one
 picked on the table message (its Trade, Barter... buttons open the panel
 with that action's menu on top).
 
-Built here, sent and kept up to date by ``bot.panels``.
+Built here, sent and kept up to date by ``bot.publishing.panels``.
 """
 
 from __future__ import annotations
@@ -22,13 +22,16 @@ from typing import Any
 
 import discord
 
+from .. import i18n
 from ..engine import AnyDeal, Decision, Observation, card_label, choices
 from ..engine.actions import BUTTONS, Action, kind_of
+from ..i18n import _
 from ..service import LiveTable
 from . import names, payments, render
 from .components import CardSelect, PickButton, dynamic_view
 from .controls import CONTROLS
 from .media import hand_file, hand_png
+from .words import choice_words
 
 #: rows of controls a message may carry, and buttons a row holds (Discord's limits)
 ROWS = 5
@@ -81,7 +84,8 @@ def picker_options(live: LiveTable, seat: int, action: str) -> list[tuple[str, s
     """The ``(label, value)`` options of ``action``'s menu for ``seat``, in hand order."""
     deal = live.deal
     assert deal is not None
-    pairs = choices.options(deal, seat, action, seat_labeller(live))
+    pairs = [(choice_words(label), value)
+             for label, value in choices.options(deal, seat, action, seat_labeller(live))]
     order = {choices.value(d): i for i, d in enumerate(hand_order(
         [choices.decide(action, v) for _, v in pairs]))}
     return sorted(pairs, key=lambda p: order.get(p[1], len(order)))
@@ -111,19 +115,20 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     """What a panel button says for ``decision`` of control ``name``: a button's
     label (``controls.CONTROLS``), or the decision with its card ("Trade K♥")."""
     if name in BUTTONS:
-        return CONTROLS[name].label
+        return _(CONTROLS[name].label)
     card = card_label(decision.card) if decision.card is not None else ""
-    then_knock = " and knock" if decision.knock else ""
+    then_knock = _(" and knock") if decision.knock else ""
     if name == Action.TRADE:
-        return f"{CONTROLS[name].label} {card}{then_knock}"
+        return f"{_(CONTROLS[name].label)} {card}{then_knock}"
     if name == Action.BARTER:
-        partner = f" with {neighbour}" if neighbour else ""
-        return f"{CONTROLS[name].label} {card}{partner}{then_knock}"
+        partner = _(" with {neighbour}").format(neighbour=neighbour) if neighbour else ""
+        return f"{_(CONTROLS[name].label)} {card}{partner}{then_knock}"
     if name == Action.ACCEPT:
-        return f"Give {card}"
+        return _("Give {card}").format(card=card)
     if name == Action.OFFER and decision.target is not None:
-        return f"Offer {card} to {render.seat_label(live, decision.target)}"
-    text = choices.label(decision, obs, seat_labeller(live))
+        return _("Offer {card} to {name}").format(card=card,
+                                                   name=render.seat_label(live, decision.target))
+    text = choice_words(choices.label(decision, obs, seat_labeller(live)))
     return text[:1].upper() + text[1:]
 
 
@@ -190,7 +195,7 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
         row += -(-len(decisions) // PER_ROW)
     if live.row.coach and deal.to_act == seat and not deal.finished:
         hint = CONTROLS["hint"]
-        singles.append(PickButton(table, number, seq, "hint", label=hint.label,
+        singles.append(PickButton(table, number, seq, "hint", label=_(hint.label),
                                   style=hint.on_panel))
     for i, item in enumerate(singles):
         item.row = row + i // PER_ROW
@@ -219,12 +224,12 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
     lines = [note] if note else []
     lines.append(render.hand_text(live, obs))
     if deal.finished and deal.showdown is not None:
-        lines[-1] += " See the showdown in the channel."
-        lines.append(f"**Your result:** {payments.tallies(deal)[seat].text()}")
+        lines[-1] += " " + _("See the showdown in the channel.")
+        lines.append(_("**Your result:** {result}").format(result=payments.tallies(deal)[seat].text()))
     if focus is not None:
         neighbour = neighbour_name(live, deal, seat)
-        lines.append(CONTROLS[focus].prompt.format(
-            neighbour=names.markdown_safe(neighbour) if neighbour else "your neighbour"))
+        lines.append(_(CONTROLS[focus].prompt).format(
+            neighbour=names.markdown_safe(neighbour) if neighbour else _("your neighbour")))
     view = controls_view(live, seat, focus, grouped) if controls else None
     picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
     file = hand_file(obs, picture) if picture is not None else None
@@ -251,10 +256,11 @@ def _key(live: LiveTable, seat: int, grouped: list[tuple[str, list[Decision]]], 
     legal = {name for name, _ in grouped}
     focus = focus if focus in legal and focus in choices.SELECTS else None
     return (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
-            controls, obs)
+            controls, i18n.current(), obs)
 
 
 def over(deal_number: int, current: int | None) -> str:
     """What a panel of an earlier deal says once it is clicked."""
-    then = f" Press **My hand** for your cards in deal {current}." if current else ""
-    return f"Deal {deal_number} is over.{then}"
+    then = (" " + _("Press **My hand** for your cards in deal {number}.").format(number=current)
+            if current else "")
+    return _("Deal {number} is over.").format(number=deal_number) + then

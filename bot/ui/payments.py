@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import AnyDeal
+from ..i18n import _
 from .words import amount, plural, reason_words, signed
 
 
@@ -68,7 +69,7 @@ class Tally:
         (empty when nothing moved)."""
         text = ", ".join(self.words(i) for i in self.items)
         if self.lives:
-            lives = "lives: " + ", ".join(self.words(i) for i in self.lives)
+            lives = _("lives: ") + ", ".join(self.words(i) for i in self.lives)
             text = f"{text} · {lives}" if text else lives
         return text
 

@@ -39,16 +39,18 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from ..engine import Observation, Showdown, describe, hand_label
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
+from ..i18n import N_, _, current
 from . import fonts
 from . import png as png_file
 from .status import PICTURE, middle_word, status_line
+from .words import hand_words, plural
 
 __all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
 
@@ -79,6 +81,8 @@ SHADOW_ALPHA = 90
 SUIT_INK = (BLACK, RED, RED, BLACK)
 #: the three jaques pots, in order
 POT_NAMES = ("tricon", "sequence/flush", "pair/high")
+#: the tag of the seat to act, by the deal's phase (any other: ``turn``)
+ACTING = {"choice": N_("chooses"), "horse": N_("horse?"), "turn": N_("to act")}
 
 SCALE = 4  # card sprites are drawn this many times larger, then reduced (anti-aliasing)
 #: entries of the palette every picture uses (``_palette``; ``png.encode``)
@@ -539,11 +543,11 @@ def hand_scene(obs: Observation) -> HandScene:
         extra.append(("offered", obs.offered_card))
     if obs.hand:
         cards = tuple(sorted(obs.hand, reverse=True))
-        return HandScene(cards, 0, tuple(extra), describe(cards, obs.rules.ranking), "")
+        return HandScene(cards, 0, tuple(extra), hand_words(describe(cards, obs.rules.ranking)), "")
     if obs.blind:
-        return HandScene((), 3, tuple(extra), "not looked at yet",
-                         "decide about the widow first")
-    return HandScene((), 0, tuple(extra), "you sit out this deal", "")
+        return HandScene((), 3, tuple(extra), _("not looked at yet"),
+                         _("decide about the widow first"))
+    return HandScene((), 0, tuple(extra), _("you sit out this deal"), "")
 
 
 def hand_alt(obs: Observation) -> str:
@@ -551,14 +555,15 @@ def hand_alt(obs: Observation) -> str:
     ``"Your hand: 8♠ 7♠ 6♠ — sequence to 8."``; a drawn or offered card follows."""
     scene = hand_scene(obs)
     if scene.cards:
-        text = f"Your hand: {hand_label(scene.cards)} — {scene.caption}"
+        text = _("Your hand: {cards} — {caption}").format(cards=hand_label(scene.cards),
+                                                         caption=scene.caption)
     elif scene.backs:
-        text = f"Your hand: {scene.caption}: {scene.note}"
+        text = _("Your hand: {caption}: {note}").format(caption=scene.caption, note=scene.note)
     else:
-        text = f"Your hand: {scene.caption}"
-    names = {"drawn": "You drew", "offered": "You are offered"}
+        text = _("Your hand: {caption}").format(caption=scene.caption)
+    names = {"drawn": _("You drew {card}"), "offered": _("You are offered {card}")}
     for label, card in scene.extra:
-        text += f". {names[label]} {hand_label([card])}"
+        text += ". " + names[label].format(card=hand_label([card]))
     return text + "."
 
 
@@ -681,7 +686,9 @@ class TableScene:
     public observation (``middle``: the widow or middle cards, under
     ``middle_label``, empty without a widow; ``discard``: the top card and the
     pile's size; ``shown``: cards traded face up). ``stock`` is ``None`` when
-    it is not shown."""
+    it is not shown. ``language``: the language its words are drawn in (part of
+    every cache key of its parts, whose few words of their own are translated
+    when drawn)."""
 
     title: str
     status: str
@@ -693,17 +700,18 @@ class TableScene:
     discard: tuple[Card | None, int] | None
     note: str
     shown: tuple[Card, ...]
+    language: str = field(default_factory=current)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return _clean(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
+    return _clean(names[seat]) if seat < len(names) else _("Seat {number}").format(number=seat + 1)
 
 
 def _pool_text(obs: Observation) -> str:
     pots = obs.pots or (obs.pool,)
     if len(pots) > 1:
-        return " · ".join(f"{name} {v}" for name, v in zip(POT_NAMES, pots, strict=False))
-    return f"{'Pot' if obs.chips is not None else 'Pool'} {pots[0]}"
+        return " · ".join(f"{_(name)} {v}" for name, v in zip(POT_NAMES, pots, strict=False))
+    return f"{_('Pot') if obs.chips is not None else _('Pool')} {pots[0]}"
 
 
 def table_scene(obs: Observation, names: Sequence[str],
@@ -730,23 +738,23 @@ def table_scene(obs: Observation, names: Sequence[str],
         if balances is not None and s < len(balances):
             figure, tone = _signed(balances[s]), balances[s]
         if obs.chips is not None:
-            figure, tone = (_count(obs.chips[s], "chip"), 0) if obs.chips[s] else ("out", -1)
+            figure, tone = (plural(obs.chips[s], "chip"), 0) if obs.chips[s] else (_("out"), -1)
         lives = obs.lives[s] if obs.lives is not None else None
         tag = ""
         if s not in active:
-            tag = "out" if (lives == 0 or (obs.chips is not None and not obs.chips[s])) \
-                else "sits out"
+            tag = _("out") if (lives == 0 or (obs.chips is not None and not obs.chips[s])) \
+                else _("sits out")
         elif s in obs.stood:
-            tag = "knocked" if obs.rules.widow_end == "two_knocks" else "stands"
+            tag = _("knocked") if obs.rules.widow_end == "two_knocks" else _("stands")
         elif obs.knocker == s:
-            tag = "knocked"
+            tag = _("knocked")
         acting = obs.to_act == s and not obs.finished
         if acting:
-            tag = {"choice": "chooses", "horse": "horse?"}.get(obs.phase, "to act")
+            tag = _(ACTING.get(obs.phase, ACTING["turn"]))
             if obs.barter is not None or obs.offer is not None:
-                tag = "answers"
+                tag = _("answers")
             elif obs.drawing == s:
-                tag = "drawing"
+                tag = _("drawing")
         seats.append(Seat(_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag,
                           s == obs.dealer, acting, s in active))
     middle = (obs.widow or ()) if obs.widow is not None else ()
@@ -754,7 +762,7 @@ def table_scene(obs: Observation, names: Sequence[str],
     stock = obs.stock_count if obs.widow is None or obs.stock_count else None
     note = ""
     if obs.lives is not None and obs.rules.horse:
-        note = "a horse is for sale" if obs.horse_available else "the horse is taken"
+        note = _("a horse is for sale") if obs.horse_available else _("the horse is taken")
     return TableScene(
         title=_clean(title) if title is not None else obs.rules.name,
         status=status_line(obs, lambda seat: _name(names, seat), PICTURE),
@@ -850,14 +858,14 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
         _text(img, (fx, line), seat.figure, font, tone if seat.active else DIM, "lm")
         fx += round(_length(font, seat.figure)) + 8
     if seat.lives:
-        for _ in range(min(seat.lives, 5)):
+        for _life in range(min(seat.lives, 5)):
             heart = _pip(2, 16, RED if seat.active else DIM)
             _put(img, heart, (fx, line - 8), heart)
             fx += 19
         if seat.lives > 5:
             _text(img, (fx, line), f"×{seat.lives}", _font(16), ink, "lm")
     elif seat.lives == 0 and not seat.figure:
-        _text(img, (fx, line), "no lives", _font(17), DIM, "lm")
+        _text(img, (fx, line), _("no lives"), _font(17), DIM, "lm")
     if seat.tag:  # a pill on the plate's lower edge
         font = _font(14, True)
         text = seat.tag.upper()
@@ -986,12 +994,13 @@ def _plate_ground(sides: int, box: tuple[int, int, int, int], acting: bool, x: i
 
 
 @lru_cache(maxsize=384)
-def _seat_part(sides: int, seat: Seat, x: int, y: int) -> tuple[Image.Image, Image.Image]:
+def _seat_part(sides: int, seat: Seat, x: int, y: int,
+               language: str) -> tuple[Image.Image, Image.Image]:
     """A seat's plate at ``(x, y)`` (cached by content and place: a move redraws
     only the plates it changed), and the mask (mode ``L``, 0 or 255) of the
     pixels it draws: a tag's pill may reach the gold outline of the plate below
     it, and each plate must cover only what it draws, as when drawn one after
-    another."""
+    another. ``language``: the words' language (a key of the cache)."""
     box = _seat_box(seat, x, y)
     canvas = _plate_ground(sides, box, seat.acting, x, y).copy()
     _draw_seat(canvas, ImageDraw.Draw(canvas), seat, x - box[0], y - box[1], plate=False)
@@ -1050,10 +1059,11 @@ CARDS_BAND = 40 + card_height(MID_CARD) + 2
 @lru_cache(maxsize=64)
 def _centre_band(sides: int, band: str, pool: str, stock: int | None, middle_label: str,
                  middle: tuple[Card, ...], discard: tuple[Card | None, int] | None,
-                 note: str) -> Image.Image:
+                 note: str, language: str) -> Image.Image:
     """One band of the centre of the table (``pool``, ``cards`` or ``labels``),
     cached by what it shows: a move that changes the pool or a pile's count
-    redraws that band only (callers pass only what the band shows)."""
+    redraws that band only (callers pass only what the band shows); ``language``:
+    the words' language (a key of the cache)."""
     frame = _frame(sides)
     left, top, right, bottom = frame.centre
     start, end = {"pool": (0, POOL_BAND), "cards": (POOL_BAND, CARDS_BAND),
@@ -1068,16 +1078,18 @@ def _centre_parts(sides: int, scene: TableScene) -> list[tuple[Image.Image, int]
     stock, discard = scene.stock, scene.discard
     piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
     top_card = None if discard is None else (discard[0], 0)
-    return [(_centre_band(sides, "pool", scene.pool, None, "", (), None, ""), 0),
+    lang = scene.language
+    return [(_centre_band(sides, "pool", scene.pool, None, "", (), None, "", lang), 0),
             (_centre_band(sides, "cards", "", piles, scene.middle_label, scene.middle,
-                          top_card, ""), POOL_BAND),
+                          top_card, "", lang), POOL_BAND),
             (_centre_band(sides, "labels", "", stock, scene.middle_label, scene.middle,
-                          discard, scene.note), CARDS_BAND)]
+                          discard, scene.note, lang), CARDS_BAND)]
 
 
 @lru_cache(maxsize=16)
-def _shown_part(shown: tuple[Card, ...]) -> Image.Image:
-    """The cards traded face up, on the felt below the table (drawn from y = 0)."""
+def _shown_part(shown: tuple[Card, ...], language: str) -> Image.Image:
+    """The cards traded face up, on the felt below the table (drawn from y = 0),
+    titled in ``language``."""
     img = Image.new("RGB", (TABLE_W, _shown_height(len(shown))), FELT)
     _draw_shown(img, shown, 0)
     return _part_of(img)
@@ -1101,11 +1113,11 @@ def draw_table(scene: TableScene) -> bytes:
         _put(img, part, (frame.centre[0] + 1, frame.centre[1] + down))
     for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
                               strict=True):
-        part, drawn = _seat_part(frame.sides, seat, px, py)
+        part, drawn = _seat_part(frame.sides, seat, px, py, scene.language)
         left, top = _seat_box(seat, px, py)[:2]
         _put(img, part, (left + 1, top), drawn)
     if scene.shown:
-        img.paste(_shown_part(scene.shown), (1, frame.height))
+        img.paste(_shown_part(scene.shown, scene.language), (1, frame.height))
     return _encode(img, framed=True, smaller_over=TABLE_LARGE)
 
 
@@ -1142,12 +1154,13 @@ def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...
     (``None``: a card back): the stock, the widow or middle, the discard pile."""
     groups: list[tuple[str, list[Card | None]]] = []
     if stock is not None:
-        groups.append((f"stock {stock}", [None] if stock else []))
+        groups.append((_("stock {count}").format(count=stock), [None] if stock else []))
     if middle_label:
         groups.append((middle_label, list(middle)))
     if discard is not None:
         top_card, count = discard
-        groups.append((f"discard ({count})", [top_card] if top_card is not None else []))
+        groups.append((_("discard ({count})").format(count=count),
+                       [top_card] if top_card is not None else []))
     return groups
 
 
@@ -1192,9 +1205,9 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
 
 def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int) -> None:
     """The cards traded face up, in fanned rows below the table from ``y``."""
-    _text(img, (MARGIN + 4, y + 10), f"Traded face up ({len(shown)})", _font(18, True), SOFT,
-          "lm")
-    per_row, step, _ = _shown_layout(len(shown))
+    _text(img, (MARGIN + 4, y + 10), _("Traded face up ({count})").format(count=len(shown)),
+          _font(18, True), SOFT, "lm")
+    per_row, step = _shown_layout(len(shown))[:2]
     for i, card in enumerate(shown):
         r, c = divmod(i, per_row)
         _paste_card(img, card, MARGIN + c * step, y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6),
@@ -1256,7 +1269,7 @@ def showdown_scene(obs: Observation, names: Sequence[str],
     if payments is not None:
         rows = tuple(replace(row, payments=_clean(payments[s]) if payments[s] else "")
                      for s, row in enumerate(rows))
-    return ShowdownScene(_clean(title) if title is not None else "Showdown",
+    return ShowdownScene(_clean(title) if title is not None else _("Showdown"),
                          _how_text(sd, names), _result_text(obs, sd, names), rows,
                          _showdown_footer(sd, names))
 
@@ -1264,36 +1277,37 @@ def showdown_scene(obs: Observation, names: Sequence[str],
 def _how_text(sd: Showdown, names: Sequence[str]) -> str:
     """How play stopped (as ``render.how_it_ended``, with plain names)."""
     if sd.ended_by == "stock":
-        return "The stock ran out."
+        return _("The stock ran out.")
     if sd.ended_by == "stand":
-        return "Everyone has stood."
+        return _("Everyone has stood.")
     if sd.ended_by == "pass":
-        return "Everyone passed for a whole round."
+        return _("Everyone passed for a whole round.")
     if sd.knocker is not None:
-        return f"{_name(names, sd.knocker)} knocked."
-    return "The deal is over."
+        return _("{who} knocked.").format(who=_name(names, sd.knocker))
+    return _("The deal is over.")
 
 
 def _result_text(obs: Observation, sd: Showdown, names: Sequence[str]) -> str:
     """The headline: who has the best hand and what it takes (oldway: the pool;
     jaques: just the best hand), or the pool that carries over."""
     if sd.winner is None:
-        return f"Nobody holds anything: the pool of {obs.pool} carries over."
+        return _("Nobody holds anything: the pool of {pool} carries over.").format(pool=obs.pool)
     if obs.rules.lives:
-        return f"{_name(names, sd.winner)} has the best hand and takes {sd.pool_won}."
+        return _("{name} has the best hand and takes {pool}.").format(name=_name(names, sd.winner),
+                                                                     pool=sd.pool_won)
     if obs.chips is not None:
-        return f"Best hand: {_name(names, sd.winner)}."
-    return f"{_name(names, sd.winner)} wins the pool of {sd.pool_won}."
+        return _("Best hand: {name}.").format(name=_name(names, sd.winner))
+    return _("{name} wins the pool of {pool}.").format(name=_name(names, sd.winner), pool=sd.pool_won)
 
 
 def _showdown_row(obs: Observation, sd: Showdown, names: Sequence[str], seat: int) -> Row:
     """Seat ``seat``'s row: its cards highest first and their category (``sits
     out`` without cards), what the deal paid it, and its notes."""
     cards = tuple(sorted(sd.hands[seat], reverse=True))
-    category = describe(cards, obs.rules.ranking) if cards else "sits out"
+    category = hand_words(describe(cards, obs.rules.ranking)) if cards else _("sits out")
     delta = obs.delta[seat] if seat < len(obs.delta) else 0
     winner = seat == sd.winner
-    mark = ("best hand" if obs.chips is not None else "wins") if winner else ""
+    mark = (_("best hand") if obs.chips is not None else _("wins")) if winner else ""
     return Row(_name(names, seat), seat == obs.dealer, cards, category, delta, winner, mark,
                " · ".join(_row_notes(sd, seat, bool(obs.rules.lives))))
 
@@ -1304,21 +1318,21 @@ def _row_notes(sd: Showdown, seat: int, oldway: bool) -> list[str]:
     lost a life or paid, bought a horse, took a pot (three-stake) or the sweep."""
     notes = []
     if sd.lives is not None:
-        notes.append(f"{sd.lives[seat]} {'life' if sd.lives[seat] == 1 else 'lives'}")
+        notes.append(plural(sd.lives[seat], "life"))
     if sd.chips is not None:
-        notes.append(_count(sd.chips[seat], "chip"))
+        notes.append(plural(sd.chips[seat], "chip"))
     if seat == sd.knocker:
-        notes.append("knocked")
+        notes.append(_("knocked"))
     if seat in sd.losers:
-        notes.append("loses a life" if oldway else "pays")
+        notes.append(_("loses a life") if oldway else _("pays"))
     if seat == sd.horse:
-        notes.append("bought a horse")
+        notes.append(_("bought a horse"))
     for pot, takers in zip(POT_NAMES, sd.pot_winners if len(sd.pot_winners) > 1 else (),
                            strict=False):
         if seat in takers:
-            notes.append(f"takes {pot}" + (" (shared)" if len(takers) > 1 else ""))
+            notes.append(_("takes {pot}").format(pot=_(pot)) + (_(" (shared)") if len(takers) > 1 else ""))
     if seat in sd.game_winners:
-        notes.append("takes the sweep" if oldway else "takes the pot")
+        notes.append(_("takes the sweep") if oldway else _("takes the pot"))
     return notes
 
 
@@ -1328,12 +1342,14 @@ def _showdown_footer(sd: Showdown, names: Sequence[str]) -> tuple[str, ...]:
     footer = []
     penalties = [m for m in sd.payments if m.reason == "penalty"]
     if len(penalties) > 1:
-        footer.append(f"The dealer lost and pays 1 to each of the {len(penalties)} others.")
+        footer.append(_("The dealer lost and pays 1 to each of the {count} others.").format(
+            count=len(penalties)))
     elif penalties and penalties[0].payee is not None:
-        footer.append(f"The dealer lost and pays 1 to {_name(names, penalties[0].payee)}.")
+        footer.append(_("The dealer lost and pays 1 to {name}.").format(
+            name=_name(names, penalties[0].payee)))
     if len(sd.pots) > 1:
-        footer.append("Pots now: " + " · ".join(
-            f"{name} {v}" for name, v in zip(POT_NAMES, sd.pots, strict=False)))
+        footer.append(_("Pots now: ") + " · ".join(
+            f"{_(name)} {v}" for name, v in zip(POT_NAMES, sd.pots, strict=False)))
     return tuple(footer)
 
 

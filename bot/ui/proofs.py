@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import discord
 
+from ..engine import Game
+from ..i18n import _, ngettext
 from ..service import LiveTable
 from . import names
+from .words import plural
 
 #: hex digits of a commitment or a head shown where the full value is elsewhere
 SHORT = 16
@@ -31,9 +34,9 @@ def commitment_text(live: LiveTable) -> str:
     """The fair-shuffle message: the game's commitment, posted in the table channel
     before anything is dealt and never edited, and what it means."""
     assert live.row.game_commitment is not None
-    return (
-        f"🔒 **Fair shuffle · table {live.row.number}**\n"
-        f"Commitment: `{live.row.game_commitment}`\n"
+    return "🔒 " + _(
+        "**Fair shuffle · table {number}**\n"
+        "Commitment: `{commitment}`\n"
         "Before anything is dealt, the bot drew one secret seed for this whole game and "
         "posts its SHA-256 here. The bot never edits this message.\n"
         "Every deck, the first dealer and every reshuffle come from that seed and from the "
@@ -41,7 +44,8 @@ def commitment_text(live: LiveTable) -> str:
         "`/commerce cut` to add your own word to the next deal. A deal nobody cuts is the "
         "bot's shuffle alone, and says so.\n"
         "The seed is shown when the game ends. Then `/commerce export` gives the record, "
-        "which `python -m bot.engine verify` checks against this commitment.")
+        "which `python -m bot.engine verify` checks against this commitment.").format(
+            number=live.row.number, commitment=live.row.game_commitment)
 
 
 #: characters a list of cuts may take on a message; a longer one is summed up
@@ -59,7 +63,8 @@ def cut_list(live: LiveTable, cuts: list[tuple[int, str]], *, plain: bool = Fals
         text = ", ".join(f"{names.markdown_safe(labels[seat])} `{cut}`" for seat, cut in cuts)
     if len(text) <= CUTS_SHOWN:
         return text
-    return f"{len(cuts)} players (their cuts are in /commerce history and the record)"
+    return _("{players} (their cuts are in /commerce history and the record)").format(
+        players=plural(len(cuts), "player"))
 
 
 def add_lobby_shuffle(embed: discord.Embed, live: LiveTable) -> None:
@@ -67,15 +72,15 @@ def add_lobby_shuffle(embed: discord.Embed, live: LiveTable) -> None:
     if live.row.status != "lobby" or live.row.game_commitment is None:
         return
     link = message_link(live)
-    where = (f"[the fair-shuffle message]({link})" if link else
-             "the fair-shuffle message (being posted)")
+    where = ("[" + _("the fair-shuffle message") + f"]({link})" if link else
+             _("the fair-shuffle message (being posted)"))
     cuts = [(seat, text) for member, text in live.cuts_for(1)
             if (seat := live.seat_of(member)) is not None]
-    said = (f"Cuts for deal 1: {cut_list(live, cuts)}." if cuts else
-            "No cut for deal 1 yet: press **Cut** and type any word or number to add yours.")
-    embed.add_field(name="Fair shuffle", inline=False, value=(
-        f"One secret seed covers this game; its commitment "
-        f"`{live.row.game_commitment[:SHORT]}…` is in {where}.\n{said}")[:1024])
+    said = (_("Cuts for deal 1: {cuts}.").format(cuts=cut_list(live, cuts)) if cuts else
+            _("No cut for deal 1 yet: press **Cut** and type any word or number to add yours."))
+    embed.add_field(name=_("Fair shuffle"), inline=False, value=(
+        _("One secret seed covers this game; its commitment `{commitment}…` is in {where}.").format(
+            commitment=live.row.game_commitment[:SHORT], where=where) + f"\n{said}")[:1024])
 
 
 def deal_cuts(live: LiveTable, index: int) -> list[tuple[int, str]] | None:
@@ -97,23 +102,34 @@ def burned_before(live: LiveTable, number: int) -> int:
     return 0 if log is None else sum(1 for b in log.burned if b.deal == number)
 
 
-def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
-    """Add who cut the current deal (or that nobody did) to the table message's footer."""
+def _last_deal_cuts(live: LiveTable) -> tuple[Game, int, list[tuple[int, str]]] | None:
+    """The game, its last deal's index (from 0) and who cut that deal
+    (``deal_cuts``); ``None`` before the first deal or when it was not dealt from
+    the game's seed."""
     game = live.game
     if game is None or not game.deals:
-        return
+        return None
     index = len(game.deals) - 1
     cuts = deal_cuts(live, index)
-    if cuts is None:
+    return None if cuts is None else (game, index, cuts)
+
+
+def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
+    """Add who cut the current deal (or that nobody did) to the table message's footer."""
+    last = _last_deal_cuts(live)
+    if last is None:
         return
+    index, cuts = last[1:]
     if cuts:
-        line = f"Shuffle cut by {cut_list(live, cuts, plain=True)}"
+        line = _("Shuffle cut by {cuts}").format(cuts=cut_list(live, cuts, plain=True))
     else:
-        line = "Not cut by anyone: this deal's shuffle is the bot's alone"
+        line = _("Not cut by anyone: this deal's shuffle is the bot's alone")
     burned = burned_before(live, index + 1)
     if burned:
-        line += f" · {burned} earlier attempt{'s' * (burned > 1)} burned after a failed write"
-    line += " · /commerce cut adds your word to the next deal"
+        line += " · " + ngettext("{count} earlier attempt burned after a failed write",
+                                 "{count} earlier attempts burned after a failed write",
+                                 burned).format(count=burned)
+    line += " · " + _("/commerce cut adds your word to the next deal")
     text = embed.footer.text if embed.footer and embed.footer.text else ""
     embed.set_footer(text=f"{text}\n{line}" if text else line)
 
@@ -121,26 +137,24 @@ def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
 def add_showdown_proof(embed: discord.Embed, live: LiveTable) -> None:
     """The showdown's field: who cut this deal (or that nobody did), attempts
     burned, the record's head so far, and how to cut the next deal."""
-    game = live.game
-    if game is None or not game.deals:
+    last = _last_deal_cuts(live)
+    if last is None:
         return
-    index = len(game.deals) - 1
-    cuts = deal_cuts(live, index)
-    if cuts is None:
-        return
-    lines = [f"Cut by {cut_list(live, cuts)}." if cuts else
-             "Not cut by anyone: this deal's shuffle was the bot's alone."]
+    game, index, cuts = last
+    lines = [_("Cut by {cuts}.").format(cuts=cut_list(live, cuts)) if cuts else
+             _("Not cut by anyone: this deal's shuffle was the bot's alone.")]
     burned = burned_before(live, index + 1)
     if burned:
-        lines.append(f"{burned} earlier attempt{'s' * (burned > 1)} at this deal "
-                     f"{'were' if burned > 1 else 'was'} burned after a failed write; the "
-                     "record lists them.")
+        lines.append(ngettext("{count} earlier attempt at this deal was burned after a failed "
+                              "write; the record lists them.",
+                              "{count} earlier attempts at this deal were burned after a failed "
+                              "write; the record lists them.", burned).format(count=burned))
     head = live.chain_heads().get(f"deal {index + 1}")
     if head is not None:
-        lines.append(f"Record so far: `{head[:SHORT]}`")
+        lines.append(_("Record so far: `{head}`").format(head=head[:SHORT]))
     if not game.complete:
-        lines.append("Cut the next deal: **Cut** below, or `/commerce cut`.")
-    embed.add_field(name="Fair shuffle", value="\n".join(lines)[:1024], inline=False)
+        lines.append(_("Cut the next deal: **Cut** below, or `/commerce cut`."))
+    embed.add_field(name=_("Fair shuffle"), value="\n".join(lines)[:1024], inline=False)
 
 
 def add_final_proof(embed: discord.Embed, live: LiveTable) -> None:
@@ -158,16 +172,17 @@ def add_final_proof(embed: discord.Embed, live: LiveTable) -> None:
     uncut = [i + 1 for i in range(len(game.deals)) if deal_cuts(live, i) == []]
     cut = len(game.deals) - len(uncut)
     shown = ", ".join(map(str, uncut[:12])) + ("…" if len(uncut) > 12 else "")
-    lines = [f"Seed, now public: `{seed.hex()}`",
-             "Its SHA-256 is the commitment in " +
-             (f"[the fair-shuffle message]({link})." if link else "the fair-shuffle message."),
-             f"Record head: `{head}`",
-             f"Deals cut by a player: {cut} of {len(game.deals)}" +
-             (f" (not cut: {shown})." if uncut else "."),
-             f"Check it yourself: `/commerce export table:{live.row.number}`, then "
-             "`python -m bot.engine verify` with `--commitment` from that message and "
-             "`--head` from here."]
-    embed.add_field(name="Fair shuffle", value="\n".join(lines)[:1024], inline=False)
+    lines = [_("Seed, now public: `{seed}`").format(seed=seed.hex()),
+             _("Its SHA-256 is the commitment in {where}.").format(
+                 where="[" + _("the fair-shuffle message") + f"]({link})" if link
+                 else _("the fair-shuffle message")),
+             _("Record head: `{head}`").format(head=head),
+             _("Deals cut by a player: {cut} of {deals}").format(cut=cut, deals=len(game.deals)) +
+             (_(" (not cut: {shown}).").format(shown=shown) if uncut else "."),
+             _("Check it yourself: `/commerce export table:{number}`, then "
+               "`python -m bot.engine verify` with `--commitment` from that message and "
+               "`--head` from here.").format(number=live.row.number)]
+    embed.add_field(name=_("Fair shuffle"), value="\n".join(lines)[:1024], inline=False)
 
 
 def end_reveal(live: LiveTable) -> str:
@@ -178,18 +193,18 @@ def end_reveal(live: LiveTable) -> str:
         return ""
     seed = game.revealed_seed()
     if seed is not None:
-        return f" The game's seed, now public: `{seed.hex()}`."
+        return " " + _("The game's seed, now public: `{seed}`.").format(seed=seed.hex())
     if not game.deals or not game.deals[-1].voided:
         return ""
     proof = game.reveal(len(game.deals) - 1)
     if proof is None or proof.seed is None:
         return ""
-    return f" Its shuffle's seed, now public: `{proof.seed.hex()}`."
+    return " " + _("Its shuffle's seed, now public: `{seed}`.").format(seed=proof.seed.hex())
 
 
 def export_hint(embed: discord.Embed, live: LiveTable) -> None:
     """Tell the final standings how to get the game's record and proofs."""
     text = embed.footer.text if embed.footer and embed.footer.text else ""
-    line = (f"Record and fair-shuffle proof: /commerce export table:{live.row.number} · "
-            "deals and replays: /commerce history")
+    line = _("Record and fair-shuffle proof: /commerce export table:{number} · "
+             "deals and replays: /commerce history").format(number=live.row.number)
     embed.set_footer(text=f"{text}\n{line}" if text else line)

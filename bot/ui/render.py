@@ -15,10 +15,12 @@ import discord
 
 from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe, hand_label
 from ..engine.actions import Action
+from ..i18n import N_, _, ngettext
 from ..service import LiveTable
 from . import names, payments, proofs
 from .controls import label
 from .status import MESSAGE, status_line
+from .words import hand_words
 from .words import names_list as names_list  # the commands and timers use them through render
 from .words import plural as plural
 
@@ -43,7 +45,8 @@ def add_lines(embed: discord.Embed, name: str, lines: list[str], *, inline: bool
             chunks.append([])
         chunks[-1].append(line)
     for i, chunk in enumerate(chunks):
-        embed.add_field(name=name if i == 0 else f"{name} (continued)", value="\n".join(chunk),
+        embed.add_field(name=name if i == 0 else _("{name} (continued)").format(name=name),
+                        value="\n".join(chunk),
                         inline=inline)
 
 
@@ -103,7 +106,7 @@ def ping_text(live: LiveTable) -> str:
     deal = live.deal
     if ping_target(live) is None or deal is None or deal.to_act is None:
         return ""
-    return f"{seat_name(live, deal.to_act, mention=True)}, your move."
+    return _("{name}, your move.").format(name=seat_name(live, deal.to_act, mention=True))
 
 
 def offer_ping(live: LiveTable) -> str:
@@ -113,24 +116,26 @@ def offer_ping(live: LiveTable) -> str:
     assert deal is not None and deal.pending is not None and deal.to_act is not None
     answers = deal.controls().answers
     if "decline" in answers:  # a direct trade: the card is shown to the target
-        how = "Press My hand to see the card; Accept (then pick the card you give back) or Decline."
+        how = _("Press My hand to see the card; Accept (then pick the card you give back) or Decline.")
     elif "refuse" in answers:  # a barter, refused by knocking
-        how = "Choose the card you give back before you see theirs, or refuse by knocking."
+        how = _("Choose the card you give back before you see theirs, or refuse by knocking.")
     else:
-        how = "Choose the card you give back before you see theirs (you must accept)."
-    return (f"{seat_name(live, deal.to_act, mention=True)}, "
-            f"{seat_name(live, deal.pending.seat)} offers you a card face down. {how}")
+        how = _("Choose the card you give back before you see theirs (you must accept).")
+    return _("{target}, {name} offers you a card face down. {how}").format(
+        target=seat_name(live, deal.to_act, mention=True), name=seat_name(live, deal.pending.seat),
+        how=how)
 
 
 #: what the AI did, in words that name no card (a move made for a member whose
 #: time ran out is told to the whole table)
-_DONE = {"trade": "traded", "barter_offer": "offered a barter", "barter_answer": "answered the barter",
-         "knock": "knocked", "take_widow": "took the widow", "keep_hand": "kept the hand",
-         "swap": "swapped with the widow", "stand": "stood", "pounce": "pounced",
-         "buy_horse": "bought a horse", "decline_horse": "declined the horse",
-         "take_discard": "took the discard", "draw": "drew from the stock",
-         "draw_keep": "kept the drawn card", "draw_discard": "threw the drawn card away",
-         "pass": "passed", "offer": "offered a trade", "offer_answer": "answered the trade"}
+_DONE = {"trade": N_("traded"), "barter_offer": N_("offered a barter"),
+         "barter_answer": N_("answered the barter"),
+         "knock": N_("knocked"), "take_widow": N_("took the widow"), "keep_hand": N_("kept the hand"),
+         "swap": N_("swapped with the widow"), "stand": N_("stood"), "pounce": N_("pounced"),
+         "buy_horse": N_("bought a horse"), "decline_horse": N_("declined the horse"),
+         "take_discard": N_("took the discard"), "draw": N_("drew from the stock"),
+         "draw_keep": N_("kept the drawn card"), "draw_discard": N_("threw the drawn card away"),
+         "pass": N_("passed"), "offer": N_("offered a trade"), "offer_answer": N_("answered the trade")}
 
 
 def moves_made(live: LiveTable, deal_number: int, seq: int, seat: int) -> str:
@@ -139,9 +144,9 @@ def moves_made(live: LiveTable, deal_number: int, seq: int, seat: int) -> str:
     the deal is no longer the table's latest)."""
     if live.game is None or live.deal_number != deal_number or live.deal is None:
         return ""
-    done = [_DONE.get(op.kind, op.kind.replace("_", " "))
+    done = [_(_DONE[op.kind]) if op.kind in _DONE else op.kind.replace("_", " ")
             for op in live.deal.operations[seq:] if op.seat == seat]
-    return " then ".join(done)
+    return _(" then ").join(done)
 
 
 def member_name(live: LiveTable, member_id: int) -> str:
@@ -153,41 +158,43 @@ def member_name(live: LiveTable, member_id: int) -> str:
 def event_text(live: LiveTable, event: PublicEvent | None) -> str:
     """One line for the last public action; never names a concealed card."""
     if event is None:
-        return "The cards are dealt."
+        return _("The cards are dealt.")
     who = seat_name(live, event.seat)
     if event.kind == "trade":
         dealer = live.deal.dealer if live.deal is not None else None
-        text = (f"{who} traded with the dealer" if event.seat != dealer
-                else f"{who}, the dealer, traded a card for the stock top")
+        text = (_("{who} traded with the dealer") if event.seat != dealer
+                else _("{who}, the dealer, traded a card for the stock top")).format(who=who)
         if event.shown is not None:
-            text += f" (gave {hand_label([event.shown])} face up)"
-        return text + (" and knocked." if event.knocked else ".")
+            text += _(" (gave {cards} face up)").format(cards=hand_label([event.shown]))
+        return text + (_(" and knocked.") if event.knocked else ".")
     other = seat_name(live, event.target) if event.target is not None else ""
     if event.kind == "barter_offer":
-        return f"{who} offered {other} a card face down."
+        return _("{who} offered {other} a card face down.").format(who=who, other=other)
     if event.kind == "barter_accept":
-        return f"{other} accepted {who}'s barter." + (f" {who} knocked." if event.knocked else "")
+        return (_("{other} accepted {who}'s barter.").format(who=who, other=other)
+                + (" " + _("{who} knocked.").format(who=who) if event.knocked else ""))
     if event.kind == "barter_refuse":
-        return f"{who} refused {other}'s barter by knocking."
+        return _("{who} refused {other}'s barter by knocking.").format(who=who, other=other)
     given, taken = hand_label(event.given), hand_label(event.taken)
     simple = {
-        "take_widow": f"{who} took the widow; their old hand {given} lies face up.",
-        "keep_hand": f"{who} kept their hand.",
-        "swap": f"{who} put {given} into the middle and took {taken}.",
-        "stand": f"{who} stands.",
-        "pounce": f"{who} pounced on {taken}!",
-        "buy_horse": f"{who} bought a horse: one more life.",
-        "decline_horse": f"{who} declined the horse and sits out.",
-        "take_discard": f"{who} laid {given} on the pile and took {taken}.",
-        "draw": f"{who} drew from the stock.",
-        "draw_keep": f"{who} kept the drawn card and laid {given} on the pile.",
-        "draw_discard": f"{who} threw the drawn card, {given}, on the pile.",
-        "pass": f"{who} passed.",
-        "offer": f"{who} offered {other} a trade.",
-        "offer_accept": f"{other} accepted {who}'s trade.",
-        "offer_refuse": f"{other} declined {who}'s trade.",
+        "take_widow": N_("{who} took the widow; their old hand {given} lies face up."),
+        "keep_hand": N_("{who} kept their hand."),
+        "swap": N_("{who} put {given} into the middle and took {taken}."),
+        "stand": N_("{who} stands."),
+        "pounce": N_("{who} pounced on {taken}!"),
+        "buy_horse": N_("{who} bought a horse: one more life."),
+        "decline_horse": N_("{who} declined the horse and sits out."),
+        "take_discard": N_("{who} laid {given} on the pile and took {taken}."),
+        "draw": N_("{who} drew from the stock."),
+        "draw_keep": N_("{who} kept the drawn card and laid {given} on the pile."),
+        "draw_discard": N_("{who} threw the drawn card, {given}, on the pile."),
+        "pass": N_("{who} passed."),
+        "offer": N_("{who} offered {other} a trade."),
+        "offer_accept": N_("{other} accepted {who}'s trade."),
+        "offer_refuse": N_("{other} declined {who}'s trade."),
     }
-    return simple.get(event.kind, f"{who} knocked.")
+    return _(simple.get(event.kind, N_("{who} knocked."))).format(
+        who=who, other=other, given=given, taken=taken)
 
 
 def game_length(rules: Rules) -> str:
@@ -195,41 +202,51 @@ def game_length(rules: Rules) -> str:
     player has lives left (oldway), or until one has chips left or the fixed
     rounds are played (jaques)."""
     if rules.game_end == "lives":
-        return f"{plural(rules.lives, 'life')} each, until one player is left"
+        return _("{lives} each, until one player is left").format(lives=plural(rules.lives, 'life'))
     if rules.game_end == "chips":
-        length = f"{plural(rules.chips, 'chip')} each, until one player has chips left"
+        length = _("{chips} each, until one player has chips left").format(
+            chips=plural(rules.chips, 'chip'))
         if rules.fixed_rounds:
-            length += f" or {plural(rules.fixed_rounds, 'round')} are played"
+            length += _(" or {rounds} are played").format(rounds=plural(rules.fixed_rounds, 'round'))
         return length
-    return f"{plural(rules.deals_per_player, 'deal')} per player"
+    return _("{deals} per player").format(deals=plural(rules.deals_per_player, 'deal'))
+
+
+#: a table's status as its lobby message says it, and its direction of play
+STATUSES = {"lobby": N_("Waiting for players"), "playing": N_("Game in progress"),
+            "finished": N_("Game over"), "closed": N_("Table closed")}
+DIRECTIONS = {"clockwise": N_("play clockwise"), "anticlockwise": N_("play anticlockwise")}
 
 
 def lobby_embed(live: LiveTable) -> discord.Embed:
     """The lobby: preset, options, seats in join order."""
     rules = live.rules
-    status = {"lobby": "Waiting for players", "playing": "Game in progress",
-              "finished": "Game over", "closed": "Table closed"}[live.row.status]
+    status = _(STATUSES[live.row.status])
     embed = discord.Embed(
-        title=f"Commerce table {live.row.number} · {rules.name}",
-        description=f"{rules.summary}\n\n**{status}** · host {member_name(live, live.row.host_id)}",
+        title=_("Commerce table {number} · {preset}").format(number=live.row.number, preset=rules.name),
+        description=f"{_(rules.summary)}\n\n**{status}** · "
+        + _("host {name}").format(name=member_name(live, live.row.host_id)),
         colour=GREEN,
     )
     seats = "\n".join(f"{s.seat + 1}. {seat_name(live, s.seat)}" for s in live.seats) or "—"
-    embed.add_field(name=f"Seats ({len(live.seats)}/{rules.max_players})", value=seats)
+    embed.add_field(name=_("Seats ({seated}/{most})").format(seated=len(live.seats),
+                                                             most=rules.max_players), value=seats)
     embed.add_field(
-        name="Rules",
-        value=f"{rules.min_players}–{rules.max_players} players · {game_length(rules)}"
-        f" · play {rules.direction}"
-        + ("\nOptions: " + ", ".join(f"{k} {v}" if not isinstance(v, bool) else k
+        name=_("Rules"),
+        value=_("{least}–{most} players").format(least=rules.min_players, most=rules.max_players)
+        + f" · {game_length(rules)}"
+        + " · " + _(DIRECTIONS.get(rules.direction, rules.direction))
+        + ("\n" + _("Options: ") + ", ".join(f"{k} {v}" if not isinstance(v, bool) else k
                                       for k, v in sorted(live.row.options.items()))
            if live.row.options else ""),
     )
     proofs.add_lobby_shuffle(embed, live)
     if live.row.status == "lobby":
-        embed.set_footer(text=f"Join, add AI seats, then the host presses Start "
-                              f"(at least {rules.min_players} seats). The Add AI button seats "
-                              f"an easy AI; /commerce addbot level:strong seats a stronger one. "
-                              f"Cut adds your own word to the first deal's shuffle.")
+        embed.set_footer(text=_("Join, add AI seats, then the host presses Start "
+                                "(at least {least} seats). The Add AI button seats "
+                                "an easy AI; /commerce addbot level:strong seats a stronger one. "
+                                "Cut adds your own word to the first deal's shuffle.").format(
+                                    least=rules.min_players))
     return embed
 
 
@@ -244,18 +261,22 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
     assert deal is not None and game is not None
     obs = deal.observation(None)
     embed = discord.Embed(
-        title=f"Commerce table {live.row.number} · {live.rules.name} · deal {live.deal_number}"
-        + (f" of {game.deals_total}" if game.deals_total else ""),
+        title=_("Commerce table {number} · {preset}").format(number=live.row.number,
+                                                             preset=live.rules.name)
+        + " · " + (_("deal {number} of {total}") if game.deals_total else _("deal {number}")).format(
+            number=live.deal_number, total=game.deals_total),
         colour=GREEN if not obs.finished else GOLD,
     )
     recent = [event_text(live, e) for e in deal.events[-RECENT:]]
     timing = ""
     if deadline is not None and not obs.finished:
-        timing = f"\n⏱ Time runs out {when(deadline)}; then the AI moves for them."
+        timing = "\n⏱ " + _("Time runs out {when}; then the AI moves for them.").format(
+            when=when(deadline))
     if next_deal is not None and obs.finished:
-        timing = f"\n⏭ Next deal {when(next_deal)}."
+        timing = "\n⏭ " + _("Next deal {when}.").format(when=when(next_deal))
     embed.description = (
-        f"Dealer: {seat_name(live, obs.dealer)}\n**{table_status(live, obs)}**{timing}\n\n"
+        _("Dealer: {name}").format(name=seat_name(live, obs.dealer))
+        + f"\n**{table_status(live, obs)}**{timing}\n\n"
         + ("\n".join(f"• {line}" for line in recent) or event_text(live, None))
     )
     for name, value in middle_fields(obs):
@@ -264,7 +285,7 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
     lines = [player_line(live, obs, s, balances[s]) for s in range(obs.n_seats)]
     add_lines(embed, players_title(obs), lines, inline=False)
     if obs.shown_waste:
-        embed.add_field(name="Traded face up", value=hand_label(obs.shown_waste), inline=False)
+        embed.add_field(name=_("Traded face up"), value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
         embed.set_footer(text=footer(obs))
     proofs.stamp_table_cuts(embed, live)
@@ -284,30 +305,31 @@ def middle_fields(obs: Observation) -> list[tuple[str, str]]:
     pots (points or chips), the horse (oldway) and the stock, when it is used."""
     fields = []
     if obs.widow is not None:
-        fields.append(("Widow (face up)", hand_label(obs.widow) or "—"))
+        fields.append((_("Widow (face up)"), hand_label(obs.widow) or "—"))
     if obs.discard_top is not None:
         top = hand_label([obs.discard_top])
-        fields.append(("Discard pile", f"{top} on top ({obs.discard_count})"))
+        fields.append((_("Discard pile"), _("{card} on top ({count})").format(
+            card=top, count=obs.discard_count)))
     if len(obs.pots) > 1:
-        fields.append(("Pots", " · ".join(
-            f"{name} {v}" for name, v in zip(("tricon", "sequence/flush", "pair/high"),
+        fields.append((_("Pots"), " · ".join(
+            f"{_(name)} {v}" for name, v in zip((N_("tricon"), N_("sequence/flush"), N_("pair/high")),
                                              obs.pots, strict=False))))
     else:
-        fields.append(("Pot" if obs.chips is not None else "Pool", str(obs.pool)))
+        fields.append((_("Pot") if obs.chips is not None else _("Pool"), str(obs.pool)))
     if obs.lives is not None and obs.rules.horse:
-        fields.append(("Horse", "still for sale (1 point)" if obs.horse_available
-                       else "already taken"))
+        fields.append((_("Horse"), _("still for sale (1 point)") if obs.horse_available
+                       else _("already taken")))
     if obs.widow is None or obs.stock_count:
-        fields.append(("Stock", plural(obs.stock_count, "card")))
+        fields.append((_("Stock"), plural(obs.stock_count, "card")))
     return fields
 
 
 def players_title(obs: Observation) -> str:
     """The Players field's name: what its marks and numbers mean."""
-    figure = "chips" if obs.chips is not None else "balance"
+    figure = _("chips") if obs.chips is not None else _("balance")
     if obs.lives is not None:
-        figure += ", lives"
-    return f"Players (🂠 dealer · ▶ to act · {figure})"
+        figure += _(", lives")
+    return _("Players (🂠 dealer · ▶ to act · {figure})").format(figure=figure)
 
 
 def player_line(live: LiveTable, obs: Observation, seat: int, balance: int) -> str:
@@ -316,34 +338,31 @@ def player_line(live: LiveTable, obs: Observation, seat: int, balance: int) -> s
     lives (oldway), and whether the AI plays for it or it knocked or stands."""
     marks = ("🂠 " if seat == obs.dealer else "") + ("▶ " if seat == obs.to_act else "")
     row = live.seats[seat]
-    note = " · left, AI plays" if row.gone else " · 💤 away, AI plays" if row.away else ""
+    note = _(" · left, AI plays") if row.gone else _(" · 💤 away, AI plays") if row.away else ""
     if seat in obs.stood:
-        note += " · knocked" if obs.rules.widow_end == "two_knocks" else " · stands"
-    figure = f"balance {balance:+d}"
+        note += _(" · knocked") if obs.rules.widow_end == "two_knocks" else _(" · stands")
+    figure = _("balance {balance}").format(balance=f"{balance:+d}")
     if obs.chips is not None:
-        figure = plural(obs.chips[seat], "chip") + ("" if obs.chips[seat] else " (out)")
+        figure = plural(obs.chips[seat], "chip") + ("" if obs.chips[seat] else _(" (out)"))
     if obs.lives is not None:
-        figure += f" · lives {'♥' * obs.lives[seat] or 'none'}"
+        figure += _(" · lives {hearts}").format(hearts='♥' * obs.lives[seat] or _('none'))
     return f"{marks}{seat_name(live, seat)}: {figure}{note}"
 
 
 def footer(obs: Observation) -> str:
     """How to play, under the table message: by what lies on the table (a widow,
     a discard pile, or neither: trade and barter)."""
-    if obs.widow is not None:
-        return FOOTERS["widow"]
-    if obs.discard_top is not None:
-        return FOOTERS["discard"]
-    return FOOTERS["trade"]
+    family = "widow" if obs.widow is not None else "discard" if obs.discard_top is not None else "trade"
+    return _(FOOTERS[family])
 
 
 FOOTERS = {
-    "trade": "My hand shows your cards privately. Trade: give a card and 1 point to the dealer "
-             "for the stock top. Barter: swap blind with your neighbour.",
-    "widow": "My hand shows your cards privately. Swap with the face-up middle cards; stop "
-             "when you like your hand.",
-    "discard": "My hand shows your cards privately. Take the top discard, draw from the stock, "
-               "pass, or knock for a last round.",
+    "trade": N_("My hand shows your cards privately. Trade: give a card and 1 point to the dealer "
+                "for the stock top. Barter: swap blind with your neighbour."),
+    "widow": N_("My hand shows your cards privately. Swap with the face-up middle cards; stop "
+                "when you like your hand."),
+    "discard": N_("My hand shows your cards privately. Take the top discard, draw from the stock, "
+                  "pass, or knock for a last round."),
 }
 
 def action_names(obs: Observation) -> list[str]:
@@ -357,29 +376,33 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
     """The private hand message for ``obs.seat`` (ephemeral only)."""
     assert obs.seat is not None
     if obs.hand is None or not obs.hand:
-        lines = ["**Your hand:** " + ("not looked at yet: decide about the widow first."
-                                      if obs.blind else "you sit out this deal.")]
+        lines = [_("**Your hand:** ") + (_("not looked at yet: decide about the widow first.")
+                                         if obs.blind else _("you sit out this deal."))]
     else:
-        lines = [f"**Your hand:** {hand_label(obs.hand)} — {describe(obs.hand, obs.rules.ranking)}"]
+        lines = [_("**Your hand:** ") + f"{hand_label(obs.hand)} — "
+                 + hand_words(describe(obs.hand, obs.rules.ranking))]
     if obs.drawn is not None:
-        lines.append(f"You drew **{hand_label([obs.drawn])}**: keep it or throw it away.")
+        lines.append(_("You drew **{card}**: keep it or throw it away.").format(
+            card=hand_label([obs.drawn])))
     if obs.offered_card is not None:
-        lines.append(f"You are offered **{hand_label([obs.offered_card])}**.")
+        lines.append(_("You are offered **{card}**.").format(card=hand_label([obs.offered_card])))
     if obs.finished:
-        lines.append("This deal is over.")
+        lines.append(_("This deal is over."))
     elif obs.barter is not None and obs.barter[1] == obs.seat:
-        refuse = ", or refuse by knocking" if "refuse" in obs.legal else " (you must accept)"
-        lines.append(f"{seat_name(live, obs.barter[0], mention=False)} offers you a card face "
-                     f"down: choose the card you give back{refuse}.")
+        refuse = _(", or refuse by knocking") if "refuse" in obs.legal else _(" (you must accept)")
+        lines.append(_("{name} offers you a card face down: choose the card you give back{refuse}.")
+                     .format(name=seat_name(live, obs.barter[0], mention=False), refuse=refuse))
     elif "barter" in obs.legal:
-        fee = "free for you as dealer" if obs.seat == obs.dealer else "costs 1 point"
+        fee = _("free for you as dealer") if obs.seat == obs.dealer else _("costs 1 point")
         neighbour = live.deal.neighbour(obs.seat) if live.deal is not None else None
-        partner = f" with {seat_name(live, neighbour)}" if neighbour is not None else ""
-        lines.append(f"**Your turn.** Trade ({fee}), Barter{partner} or Knock.")
+        partner = (_(" with {neighbour}").format(neighbour=seat_name(live, neighbour))
+                   if neighbour is not None else "")
+        lines.append(_("**Your turn.** Trade ({fee}), Barter{partner} or Knock.").format(
+            fee=fee, partner=partner))
     elif obs.legal:
-        lines.append("You may: " + ", ".join(action_names(obs)) + ".")
+        lines.append(_("You may: ") + ", ".join(action_names(obs)) + ".")
     else:
-        lines.append("Not your turn yet.")
+        lines.append(_("Not your turn yet."))
     return "\n".join(lines)
 
 
@@ -390,16 +413,18 @@ def showdown_embed(live: LiveTable, *, next_deal: datetime.datetime | None = Non
     deal = live.deal
     assert deal is not None and deal.showdown is not None
     sd = deal.showdown
-    embed = discord.Embed(title=f"Showdown · deal {live.deal_number}", colour=GOLD)
+    embed = discord.Embed(title=_("Showdown · deal {number}").format(number=live.deal_number),
+                          colour=GOLD)
     embed.description = f"{how_it_ended(live, sd)}\n{showdown_result(live, deal)}"
     if next_deal is not None:
-        embed.description += f"\n\n⏭ Next deal {when(next_deal)}, or press **Next deal**."
-    add_lines(embed, "Hands", showdown_hands(live, deal), inline=False)
+        embed.description += "\n\n⏭ " + _("Next deal {when}, or press **Next deal**.").format(
+            when=when(next_deal))
+    add_lines(embed, _("Hands"), showdown_hands(live, deal), inline=False)
     pay = dealer_pays(live, sd)
     if pay is not None:
-        embed.add_field(name="Dealer pays", value=pay, inline=False)
-    add_lines(embed, "This deal", payment_lines(live, deal), inline=False)
-    add_lines(embed, "Standing", standing_lines(live))
+        embed.add_field(name=_("Dealer pays"), value=pay, inline=False)
+    add_lines(embed, _("This deal"), payment_lines(live, deal), inline=False)
+    add_lines(embed, _("Standing"), standing_lines(live))
     proofs.add_showdown_proof(embed, live)
     return embed
 
@@ -414,14 +439,14 @@ def how_it_ended(live: LiveTable, sd: Showdown) -> str:
     """How play stopped: the stock ran out (trade and barter, §2.1), everyone
     stood (widow), a whole round passed (jaques), or who knocked."""
     if sd.ended_by == "stock":
-        return "The stock ran out."
+        return _("The stock ran out.")
     if sd.ended_by == "stand":
-        return "Everyone has stood."
+        return _("Everyone has stood.")
     if sd.ended_by == "pass":
-        return "Everyone passed for a whole round."
+        return _("Everyone passed for a whole round.")
     if sd.knocker is not None:
-        return f"{seat_name(live, sd.knocker)} knocked."
-    return "The deal is over."
+        return _("{who} knocked.").format(who=seat_name(live, sd.knocker))
+    return _("The deal is over.")
 
 
 def showdown_result(live: LiveTable, deal: AnyDeal) -> str:
@@ -433,24 +458,32 @@ def showdown_result(live: LiveTable, deal: AnyDeal) -> str:
     assert sd is not None
     lives = sd.lives is not None  # oldway: the worst hand loses a life
     if sd.winner is None:
-        result = f"Nobody holds anything: the pool of {sum(deal.pots)} carries over."
+        result = _("Nobody holds anything: the pool of {pool} carries over.").format(
+            pool=sum(deal.pots))
     elif lives:
-        result = f"🏆 {seat_name(live, sd.winner)} has the best hand and takes {sd.pool_won}."
+        result = "🏆 " + _("{name} has the best hand and takes {pool}.").format(
+            name=seat_name(live, sd.winner), pool=sd.pool_won)
     elif sd.chips is not None:
-        result = f"Best hand: {seat_name(live, sd.winner)}."
+        result = _("Best hand: {name}.").format(name=seat_name(live, sd.winner))
     else:
-        result = f"🏆 {seat_name(live, sd.winner)} wins the pool of {sd.pool_won}."
+        result = "🏆 " + _("{name} wins the pool of {pool}.").format(
+            name=seat_name(live, sd.winner), pool=sd.pool_won)
     if sd.losers:
         names = names_list([seat_name(live, s) for s in sd.losers])
-        verb = plural(len(sd.losers), "loses" if lives else "pays", number=False)
-        result += (f"\n💔 {names} {verb} a life." if lives
-                   else f"\n{names} {verb} into the pot.")
+        count = len(sd.losers)
+        result += ("\n💔 " + ngettext("{names} loses a life.", "{names} lose a life.", count)
+                   if lives else "\n" + ngettext("{names} pays into the pot.",
+                                                 "{names} pay into the pot.", count)
+                   ).format(names=names)
     if sd.horse is not None:
-        result += f"\n🐴 {seat_name(live, sd.horse)} bought a horse."
+        result += "\n🐴 " + _("{name} bought a horse.").format(name=seat_name(live, sd.horse))
     if sd.game_winners:
-        what = "the pool's sweep" if lives else "the pot"
         names = names_list([seat_name(live, s) for s in sd.game_winners])
-        result += f"\n🏁 {names} {plural(len(sd.game_winners), 'takes', number=False)} {what}."
+        count = len(sd.game_winners)
+        result += "\n🏁 " + (
+            ngettext("{names} takes the pool's sweep.", "{names} take the pool's sweep.", count)
+            if lives else ngettext("{names} takes the pot.", "{names} take the pot.", count)
+        ).format(names=names)
     return result
 
 
@@ -463,11 +496,12 @@ def showdown_hands(live: LiveTable, deal: AnyDeal) -> list[str]:
     hands = []
     for s, h in enumerate(sd.hands):
         if not h:
-            hands.append(f"{seat_name(live, s)}: sits out")
+            hands.append(_("{name}: sits out").format(name=seat_name(live, s)))
             continue
         mark = " 🏆" if s == sd.winner else ""
-        dealer = " (dealer)" if s == deal.dealer else ""
-        hands.append(f"{seat_name(live, s)}{dealer}: {hand_label(h)} — {describe(h, ranking)}{mark}")
+        dealer = _(" (dealer)") if s == deal.dealer else ""
+        hands.append(f"{seat_name(live, s)}{dealer}: {hand_label(h)} — "
+                     f"{hand_words(describe(h, ranking))}{mark}")
     return hands
 
 
@@ -479,10 +513,10 @@ def dealer_pays(live: LiveTable, sd: Showdown) -> str | None:
     if not penalties:
         return None
     if len(penalties) > 1:
-        return ("The dealer lost in the same kind of hand and pays 1 to each of the "
-                f"{plural(len(penalties), 'other player')}.")
+        return _("The dealer lost in the same kind of hand and pays 1 to each of the "
+                 "{players}.").format(players=plural(len(penalties), 'other player'))
     assert penalties[0].payee is not None
-    return f"The dealer lost and pays 1 to {seat_name(live, penalties[0].payee)}."
+    return _("The dealer lost and pays 1 to {name}.").format(name=seat_name(live, penalties[0].payee))
 
 
 def standing_lines(live: LiveTable) -> list[str]:
@@ -499,7 +533,7 @@ def standing_lines(live: LiveTable) -> list[str]:
         if chips is not None:
             text += f" · {plural(chips[s], 'chip')}"
         if lives is not None:
-            text += f" · lives {'♥' * lives[s] or 'none'}"
+            text += _(" · lives {hearts}").format(hearts='♥' * lives[s] or _('none'))
         lines.append(text)
     return lines
 
@@ -518,16 +552,17 @@ def final_embed(live: LiveTable) -> discord.Embed:
              for i, s in enumerate(order)]
     if game.complete:
         names = ", ".join(seat_name(live, s) for s in winners)
-        title = "Victory shared" if len(winners) > 1 else "Winner"
+        title = _("Victory shared") if len(winners) > 1 else _("Winner")
         head = f"**{title}:** {names}"
     else:
-        head = ("**Closed before its end**: no winner. The standings when it closed "
-                "(an unfinished deal was refunded):")
-    embed = discord.Embed(title=f"Game over · table {live.row.number}", colour=GOLD,
+        head = _("**Closed before its end**: no winner. The standings when it closed "
+                 "(an unfinished deal was refunded):")
+    embed = discord.Embed(title=_("Game over · table {number}").format(number=live.row.number),
+                          colour=GOLD,
                           description=head + "\n\n" + "\n".join(lines))
-    closing = {"channel": "This channel is now read-only. ",
-               "thread": "This thread is now locked. "}.get(live.row.place or "", "")
-    embed.set_footer(text=f"{closing}Start another game with /commerce new.")
+    closing = {"channel": _("This channel is now read-only. "),
+               "thread": _("This thread is now locked. ")}.get(live.row.place or "", "")
+    embed.set_footer(text=closing + _("Start another game with /commerce new."))
     proofs.add_final_proof(embed, live)
     proofs.export_hint(embed, live)
     return embed

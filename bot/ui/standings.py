@@ -14,22 +14,30 @@ import discord
 from discord import app_commands
 
 from ..engine import PRESETS
+from ..i18n import N_, _
 from ..service.queries import PERIODS, period_start
 from ..storage import MemberStats, PresetStats
 from ..storage.models import BestHand
 from . import names
 from .help import clip
 from .render import GOLD, GREEN
-from .words import plural
+from .words import hand_words, plural
 
 #: how the footer names the start of each period (UTC calendar)
-PERIOD_STARTS = {"week": "since Monday 00:00 UTC", "month": "since the 1st, 00:00 UTC"}
+PERIOD_STARTS = {"week": N_("since Monday 00:00 UTC"), "month": N_("since the 1st, 00:00 UTC")}
+
+
+#: the hand categories as records name them (``category_name``), for the catalog
+CATEGORIES = (N_("four"), N_("tricon"), N_("sequence"), N_("flush"), N_("pair"), N_("point"),
+              N_("none"))
+#: the leaderboard's periods (``PERIODS``), for the catalog
+PERIOD_WORDS = (N_("this week"), N_("this month"), N_("all time"))
 
 
 def board_scope(preset: str | None, period: str) -> str:
     """What a leaderboard counts, as words: ``""`` (everything), ``"foster"``,
     ``"this week"`` or ``"foster, this week"``."""
-    parts = ([preset] if preset else []) + ([PERIODS[period]] if period != "all" else [])
+    parts = ([preset] if preset else []) + ([_(PERIODS[period])] if period != "all" else [])
     return ", ".join(parts)
 
 
@@ -37,20 +45,22 @@ def empty_board(preset: str | None, period: str) -> str:
     """The answer when a leaderboard has nobody on it."""
     scope = board_scope(preset, period)
     if not scope:
-        return "Nobody has finished a deal on this server yet."
-    return f"Nobody is on this server's leaderboard for {scope} yet."
+        return _("Nobody has finished a deal on this server yet.")
+    return _("Nobody is on this server's leaderboard for {scope} yet.").format(scope=scope)
 
 
 def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int, per_page: int, *,
                       preset: str | None = None, period: str = "all",
                       now: datetime.datetime | None = None,
-                      known: dict[int, str] | None = None) -> discord.Embed:
+                      known: dict[int, str] | None = None,
+                      season: int | None = None) -> discord.Embed:
     """Page ``page`` (0-based) of the guild's ledger: ``rows`` are that page's
     ``(member_id, balance)`` pairs (points), ``total`` the number of members
     ranked. A board of one ``preset`` or ``period`` says so in its title, and
     its footer gives the period's start (UTC; ``now`` defaults to the present).
     ``known``: members' names at their latest seat, shown (made readable and
-    inert) beside their mention, which no name can imitate."""
+    inert) beside their mention, which no name can imitate. ``season``: a season
+    asked for by its number, named in the title."""
     known = known or {}
 
     def who(member: int) -> str:
@@ -59,13 +69,15 @@ def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int, per_pa
     lines = [f"{page * per_page + i + 1}. {who(member)}: {balance:+d}"
              for i, (member, balance) in enumerate(rows)]
     scope = board_scope(preset, period)
-    title = "Commerce leaderboard" + (f" · {scope}" if scope else "")
+    title = (_("Commerce leaderboard") + (f" · {scope}" if scope else "")
+             + (" · " + _("season {number}").format(number=season) if season is not None else ""))
     embed = discord.Embed(title=title, colour=GOLD, description="\n".join(lines))
     pages = max(1, -(-total // per_page))
-    footer = f"Page {page + 1} of {pages} · {plural(total, 'player')}"
+    footer = _("Page {page} of {pages}").format(page=page + 1, pages=pages) + (
+        f" · {plural(total, 'player')}")
     since = period_start(period, now or discord.utils.utcnow())
     if since is not None:
-        footer += f" · {PERIODS[period]}: {PERIOD_STARTS[period]} ({since:%Y-%m-%d})"
+        footer += f" · {_(PERIODS[period])}: {_(PERIOD_STARTS[period])} ({since:%Y-%m-%d})"
     embed.set_footer(text=footer)
     return embed
 
@@ -80,19 +92,20 @@ def preset_choices(names: Iterable[str], current: str) -> list[app_commands.Choi
 
 def when(stamp: str | None) -> str:
     """The date of an ISO 8601 UTC time, ``YYYY-MM-DD`` (``an unknown date``)."""
-    return stamp[:10] if stamp else "an unknown date"
+    return stamp[:10] if stamp else _("an unknown date")
 
 
 def best_text(best: BestHand, *, preset: bool = True) -> str:
     """A best hand and the deal it came from: ``tricon of kings — foster, table 3,
     deal 2, 2025-06-01`` (without the preset when ``preset`` is false)."""
-    where = f"table {best.table_number}, deal {best.deal_number}, {when(best.finished_at)}"
-    return f"{best.label} — {best.preset + ', ' if preset else ''}{where}"
+    where = _("table {number}, deal {deal}, {date}").format(
+        number=best.table_number, deal=best.deal_number, date=when(best.finished_at))
+    return f"{hand_words(best.label)} — {best.preset + ', ' if preset else ''}{where}"
 
 
 def categories_text(counts: dict[str, int]) -> str:
     """Deals won by category: ``tricon 2 · sequence 1``."""
-    return " · ".join(f"{category} {n}" for category, n in counts.items())
+    return " · ".join(f"{_(category)} {n}" for category, n in counts.items())
 
 
 def preset_lines(presets: list[PresetStats]) -> dict[str, list[str]]:
@@ -103,17 +116,18 @@ def preset_lines(presets: list[PresetStats]) -> dict[str, list[str]]:
         fields.setdefault(name, []).append(line)
 
     for p in presets:
-        won = f"{p.preset}: {p.deals_won} of {p.deals}"
-        add("Deals won, by preset", won + (f" ({categories_text(p.won_by_category)})"
-                                           if p.won_by_category else ""))
+        won = f"{p.preset}: " + _("{won} of {deals}").format(won=p.deals_won, deals=p.deals)
+        add(_("Deals won, by preset"), won + (f" ({categories_text(p.won_by_category)})"
+                                              if p.won_by_category else ""))
         if p.best is not None and len(presets) > 1:
-            add("Best hand, by preset", f"{p.preset}: {best_text(p.best, preset=False)}")
+            add(_("Best hand, by preset"), f"{p.preset}: {best_text(p.best, preset=False)}")
         if p.trades or p.barters:
-            add("Trades and barters",
-                f"{p.preset}: {plural(p.trades, 'trade')} · {plural(p.barters, 'barter')} "
-                f"offered, {p.barters_accepted} accepted")
+            add(_("Trades and barters"),
+                f"{p.preset}: {plural(p.trades, 'trade')} · "
+                + _("{barters} offered, {accepted} accepted").format(
+                    barters=plural(p.barters, 'barter'), accepted=p.barters_accepted))
         if p.knocks:
-            add("Knocks that ended a deal (made / won)",
+            add(_("Knocks that ended a deal (made / won)"),
                 f"{p.preset}: {p.knocks} / {p.knocks_won}")
     return fields
 
@@ -124,15 +138,17 @@ def stats_embed(name: str, stats: MemberStats) -> discord.Embed:
     winning hand; and per preset played, deals won, best hand, trades and
     barters, and the knocks that ended a deal."""
     s = stats
-    embed = discord.Embed(title=f"{names.markdown_safe(names.member_label(name) or 'A member')}"
-                                f" at Commerce", colour=GREEN)
-    embed.add_field(name="Balance", value=f"{s.balance:+d}")
-    embed.add_field(name="Games", value=f"{s.games} played, {s.games_won} won")
-    embed.add_field(name="Deals", value=f"{s.deals} played, {s.deals_won} won")
-    embed.add_field(name="Best hand", inline=False,
-                    value=best_text(s.best) if s.best else s.best_label or "—")
+    embed = discord.Embed(title=_("{name} at Commerce").format(
+        name=names.markdown_safe(names.member_label(name) or _('A member'))), colour=GREEN)
+    embed.add_field(name=_("Balance"), value=f"{s.balance:+d}")
+    embed.add_field(name=_("Games"), value=_("{played} played, {won} won").format(
+        played=s.games, won=s.games_won))
+    embed.add_field(name=_("Deals"), value=_("{played} played, {won} won").format(
+        played=s.deals, won=s.deals_won))
+    embed.add_field(name=_("Best hand"), inline=False,
+                    value=best_text(s.best) if s.best else hand_words(s.best_label or "—"))
     if s.won_by_category:
-        embed.add_field(name="Deals won, by hand", inline=False,
+        embed.add_field(name=_("Deals won, by hand"), inline=False,
                         value=categories_text(s.won_by_category))
     for field, lines in preset_lines(s.presets).items():
         embed.add_field(name=field, inline=False, value=clip("\n".join(lines), 1024))

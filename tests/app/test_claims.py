@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.shards import Shards
+from bot.storage.shards import Shards
 from tests.postgres import child_environ
 from tests.storage.test_claims import connect, live_claims, steal
 
@@ -138,8 +138,8 @@ def test_a_process_that_lost_its_guilds_to_another_stops_at_once_with_exit_code_
         assert ("is lost: another Commerce process took some of its guilds meanwhile (shard 0 "
                 "of 4: thief pid ") in critical
         assert critical.endswith("; it writes nothing more")
-        assert any("INFO bot.stopping: stopping (claim lost)" in x for x in bot.err), log
-        assert any("INFO bot.stopping: stopped" in x for x in bot.err), log
+        assert any("INFO bot.process.stopping: stopping (claim lost)" in x for x in bot.err), log
+        assert any("INFO bot.process.stopping: stopped" in x for x in bot.err), log
         # a restart policy starts it again: refused while the guilds are taken ...
         again = start(pg_migrated_url, Shards(2, (0,)), tmp_path)
         processes.append(again)

@@ -1,4 +1,4 @@
-"""The metrics endpoint as an operator meets it (bot/health.py): off unless
+"""The metrics endpoint as an operator meets it (bot/process/health.py): off unless
 ``METRICS_PORT`` is set, on loopback unless ``METRICS_HOST`` says otherwise, a bad
 port stops ``python -m bot`` with one line; a real ``python -m bot sandbox``
 process serves ``/metrics`` and ``/health`` (which compose's health check reads)
@@ -28,8 +28,8 @@ from aiohttp import web
 
 from bot import create_bot
 from bot.__main__ import METRICS_HOST, MetricsConfigError, main, metrics_from_env
-from bot.health import EndpointError, problems
-from bot.sandbox import run_sandbox
+from bot.process.health import EndpointError, problems
+from bot.process.sandbox import run_sandbox
 from tests.postgres import child_environ
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -280,8 +280,8 @@ async def _terminate_claims(url: str) -> int:
 
 async def test_postgres_a_lost_shard_claim_shows_in_the_metrics_and_the_health_check(
         pg_migrated_url, tmp_path, monkeypatch):
-    from bot.shards import Shards
     from bot.storage import PgStorage
+    from bot.storage.shards import Shards
 
     monkeypatch.chdir(tmp_path)
     bot = create_bot(pg_migrated_url, shards=Shards(2, (1,)), ai_pace=0,

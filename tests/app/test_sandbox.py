@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from bot.sandbox import run_sandbox
+from bot.process.sandbox import run_sandbox
 
 
 async def test_the_sandbox_runs_and_stops(capsys, tmp_path):

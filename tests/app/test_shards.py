@@ -1,4 +1,4 @@
-"""SHARD_COUNT and SHARD_IDS (bot/shards.py): what they mean, and a bad value stops
+"""SHARD_COUNT and SHARD_IDS (bot/storage/shards.py): what they mean, and a bad value stops
 ``python -m bot`` at once with one line and exit code 2."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.shards import ShardConfigError, Shards, parse_shards, shards_from_env
+from bot.storage.shards import ShardConfigError, Shards, parse_shards, shards_from_env
 from tests.postgres import child_environ
 from tests.profiles import examples
 

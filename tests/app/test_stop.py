@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
-from bot.stopping import StopSignals, serve
+from bot.process.stopping import StopSignals, serve
 from bot.storage import Storage
 from tests.postgres import child_environ
 
@@ -77,10 +77,10 @@ def test_the_sandbox_stops_cleanly_on_a_signal(tmp_path, sig):
         raise
     assert proc.returncode == 0, err
     assert "Traceback" not in err, err
-    lines = [line for line in err.splitlines() if " bot.stopping: " in line]
+    lines = [line for line in err.splitlines() if " bot.process.stopping: " in line]
     assert len(lines) == 2, err  # one when the stop begins, one when it is done
-    assert f"INFO bot.stopping: stopping ({sig.name})" in lines[0]
-    assert "INFO bot.stopping: stopped cleanly" in lines[1]
+    assert f"INFO bot.process.stopping: stopping ({sig.name})" in lines[0]
+    assert "INFO bot.process.stopping: stopped cleanly" in lines[1]
     asyncio.run(free(db))
 
 
@@ -117,7 +117,7 @@ async def test_python_m_bot_serves_until_a_signal_then_stops_cleanly(tmp_path, c
     bot.start = connect  # type: ignore[method-assign]
     caplog.set_level(logging.INFO, logger="bot")
     assert await asyncio.wait_for(serve(bot, "a token"), STOPS_WITHIN) == 0
-    said = [r.getMessage() for r in caplog.records if r.name == "bot.stopping"]
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.process.stopping"]
     assert said[0].startswith("stopping (SIGTERM)") and said[-1].startswith("stopped cleanly")
     await free(db)
     assert signal.getsignal(signal.SIGTERM) == before  # put back

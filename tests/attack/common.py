@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.showing import AI_PACE
+from bot.publishing.showing import AI_PACE
 from tests.cogs.golden import controls, offers_a_move, title
 from tests.cogs.helpers import message_text, rows
 

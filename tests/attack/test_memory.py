@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from bot.messages import Publisher
-from bot.panels import Open
+from bot.publishing.panels import Open
+from bot.publishing.publisher import Publisher
 from bot.service import LiveTable
 from tests.attack.common import SETTLE, moderator
 from tests.attack.prod import drive, finish, leftovers, restart_prod, setup_game, start_game

@@ -80,7 +80,7 @@ def test_a_signal_during_a_move_stops_cleanly_and_keeps_the_move(tmp_path, sig, 
             proc.communicate()
     assert proc.returncode == 0, err[-3000:]
     assert "Traceback" not in err and " ERROR " not in err, err[-3000:]
-    lines = [line for line in err.splitlines() if " bot.stopping: " in line]
+    lines = [line for line in err.splitlines() if " bot.process.stopping: " in line]
     assert len(lines) == 2 and "stopped cleanly" in lines[1], err[-3000:]
     con = sqlite3.connect(db)
     try:
@@ -131,5 +131,5 @@ def test_sigterm_while_ai_moves_are_shown_at_a_full_table_stops_cleanly(tmp_path
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    lines = [line for line in err.splitlines() if " bot.stopping: " in line]
+    lines = [line for line in err.splitlines() if " bot.process.stopping: " in line]
     assert proc.returncode == 0 and "stopped cleanly" in lines[-1], "\n".join(lines)

@@ -71,7 +71,7 @@ async def chaos_game(env, bots, make_bot, rng: random.Random, report: ChaosRepor
                 assert res.ephemeral and "Your hand" in res.response.content
     report.games += 1
     live = table.live
-    record = await table.bot.service.record(live.id)
+    record = await table.bot.service.archive.record(live.id)
     return live, record, guild
 
 

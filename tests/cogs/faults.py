@@ -23,7 +23,7 @@ import asyncpg
 from bot.engine import replay
 from bot.service import TableService
 from bot.storage import PgStorage
-from bot.timers import WATCH_EVERY
+from bot.timers.clock import WATCH_EVERY
 from tests.cogs.helpers import answer_text, custom_ids, restart
 
 #: the scripted games: one preset of each rule family, short enough to repeat often
@@ -313,7 +313,7 @@ class FaultyRun:
             out.problems.append(f"the game did not finish (status {row.status})")
         if out.complete:
             live = bot.service.in_channel(self.channel.id)
-            record = await bot.service.record(self.table_id)
+            record = await bot.service.archive.record(self.table_id)
             finished = live or await TableService(bot.storage)._reload(self.table_id)
             problem = await differs_from_replay(finished, record, bot.storage, self.guild.id)
             if problem:

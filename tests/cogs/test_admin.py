@@ -8,7 +8,7 @@ import discord
 
 from tests.cogs.helpers import answer_text
 
-SUBCOMMANDS = {"settings", "cancel", "export", "reset-ledger"}
+SUBCOMMANDS = {"settings", "cancel", "export", "reset-ledger", "season"}
 
 
 def command(env, guild, name):
@@ -58,7 +58,8 @@ async def test_a_plain_member_let_in_by_an_override_is_still_refused(simcord_env
     for path, options in (("commerce-admin settings", {"turn_timer": 5}),
                           ("commerce-admin cancel", {"table": table.row.number}),
                           ("commerce-admin export", {}),
-                          ("commerce-admin reset-ledger", {})):
+                          ("commerce-admin reset-ledger", {}),
+                          ("commerce-admin season", {})):
         res = await ann.slash(general, path, **options)
         assert res.ephemeral, path
         assert answer_text(res) == "You need the **Manage Server** permission for that.", path
@@ -66,6 +67,7 @@ async def test_a_plain_member_let_in_by_an_override_is_still_refused(simcord_env
         assert res.response.attachments == [], path  # no export file
     assert await env.bot.service.settings(guild.id) == settings
     assert table.id in env.bot.service.tables
-    assert env.bot.service.last_exports == {}  # the server's export was not used up
+    assert env.bot.service.exports.last_exports == {}  # the server's export was not used up
     actions = [a for _, a, _ in await env.bot.storage.audit_entries(guild.id)]
-    assert not {"export", "end_table", "reset_ledger", "settings"} & set(actions)
+    assert not {"export", "end_table", "reset_ledger", "settings", "season"} & set(actions)
+    assert await env.bot.storage.current_season(guild.id) == 1

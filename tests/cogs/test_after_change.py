@@ -1,5 +1,5 @@
-"""Issue 21: one step after every change (``bot.after``), and one place turning an
-error into a reply (``bot.interactions.error_reply``). A slash command and the
+"""Issue 21: one step after every change (``bot.publishing.after``), and one place turning an
+error into a reply (``bot.interactions.guard.error_reply``). A slash command and the
 button doing the same thing give the same result; a storage failure of a timer's
 automatic deal is logged, never taken for a member's refusal."""
 
@@ -127,7 +127,7 @@ async def test_a_storage_failure_of_an_automatic_deal_is_logged(simcord_env, bot
     caplog.set_level(logging.INFO)
     fail_next_commit(table.bot)
     await env.advance_time(31)  # the delay passes: the automatic deal's commit fails
-    said = [r for r in caplog.records if r.name == "bot.timers"]
+    said = [r for r in caplog.records if r.name == "bot.timers.clock"]
     assert any("automatic next deal" in r.getMessage() and r.levelno >= logging.WARNING
                for r in said), [r.getMessage() for r in said]
     env.errors  # noqa: B018 — logged on purpose
@@ -157,7 +157,7 @@ async def test_a_storage_failure_is_answered_alike(simcord_env, bots, path):
 async def test_an_unexpected_error_is_answered_alike(simcord_env, bots, monkeypatch):
     """A bug (any other error) gives the same apology from a slash command's last
     resort (the tree's ``on_error``) and from a button (``guarded``)."""
-    from bot.interactions import error_reply
+    from bot.interactions.guard import error_reply
     text, _ = error_reply(RuntimeError("boom"), None)
     env = simcord_env
     guild, channel, lobby, (ann,) = await a_lobby(env)
@@ -172,3 +172,49 @@ async def test_an_unexpected_error_is_answered_alike(simcord_env, bots, monkeypa
     monkeypatch.setattr(bot.service, "add_ai", broken)
     res = await ann.click(channel.history()[0], label="Add AI")
     assert answer_text(res) == text
+
+
+def spy_after(bot, monkeypatch):
+    """Every outcome handed to the bot's one step after a change, in order."""
+    seen = []
+    show = bot.after.show
+
+    async def spy(outcome, *args, **kwargs):
+        seen.append(outcome)
+        await show(outcome, *args, **kwargs)
+    monkeypatch.setattr(bot.after, "show", spy)
+    return seen
+
+
+async def test_a_cut_goes_through_the_step_after_every_change(simcord_env, bots, monkeypatch):
+    env = simcord_env
+    guild, channel, lobby, (ann,) = await a_lobby(env, ai=1)
+    seen = spy_after(env.bot, monkeypatch)
+    res = await ann.slash(channel, "commerce cut", text="apple")
+    assert "`apple`" in answer_text(res)
+    assert [o.cut for o in seen] == [(1, "apple")]
+    assert "apple" in message_text(channel.history()[0])  # the lobby lists it
+    assert env.errors == []
+
+
+async def test_the_watch_catches_up_through_the_step_after_every_change(
+        simcord_env, bots, monkeypatch):
+    env = simcord_env
+    table, (ann, ben, cat), _ = await start(env, bots, "foster", dealer=2)
+    caught = []
+    catch_up = table.bot.after.catch_up
+
+    async def spy(live):
+        caught.append(live.id)
+        await catch_up(live)
+    monkeypatch.setattr(table.bot.after, "catch_up", spy)
+    message_id = table.live.row.table_message_id
+    env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{message_id}",
+                     status=502, code=0, message="Bad gateway", times=6)
+    await choose(table, ann, "trade")
+    await env.advance_time(8)  # the bot's own retries run out: the table is behind
+    assert table.live.id in table.bot.publisher.behind
+    await env.advance_time(10)  # the watch catches up, through bot.after
+    assert table.live.id not in table.bot.publisher.behind
+    assert table.live.id in caught
+    assert "traded" in message_text(table.message(message_id))

@@ -7,8 +7,8 @@ latest state (and the showdown) last. The member's panel shows the table just
 after their own move until the table message catches up. A restart shows the
 latest state at once.
 
-The attacks on the pace (bot/showing.py ``Showing``, bot/messages.py
-``Publisher.refresh``, bot/handlers.py panels at the frame, bot/timers.py) follow;
+The attacks on the pace (bot/publishing/showing.py ``Showing``, bot/publishing/publisher.py
+``Publisher.refresh``, bot/interactions/handlers.py panels at the frame, bot/timers/clock.py) follow;
 each says what an attack once broke there ("Found", fixed since) or which attack
 it shows handled ("HANDLED"). SimCord runs through sleeps shorter than its 5 s
 settle timeout within a click, so the pace here is 6 s and time moves by
@@ -23,7 +23,7 @@ import pytest
 import pytest_asyncio
 
 from bot import create_bot
-from bot.showing import AI_PACE, Showing
+from bot.publishing.showing import AI_PACE, Showing
 from bot.ui import render
 from bot.ui.render import RECENT
 from tests.cogs.helpers import BACKEND, emit_component, rest_leaks, restart
@@ -239,7 +239,7 @@ def showdowns(table) -> list:
 async def test_no_turn_reminder_for_a_move_already_made_while_the_ai_moves_are_shown(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher.refresh/_present with bot/timers.py): while the AI
+    # (bot/publishing/publisher.py Publisher.refresh/_present with bot/timers/clock.py): while the AI
     # moves after a member's move are shown (pace seconds each), the turn timer of the move
     # the member has just made keeps running (it is re-armed only once the table message
     # catches up), so its half-time reminder "⏰ @member, it is your move" is posted after
@@ -265,7 +265,8 @@ async def test_no_turn_reminder_for_a_move_already_made_while_the_ai_moves_are_s
 async def test_the_members_panel_catches_up_even_when_the_table_message_cannot_be_edited(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher._refresh_once / bot/handlers.py publisher.showing.after):
+    # (bot/publishing/publisher.py Publisher._refresh_once / bot/interactions/handlers.py
+    # publisher.showing.after):
     # the member's panel now shows the frame just after their move (no controls) and is
     # brought to the latest state only by Panels.refresh inside _refresh_once, after the
     # table message edit. When that edit fails (Missing Permissions, or 5xx after the
@@ -287,7 +288,8 @@ async def test_the_members_panel_catches_up_even_when_the_table_message_cannot_b
 
 async def test_one_failed_catch_up_edit_leaves_the_panel_at_the_frame(simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/panels.py Panels.refresh, relied on by bot/handlers.py publisher.showing.after):
+    # (bot/publishing/panels.py Panels.refresh, relied on by bot/interactions/handlers.py
+    # publisher.showing.after):
     # the catch-up edit of the member's panel is made once, unretried; one 5xx answer
     # leaves the panel at the frame (no move offered) for good, though the state
     # committed long ago is the member's move.
@@ -309,7 +311,7 @@ async def test_one_failed_catch_up_edit_leaves_the_panel_at_the_frame(simcord_en
 # ------------------------------------------------------------------ frames' controls
 async def test_a_frame_of_an_offer_to_an_ai_shows_no_answer_buttons(simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher.table_view used for frames by _present): a frame
+    # (bot/publishing/publisher.py Publisher.table_view used for frames by _present): a frame
     # in which an AI seat is to answer a barter shows the public table message with
     # Accept / Refuse (knock) buttons for that offer (seq of the frame), though no member
     # may answer it and the moment has already passed; every press is refused. Before
@@ -337,7 +339,7 @@ async def test_a_frame_of_an_offer_to_an_ai_shows_no_answer_buttons(simcord_env,
 async def test_a_next_deal_forced_during_the_showing_does_not_lose_the_showdown(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/service/actions.py next_deal with bot/messages.py Publisher._present):
+    # (bot/service/actions.py next_deal with bot/publishing/publisher.py Publisher._present):
     # a deal ended by an AI is committed at once but its showdown is posted only after
     # the AI moves are shown; meanwhile the service deals the next hand to any press of
     # Next deal for that deal (a forged custom id, commerce:next:<table>:<deal>). The
@@ -378,7 +380,7 @@ async def test_no_frame_names_a_hidden_card(simcord_env, bots):
 async def test_a_frame_edit_retried_across_an_end_does_not_reopen_the_table_message(
         simcord_env, bots):
     # Found by an attack trial, fixed since.
-    # (bot/messages.py Publisher._present): the table is checked only after the
+    # (bot/publishing/publisher.py Publisher._present): the table is checked only after the
     # pace's wait; a frame edit that Discord answers 5xx is retried (1 s, 2 s, 4 s) and
     # lands after /commerce end closed the table, so the closed table message shows a
     # frame of the voided deal again, with its buttons.
@@ -423,7 +425,7 @@ def fail_next_commit(storage, times: int = 1) -> list[int]:
 
 # ------------------------------------------------------------------ the turn timer
 async def test_the_turn_timer_starts_when_the_members_turn_is_shown(simcord_env, bots):
-    # Found, fixed since (bot/messages.py Publisher.refresh arms the turn timer of the committed
+    # Found, fixed since (bot/publishing/publisher.py Publisher.refresh arms the turn timer of the committed
     # moment *before* Showing.present shows the AI moves that lead to it): the member's
     # clock runs while the table message still shows AI moves and their My hand offers
     # no move (Showing.as_shown). With a turn timer shorter than the showing (the
@@ -452,7 +454,8 @@ async def test_the_turn_timer_starts_when_the_members_turn_is_shown(simcord_env,
 
 async def test_no_turn_reminder_while_the_table_still_shows_an_ai_to_act(
         simcord_env, bots):
-    # Found, fixed since (same cause as above, bot/messages.py Publisher.refresh / bot/timers.py
+    # Found, fixed since (same cause as above, bot/publishing/publisher.py Publisher.refresh /
+    # bot/timers/clock.py
     # _turn_timer): the half-time reminder "⏰ @member, it is your move" is posted while
     # the table message shows an AI to act and the member's My hand offers no move:
     # a ping at the wrong time, counting down time the member cannot use.
@@ -519,8 +522,8 @@ async def test_a_restart_mid_showing_leaves_no_frame_over_the_latest_state(
 @pytest.mark.skipif(BACKEND == "postgres", reason="injects SQLite's failed write")
 async def test_a_failed_write_of_another_request_mid_showing_still_shows_the_latest_state(
         simcord_env, bots):
-    # Found, fixed since (bot/showing.py Showing._present returns False when the table object was
-    # replaced, bot/messages.py Publisher.refresh then stops; bot/service/core.py _unit
+    # Found, fixed since (bot/publishing/showing.py Showing._present returns False when the table object was
+    # replaced, bot/publishing/publisher.py Publisher.refresh then stops; bot/service/core.py _unit
     # rebuilds the table from storage after any failed write): while the AI moves are
     # shown, any other write to the table that fails (here the host's /commerce delay;
     # also a turn timer's or a departure's) makes the service rebuild the table as a new
@@ -599,7 +602,8 @@ async def test_the_automatic_next_deal_after_a_deal_ended_by_an_ai(simcord_env, 
 # ------------------------------------------------------------------ double clicks
 async def test_a_double_click_mid_showing_keeps_the_panel_at_the_step_on_show(
         simcord_env, bots):
-    # Found, fixed since (bot/handlers.py decide_from_panel, the "out of date" branch, and on_hint's
+    # Found, fixed since (bot/interactions/handlers.py decide_from_panel, the "out of date" branch, and
+    # on_hint's
     # UserError branch: both use the latest state, not publisher.showing.as_shown): a
     # member's double click on a panel menu (two interactions, as Discord delivers a
     # double click) makes the move once; the second finds the panel out of date and

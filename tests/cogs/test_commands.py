@@ -1,5 +1,5 @@
 """``/commerce`` is one top-level group whose subcommands come from four cogs
-(tables, ledger, history, help; ``bot/commands.py``): Discord sees exactly the commands it
+(tables, ledger, history, help; ``bot/interactions/commands.py``): Discord sees exactly the commands it
 saw when one cog held them all, in the same order, and a cog that unloads takes
 its subcommands with it without leaving anything at the top level."""
 
@@ -12,12 +12,12 @@ SUBCOMMANDS = {
     "new": "Tables", "join": "Tables", "leave": "Tables", "start": "Tables",
     "addbot": "Tables", "hand": "Tables", "end": "Tables", "cut": "Tables", "delay": "Tables",
     "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
-    "rules": "Help",
+    "rules": "Help", "about": "Help",
 }
 
 #: /commerce-admin's subcommands, in the order Discord lists them (no ``backup``: a copy of
 #: the whole database is the operator's, ``python -m bot.storage backup`` on the host)
-ADMIN_SUBCOMMANDS = ["settings", "cancel", "export", "reset-ledger"]
+ADMIN_SUBCOMMANDS = ["settings", "cancel", "export", "reset-ledger", "season"]
 
 
 def synced(env) -> list[dict]:
@@ -36,10 +36,16 @@ async def test_commerce_is_one_guild_only_group_made_of_four_cogs(simcord_env):
     assert group is env.bot.commerce and group.guild_only
     owners = {c.name: type(c.binding).__name__ for c in group.commands}
     assert owners == SUBCOMMANDS
+    # issue 24: the leaderboard ranks by points or rating, of a season
+    board = next(o for o in commerce["options"] if o["name"] == "leaderboard")
+    assert [o["name"] for o in board["options"]] == ["preset", "period", "by", "season"]
+    by = board["options"][2]
+    assert [c["value"] for c in by["choices"]] == ["points", "rating"] and not by.get("required")
+    assert board["options"][3]["min_value"] == 1 and not board["options"][3].get("required")
     assert {c.qualified_name for c in env.bot.tree.get_commands()} == {"commerce", "commerce-admin"}
 
 
-async def test_commerce_admin_syncs_its_four_subcommands_and_no_backup(simcord_env):
+async def test_commerce_admin_syncs_its_five_subcommands_and_no_backup(simcord_env):
     env = simcord_env
     admin = synced(env)[1]
     assert admin["name"] == "commerce-admin"

@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from bot.storage import database
-from bot.timers import WATCH_EVERY
+from bot.timers.clock import WATCH_EVERY
 from tests.cogs.faults import GAMES, Injector, faulty_game, memory_matches_storage
 from tests.cogs.helpers import (
     BACKEND,

@@ -23,7 +23,7 @@ from discord.ext.commands import cooldowns
 
 from bot.__main__ import build_bot
 from bot.engine import PRESETS
-from bot.showing import AI_PACE
+from bot.publishing.showing import AI_PACE
 from tests.cogs.golden import offers_a_move, play_to_the_end, title
 from tests.cogs.helpers import message_text, rows
 

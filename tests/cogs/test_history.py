@@ -56,7 +56,7 @@ async def test_history_opens_a_finished_game_its_deals_and_a_replay_even_after_a
     await play_out(env, table, ann, random.Random(2), cut=1.0)
     live = table.live
     game = live.game
-    record = await env.bot.service.record(live.id)
+    record = await env.bot.service.archive.record(live.id)
     # another table still running: never in the history
     ben = guild.add_member(env.create_user("ben"))
     await ben.slash(general, "commerce new")

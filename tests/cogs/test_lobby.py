@@ -5,7 +5,7 @@ counters stay unique when tables are opened together."""
 
 from __future__ import annotations
 
-from bot.timers import LOBBY_IDLE
+from bot.timers.clock import LOBBY_IDLE
 from tests.cogs.helpers import Table, answer_text, emit_slash, message_text, open_table, solo
 
 

@@ -1,4 +1,4 @@
-"""The metrics and the health check (bot/metrics.py, bot/health.py) of a real bot
+"""The metrics and the health check (bot/runtime/metrics.py, bot/process/health.py) of a real bot
 against SimCord, read over HTTP from its endpoint (on a free loopback port), as
 Prometheus and Docker Compose read them: interactions by kind and outcome,
 commits, 429s and retries, open tables, the watch, shard claims; /health 200
@@ -21,7 +21,8 @@ import pytest
 import pytest_asyncio
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import create_bot, health
+from bot import create_bot
+from bot.process import health
 from tests.cogs.helpers import CARD_LABEL
 from tests.cogs.test_confirmations import choose, start
 
@@ -242,7 +243,7 @@ async def test_health_is_unhealthy_once_the_storage_is_closed_or_the_bot_stops(
     await bot.storage.close()
     status, body = await healthy(bot)
     assert status == 503 and body["reason"] == "the database did not answer (RuntimeError)"
-    bot.in_flight.close()  # the first step of a clean stop (bot/stopping.py)
+    bot.in_flight.close()  # the first step of a clean stop (bot/process/stopping.py)
     assert await healthy(bot) == (503, {"status": "unhealthy", "reason": "the bot is stopping"})
     url = bot.endpoint.url
     await bot.close_storage()  # the last step: the endpoint stops listening

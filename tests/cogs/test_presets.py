@@ -122,7 +122,7 @@ async def test_preset_plays_a_full_game(simcord_env, bots, preset, options):
     assert game.complete, f"{preset}: the game ended"
     assert game.conserved_total() == 0
     assert channel.history()[-1].embeds[0].title.startswith("Game over")
-    record = await table.bot.service.record(table.live.id)
+    record = await table.bot.service.archive.record(table.live.id)
     replayed = replay(record)
     assert replayed.summary() == game.summary()
     # the server ledger agrees with the game's balances, seat by seat

@@ -107,7 +107,7 @@ async def test_the_export_of_a_server_holds_its_own_data_only_and_every_record_v
     assert server["guild_id"] == str(guild.id)
     assert server["settings"] == {"table_mode": "channel", "turn_timer": 120,
                                   "default_preset": "foster", "next_deal_delay": 30,
-                                  "keep_days": 7, "max_tables": 10}
+                                  "keep_days": 7, "max_tables": 10, "language": ""}
     assert server["open_tables"] == [{"number": 4, "status": "playing"}]
     assert server["games"] == {"file": "games.json", "included": 3, "left_out": 0}
     index = json.loads(files["games.json"])

@@ -1,4 +1,4 @@
-"""A process given some of the bot's shards (SHARD_COUNT, SHARD_IDS; bot/shards.py)
+"""A process given some of the bot's shards (SHARD_COUNT, SHARD_IDS; bot/storage/shards.py)
 is a discord.py AutoShardedBot that serves the guilds of its shards and never sees
 the others' (SimCord routes each guild's events to its shard, as Discord does)."""
 
@@ -10,8 +10,8 @@ import discord
 import pytest_asyncio
 
 from bot import create_bot
-from bot.app import ShardedCommerceBot
-from bot.shards import Shards
+from bot.process.app import ShardedCommerceBot
+from bot.storage.shards import Shards
 from tests.cogs.helpers import answer_text
 
 

@@ -1,4 +1,4 @@
-"""A clean stop (bot/stopping.py ``stop_cleanly``, what SIGTERM and SIGINT do in
+"""A clean stop (bot/process/stopping.py ``stop_cleanly``, what SIGTERM and SIGINT do in
 ``python -m bot`` and the sandbox), in-process against SimCord: the work in flight
 when the stop begins finishes and is committed; an interaction arriving after it
 began is answered "restarting" and changes nothing; the storage is closed at the
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.interactions import RESTARTING
-from bot.stopping import stop_cleanly
+from bot.interactions.guard import RESTARTING
+from bot.process.stopping import stop_cleanly
 from bot.storage import open_storage
 from tests.cogs.helpers import answer_text, emit_component, message_text, rows
 from tests.cogs.test_confirmations import start

@@ -1,11 +1,11 @@
-"""The watch over open tables (bot/timers.py ``Timers.tick``) lets other work
+"""The watch over open tables (bot/timers/clock.py ``Timers.tick``) lets other work
 run during a long round: it never holds the event loop for every table at once."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bot import timers
+from bot.timers import clock as timers
 from tests.cogs.test_confirmations import start
 
 

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import Card, shuffled_deck
-from bot.engine.common import Decision
 from bot.engine.discard import DiscardDeal
+from bot.engine.family import Decision
 from bot.engine.game import AnyDeal, Game, replay
 from bot.engine.rules import Rules, get_preset
 from bot.engine.seating import turn_order
@@ -115,7 +115,7 @@ def ai_move(deal: AnyDeal) -> Move:
     """The AI's decision for the seat to act, from that seat's observation only."""
     seat = deal.to_act
     assert seat is not None
-    return seat, ai.choose(deal.observation(seat))
+    return seat, easy.choose(deal.observation(seat))
 
 
 def play(

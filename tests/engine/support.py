@@ -7,11 +7,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import Card, card_code, parse_card, shuffled_deck
-from bot.engine.deal import TradeDeal
 from bot.engine.game import Game
 from bot.engine.rules import PRESETS, Rules
+from bot.engine.trade import TradeDeal
 
 #: the presets of each family (docs/RULES.md §2)
 TRADE_PRESETS = sorted(name for name, r in PRESETS.items() if r.family == "trade")
@@ -142,7 +142,7 @@ def ai_action(deal: TradeDeal) -> Action:
     """The AI's choice for the seat to act, from that seat's observation only."""
     seat = deal.to_act
     assert seat is not None
-    decision = ai.choose(deal.observation(seat))
+    decision = easy.choose(deal.observation(seat))
     if decision.kind == "accept":
         return ("answer", seat, decision.card, False)
     if decision.kind == "refuse":

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import parse_card, shuffled_deck
-from bot.engine.deal import TradeDeal
 from bot.engine.rules import PRESETS, get_preset
+from bot.engine.trade import TradeDeal
 
 from .support import TRADE_PRESETS, ai_action, can, cards, legal_actions, make_deck, perform, play_game
 
@@ -32,7 +32,7 @@ def test_ai_only_chooses_legal_actions(preset, direction):
             seat = deal.to_act
             assert seat is not None
             obs = deal.observation(seat)
-            decision = ai.choose(obs)
+            decision = easy.choose(obs)
             kinds.add(decision.kind)
             action = ai_action(deal)
             assert can(deal, action), (decision, obs)
@@ -54,45 +54,45 @@ def test_ai_decides_from_the_observation_alone():
     deal_b = TradeDeal(FOSTER, 3, 0, deck_b)
     obs_a, obs_b = deal_a.observation(1), deal_b.observation(1)
     assert obs_a == obs_b
-    assert ai.choose(obs_a) == ai.choose(obs_b)
+    assert easy.choose(obs_a) == easy.choose(obs_b)
 
 
 def test_ai_refuses_to_decide_for_others():
     deal = TradeDeal(FOSTER, 3, 0, list(range(52)))
     with pytest.raises(ValueError):
-        ai.choose(deal.observation())  # the public view
+        easy.choose(deal.observation())  # the public view
     with pytest.raises(ValueError):
-        ai.choose(deal.observation(2))  # not seat 2's turn
+        easy.choose(deal.observation(2))  # not seat 2's turn
     deal.knock(1)
     with pytest.raises(ValueError):
-        ai.choose(deal.observation(1))  # the deal is over
+        easy.choose(deal.observation(1))  # the deal is over
 
 
 def test_ai_knocks_on_a_tricon_and_keeps_promising_cards():
     deal = TradeDeal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "7c 7d 7s", "Ah Kh 4d"]))
-    assert ai.choose(deal.observation(1)) == ai.Decision("knock")
-    assert ai.worst_card(tuple(cards("6s 7s Kd"))) == C("Kd")
-    assert ai.worst_card(tuple(cards("Ah Kh 4d"))) == C("4d")
-    assert ai.worst_card(tuple(cards("9c 9d 2h"))) == C("2h")
+    assert easy.choose(deal.observation(1)) == easy.Decision("knock")
+    assert easy.worst_card(tuple(cards("6s 7s Kd"))) == C("Kd")
+    assert easy.worst_card(tuple(cards("Ah Kh 4d"))) == C("4d")
+    assert easy.worst_card(tuple(cards("9c 9d 2h"))) == C("2h")
 
 
 def test_ai_refuses_a_barter_when_strong_unless_the_rules_forbid_it():
     deal = TradeDeal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "3h 8d Js", "7c 7d 7s"]))
     deal.barter(1, C("3h"))
-    assert ai.choose(deal.observation(2)) == ai.Decision("refuse")
+    assert easy.choose(deal.observation(2)) == easy.Decision("refuse")
     deal = TradeDeal(HOYLE, 3, 0, make_deck(["2c 5d 9h", "3h 8d Js", "7c 7d 7s"]))
     deal.barter(1, C("3h"))
-    decision = ai.choose(deal.observation(2))
+    decision = easy.choose(deal.observation(2))
     assert decision.kind == "accept" and decision.card in cards("7c 7d 7s")
 
 
 def test_ai_dealer_trades_rather_than_barters():
     deal = TradeDeal(FOSTER, 3, 0, make_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"]))
     # a non-dealer holding nothing worth keeping barters with its neighbour
-    assert ai.choose(deal.observation(1)).kind == "barter"
+    assert easy.choose(deal.observation(1)).kind == "barter"
     deal.trade(1, C("3c"))
     deal.trade(2, C("4h"))
-    decision = ai.choose(deal.observation(0))
+    decision = easy.choose(deal.observation(0))
     assert decision.kind == "trade"
 
 

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from bot.engine import ai, arena, levels, normal, strong
+from bot.engine import arena, easy, levels, normal, strong
 from bot.engine.__main__ import main as engine_main
 from bot.engine.cards import Card, rank, shuffled_deck
-from bot.engine.common import Decision
-from bot.engine.deal import TradeDeal
 from bot.engine.discard import DiscardDeal
+from bot.engine.family import Decision
 from bot.engine.game import AnyDeal, Game
 from bot.engine.operations import Operation
 from bot.engine.rules import get_preset
+from bot.engine.trade import TradeDeal
 from bot.engine.view import SeatView, seat_view
 from bot.engine.widow import WidowDeal
 
@@ -62,7 +62,7 @@ def walk(preset: str, options: dict[str, object], seed: int, deals: int = 5):
         while not deal.finished:
             seat = deal.to_act
             assert seat is not None
-            deal.act(seat, ai.choose_easy(deal.observation(seat)))
+            deal.act(seat, easy.choose_easy(deal.observation(seat)))
 
 
 @pytest.mark.parametrize(("preset", "options"), TABLES)
@@ -285,7 +285,7 @@ def test_the_coach_advises_the_same_whatever_the_seat_cannot_see(preset, options
 
 def test_the_coachs_reason_names_the_hand_and_the_figure():
     from bot.engine import coach
-    from bot.engine.common import Decision
+    from bot.engine.family import Decision
 
     deal, seat = next(walk("foster", {}, 1, deals=1))
     obs = deal.observation(seat)

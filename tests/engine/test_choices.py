@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from bot.engine import choices
 from bot.engine.cards import card_code, shuffled_deck
 from bot.engine.choices import ChoiceError, control, decide, label, options, value
-from bot.engine.common import Controls, DealBase, Decision, IllegalAction
+from bot.engine.family import Controls, DealBase, Decision, IllegalAction
 from bot.engine.game import AnyDeal, Game
 from bot.engine.rules import OPTIONS, PRESETS, RulesError, get_preset
 from tests.profiles import examples

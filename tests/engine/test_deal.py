@@ -8,10 +8,11 @@ from itertools import product
 import pytest
 
 from bot.engine.cards import parse_card
-from bot.engine.deal import IllegalAction, Movement, TradeDeal
+from bot.engine.family import IllegalAction, Movement
 from bot.engine.hands import Category
 from bot.engine.operations import BarterAnswer, BarterOffer, Knock, Trade
 from bot.engine.rules import PRESETS, Rules, get_preset
+from bot.engine.trade import TradeDeal
 
 from .support import (
     NOTHING,

@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 
 from bot.engine.__main__ import main
 from bot.engine.cards import card_code, parse_card
-from bot.engine.common import Observation
 from bot.engine.discard import DiscardDeal
 from bot.engine.fairness import (
     Attempt,
@@ -47,6 +46,7 @@ from bot.engine.fairness import (
     shuffle,
 )
 from bot.engine.fairness_v1 import DealProof
+from bot.engine.family import Observation
 from bot.engine.game import Game, GameError, RecordError, replay
 from bot.engine.proof import CHECKS, verify_record
 from bot.engine.rules import PRESETS, get_preset

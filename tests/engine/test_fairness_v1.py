@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from bot.engine import fairness_v1
 from bot.engine.cards import card_code, parse_card
 from bot.engine.fairness import new_seed, shuffle
-from bot.engine.fairness_v1 import commitment, deck_order, verify_deal
+from bot.engine.fairness_v1 import commitment, deck_order, failed_checks
 from bot.engine.game import Game, GameError, RecordError, replay
 from bot.engine.proof import verify_record
 from bot.engine.rules import PRESETS, get_preset
@@ -101,7 +101,7 @@ def test_the_documented_vectors(vector):
     assert codes(deck_order(seed, cuts, table, deal, preset))[:10] == first.split()
     assert ref_deck(seed, cuts, table, deal, preset)[:10] == first.split()
     deck = deck_order(seed, cuts, table, deal, preset)
-    assert verify_deal(committed, seed, cuts, table, deal, preset, deck) is None
+    assert failed_checks(committed, seed, cuts, table, deal, preset, deck) == []
 
 
 def test_the_vectors_are_the_ones_on_the_page():
@@ -216,21 +216,21 @@ def test_commitment_is_the_sha256_hex():
     assert len(commitment(seed)) == 64 and commitment(seed) == commitment(seed).lower()
 
 
-def test_verify_deal_names_what_fails():
+def test_failed_checks_names_what_fails():
     seed, cuts = bytes(range(32)), [b"\x07"]
     deck = deck_order(seed, cuts, 3, 2, "parlett")
     good = commitment(seed)
-    assert verify_deal(good, seed, cuts, 3, 2, "parlett", deck) is None
-    assert verify_deal(good.upper(), seed, cuts, 3, 2, "parlett", deck) is None
+    assert failed_checks(good, seed, cuts, 3, 2, "parlett", deck) == []
+    assert failed_checks(good.upper(), seed, cuts, 3, 2, "parlett", deck) == []
     other = commitment(b"other")
-    assert verify_deal(other, seed, cuts, 3, 2, "parlett", deck).startswith("commitment: ")
+    assert [c for c, _ in failed_checks(other, seed, cuts, 3, 2, "parlett", deck)] == ["commitment"]
     for args in ((seed, [b"\x08"], 3, 2, "parlett"), (seed, cuts, 3, 3, "parlett"),
                  (seed, cuts, 4, 2, "parlett"), (seed, cuts, 3, 2, "foster")):
-        reason = verify_deal(commitment(args[0]), *args, deck)
-        assert reason is not None and reason.startswith("deck: card ")
-    both = verify_deal(other, seed, cuts, 3, 2, "parlett", list(reversed(deck)))
-    assert both is not None and "commitment: " in both and "; deck: " in both
-    assert "deck: " in verify_deal(good, seed, cuts, -1, 2, "parlett", deck)
+        [(check, reason)] = failed_checks(commitment(args[0]), *args, deck)
+        assert check == "deck" and reason.startswith("card ")
+    both = failed_checks(other, seed, cuts, 3, 2, "parlett", list(reversed(deck)))
+    assert [c for c, _ in both] == ["commitment", "deck"]
+    assert [c for c, _ in failed_checks(good, seed, cuts, -1, 2, "parlett", deck)] == ["deck"]
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import shuffled_deck
-from bot.engine.common import Decision, IllegalAction
+from bot.engine.family import Decision, IllegalAction
 from bot.engine.game import AnyDeal, Game
 from bot.engine.operations import (
     OPERATION_KINDS,
@@ -156,7 +156,7 @@ def test_random_play_keeps_every_invariant(table, data):
         while not deal.finished:
             seat = deal.to_act
             assert seat is not None
-            decision = ai.choose(deal.observation(seat))
+            decision = easy.choose(deal.observation(seat))
             assert can_decide(deal, seat, decision)
             deal.act(seat, decision)
             check_state(game, deal)
@@ -201,7 +201,7 @@ def test_void_refunds_the_deal_and_keeps_cards(table, seed, steps):
         while not deal.finished:
             seat = deal.to_act
             assert seat is not None
-            deal.act(seat, ai.choose(deal.observation(seat)))
+            deal.act(seat, easy.choose(deal.observation(seat)))
         if game.complete:
             return
     ledger, standing = game.ledger, game.standing
@@ -246,7 +246,7 @@ def test_random_play_reaches_every_kind_of_event():
                 elif patient and calm and len(deal.operations) < 200:
                     move = calm[rng.randrange(len(calm))]
                 elif rng.random() < 0.5:
-                    move = (seat, ai.choose(deal.observation(seat)))
+                    move = (seat, easy.choose(deal.observation(seat)))
                 else:
                     move = legal[rng.randrange(len(legal))]
                 if move[0] != seat:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.engine.cards import card_code, parse_card, shuffled_deck
-from bot.engine.deal import IllegalAction
+from bot.engine.family import IllegalAction
 from bot.engine.game import Game, GameError, RecordError, record_actions, replay
 from bot.engine.operations import BarterAnswer, BarterOffer, Knock, Trade
 from bot.engine.rules import PRESETS, get_preset

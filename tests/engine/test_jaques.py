@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import card_code, parse_card
-from bot.engine.common import Decision, IllegalAction, Movement
 from bot.engine.discard import DiscardDeal
+from bot.engine.family import Decision, IllegalAction, Movement
 from bot.engine.game import Game, record_actions, replay
 from bot.engine.hands import Category
 from bot.engine.operations import Draw, DrawDiscard, DrawKeep, Offer, OfferAnswer, Pass, TakeDiscard
@@ -470,9 +470,9 @@ def test_jaques_games_by_the_ai_and_at_random_end_and_replay():
 
 def test_ai_knocks_on_a_tricon_and_keeps_what_improves():
     deal = jaques(["2c 5d 9h", "7c 7d 7h", "4h 8s Kd"])
-    assert ai.choose(deal.observation(1)) == Decision("knock")
+    assert easy.choose(deal.observation(1)) == Decision("knock")
     deal = jaques(NOTHING, after="Jc 9c")
     deal.draw(1)  # draws 9c: no better with 3c 7d Js
-    assert ai.choose(deal.observation(1)).kind in ("draw_keep", "draw_discard")
+    assert easy.choose(deal.observation(1)).kind in ("draw_keep", "draw_discard")
     deal = jaques(["2c 5d 9h", "3c 3d Js", "4h 8s Kd"], after="3s")
-    assert ai.choose(deal.observation(1)) == Decision("take_discard", C("Js"))  # a tricon
+    assert easy.choose(deal.observation(1)) == Decision("take_discard", C("Js"))  # a tricon

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import parse_card
-from bot.engine.common import Decision, IllegalAction, Movement
+from bot.engine.family import Decision, IllegalAction, Movement
 from bot.engine.game import Game, record_actions, replay
 from bot.engine.hands import Category, describe, score
 from bot.engine.operations import BuyHorse, Pounce, Stand
@@ -311,7 +311,7 @@ def test_oldway_records_replay_with_every_action():
 def test_ai_decides_blind_from_the_middle_alone():
     deal = WidowDeal(OLDWAY, 3, 0, layout_deck(["2c 5d 9h", "3c 7d Js", "4h 8s Kd"],
                                                after="Qs Ks As"))
-    assert ai.choose(deal.observation(0)) == Decision("take_widow")
+    assert easy.choose(deal.observation(0)) == Decision("take_widow")
     deal = WidowDeal(OLDWAY, 3, 0, layout_deck(["Qs Ks As", "3c 7d Js", "4h 8s Kd"],
                                                after="2c 5d 9h"))
-    assert ai.choose(deal.observation(0)) == Decision("keep_hand")
+    assert easy.choose(deal.observation(0)) == Decision("keep_hand")

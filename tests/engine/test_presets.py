@@ -10,11 +10,12 @@ import random
 import pytest
 
 from bot.engine.cards import parse_card, shuffled_deck
-from bot.engine.deal import IllegalAction, Movement, TradeDeal
 from bot.engine.discard import DiscardDeal
+from bot.engine.family import IllegalAction, Movement
 from bot.engine.game import Game, replay
 from bot.engine.hands import Category
 from bot.engine.rules import OPTIONS, PRESETS, RulesError, get_preset
+from bot.engine.trade import TradeDeal
 from bot.engine.widow import WidowDeal
 
 from .families import check_replay, knock_or_stop

@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.cards import shuffled_deck
-from bot.engine.deal import IllegalAction, TradeDeal
+from bot.engine.family import IllegalAction
 from bot.engine.game import Game, replay
 from bot.engine.rules import get_preset
+from bot.engine.trade import TradeDeal
 from tests.profiles import examples
 
 from .support import (

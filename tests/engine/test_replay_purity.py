@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from bot.engine import discard as discard_module
 from bot.engine.cards import parse_card, shuffled_deck
-from bot.engine.common import Decision, IllegalAction
 from bot.engine.discard import DiscardDeal
+from bot.engine.family import Decision, IllegalAction
 from bot.engine.game import AnyDeal, Game, RecordError, replay
 from bot.engine.operations import Draw
 from bot.engine.rules import PRESETS, get_preset

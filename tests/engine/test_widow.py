@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from bot.engine import ai
+from bot.engine import easy
 from bot.engine.cards import parse_card
-from bot.engine.common import Decision, IllegalAction, Movement
+from bot.engine.family import Decision, IllegalAction, Movement
 from bot.engine.game import Game, record_actions, replay
 from bot.engine.hands import Category
 from bot.engine.operations import KeepHand, Knock, Swap, TakeWidow
@@ -227,4 +227,4 @@ def test_random_widow_play_and_the_ai_keep_the_invariants():
         assert game.complete and game.winners
         check_replay(game)
     deal = example()
-    assert ai.choose(deal.observation(0)).kind == "take_widow"  # Qc Kc 3h beats nothing
+    assert easy.choose(deal.observation(0)).kind == "take_widow"  # Qc Kc 3h beats nothing

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.engine import replay
 from bot.engine.strong import Budget
 from bot.service import TableService, UserError
@@ -57,11 +57,11 @@ async def test_levels_are_kept_with_the_seat_and_played(storage):
             continue
         assert live.deal.to_act == 0
         live = (await service.act(table_id, ANN, live.deal_number,
-                                    engine_ai.choose(live.deal.observation(0)))).live
+                                    engine_easy.choose(live.deal.observation(0)))).live
         moves += 1
     assert live.game.complete
     assert await storage.guild_ledger_sum(GUILD) == 0
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     assert record["ai_levels"] == {"1": "strong", "2": "normal"}
     assert replay(record).summary() == live.game.summary()
 
@@ -80,13 +80,13 @@ async def test_a_hint_is_for_the_seat_to_act_and_goes_into_the_record(storage):
     _, line = await service.hint(table_id, ANN, live.deal_number, seq)
     assert "showdowns" in line and line[:1].isupper() and line.endswith(".")
     assert len(live.deal.operations) == seq  # a hint changes nothing in the deal
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     [hint] = record["deals"][-1]["hints"]
     assert (hint["after"], hint["seat"]) == (seq, 0)
     assert line.startswith(hint["advice"][:1].upper() + hint["advice"][1:])
     assert replay(record).summary() == live.game.summary()  # replay ignores hints
     await service.end(table_id, ANN, is_manager=False)
-    archived = await service.archived(GUILD, table_id)  # what /commerce export sends
+    archived = await service.archive.archived(GUILD, table_id)  # what /commerce export sends
     assert archived.record["deals"][-1]["hints"] == [hint]
 
 
@@ -157,7 +157,7 @@ async def test_the_worker_lives_through_ctrl_c():
     """Ctrl+C in a terminal reaches the whole process group: the worker ignores it,
     and the search it is running ends as usual (interrupted, it would send back a
     KeyboardInterrupt, which no ``except Exception`` of the bot's stops); the bot
-    stops the worker itself once it is done (a clean stop: bot/stopping.py)."""
+    stops the worker itself once it is done (a clean stop: bot/process/stopping.py)."""
     import signal
     import time
 

@@ -21,8 +21,8 @@ import pytest
 import pytest_asyncio
 
 from bot.engine import Card, Decision, Trade, card_code, parse_card
-from bot.engine import ai as engine_ai
-from bot.service import LiveTable, StorageFailure, TableService, UserError
+from bot.engine import easy as engine_easy
+from bot.service import LiveTable, PostedMessage, StorageFailure, TableService, UserError
 from bot.storage import AnyStorage, PgStorage
 from tests.storage.backends import BACKENDS, Backend, make_backend
 
@@ -313,6 +313,37 @@ async def test_act_refuses_the_wrong_seat_deal_and_moment_without_writing(storag
     assert await stored_kinds(storage, table_id) == [["trade"]]
 
 
+async def test_a_move_carries_the_movers_view_from_just_before_it(storage):
+    # the answer to a member compares their move with what they saw: the Outcome
+    # carries it, read under the table's lock, so no caller reads the service first
+    service, table_id = await worked_table(storage)
+    seen = service.get(table_id).deal.observation(1)
+    outcome = await service.act(table_id, BEN, 1, Decision("trade", parse_card("Kd")))
+    assert outcome.seen_before == seen
+    assert outcome.seen_before != outcome.live.deal.observation(1)  # Ben's hand changed
+    assert parse_card("Kd") in outcome.seen_before.hand
+
+
+async def test_every_posted_message_id_is_kept_through_the_one_call(storage):
+    service, table_id = await worked_table(storage)
+    live = service.get(table_id)
+    for message in (PostedMessage("lobby", 11), PostedMessage("table", 12),
+                    PostedMessage("offer", 13, "1:0"), PostedMessage("showdown", 14),
+                    PostedMessage("final", 15)):
+        await service.posted(live, message)
+    row = await storage.get_table(table_id)
+    assert (row.lobby_message_id, row.table_message_id, row.offer_key, row.offer_message_id,
+            row.final_message_id) == (11, 12, "1:0", 13, 15)
+    assert (await storage.deals(table_id))[0].showdown_message_id == 14
+    assert (live.row.lobby_message_id, live.row.table_message_id, live.showdown_messages[1],
+            live.row.final_message_id) == (11, 12, 14, 15)
+    await service.posted(live, PostedMessage("offer", None))  # the offer closed: forgotten
+    row = await storage.get_table(table_id)
+    assert (row.offer_key, row.offer_message_id) == (None, None) and service.unsaved == {}
+    with pytest.raises(ValueError, match="unknown kind"):
+        await service.posted(live, PostedMessage("lobbyy", 1))
+
+
 async def test_a_knock_settles_the_deal_and_the_next_deal_is_dealt_once(storage):
     service, table_id = await worked_table(storage)
     await act(service, table_id, BEN, "trade", "Kd")
@@ -374,7 +405,7 @@ async def test_two_timeouts_in_a_row_mark_the_seat_away_until_back(storage):
     if deal.finished:
         live = (await service.next_deal(table_id, live.deal_number)).live
         deal = live.deal
-    choice = engine_ai.choose(deal.observation(0))
+    choice = engine_easy.choose(deal.observation(0))
     await act(service, table_id, ANN, choice.kind,
               None if choice.card is None else card_code(choice.card))
     assert service.get(table_id).seats[0].timeouts == 0
@@ -443,7 +474,7 @@ async def test_end_voids_the_open_deal_and_keeps_its_record(storage):
     assert await by_seat(storage, table_id) == {}  # the deal never reached the ledger
     assert await storage.guild_ledger_sum(GUILD) == 0
     assert (ANN, "end_table", f"table {table_id}") in await storage.audit_entries(GUILD)
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     assert record["deals"][0]["actions"] == [{"seat": 1, "action": "trade", "card": "Kd"}]
     with pytest.raises(UserError, match="closed"):
         await act(service, table_id, CAT, "knock", deal=1)
@@ -618,7 +649,7 @@ async def test_each_move_is_one_call_on_the_database_thread(storage):
         assert deal.to_act == 0  # the AI seats answered in the same call
         seq = len(deal.operations)
         live = (await service.act(table_id, ANN, live.deal_number,
-                                    engine_ai.choose(deal.observation(0)))).live
+                                    engine_easy.choose(deal.observation(0)))).live
         moves += 1
         ends += live.deal.finished
         assert len(live.deal.operations) > seq
@@ -654,7 +685,7 @@ async def test_load_rebuilds_every_open_table_in_one_call(storage):
     live = (await service.start(between, CAT)).live
     while not live.deal.finished:
         live = (await service.act(between, CAT, live.deal_number,
-                                    engine_ai.choose(live.deal.observation(live.deal.to_act)))).live
+                                    engine_easy.choose(live.deal.observation(live.deal.to_act)))).live
     await storage.set_seat_state(playing, 1, away=True)
     closed = await open_table(service, [DAN], channel=504)
     await service.end(closed, DAN, is_manager=False)

@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.engine.fairness import Attempt, Cut, Shuffler, chain_entries, chain_heads, chain_key
 from bot.engine.proof import verify_record
 from bot.service import StorageFailure, TableService, UserError
@@ -61,7 +61,7 @@ async def play_deal(service: TableService, table_id: int) -> None:
     while not live.deal.finished:
         seat = live.deal.to_act
         live = (await service.act(table_id, live.member_of(seat), live.deal_number,
-                                    engine_ai.choose(live.deal.observation(seat)))).live
+                                    engine_easy.choose(live.deal.observation(seat)))).live
 
 
 async def test_nothing_is_dealt_or_cut_before_the_commitment_is_posted(storage):
@@ -84,8 +84,9 @@ async def test_nothing_is_dealt_or_cut_before_the_commitment_is_posted(storage):
 async def test_cuts_join_the_next_deal_and_decide_the_first_dealer(storage):
     service = TableService(storage, rng=random.Random(2))
     table_id = await lobby(service)
-    _, number, text = await service.cut(table_id, ANN, "  banana ")
-    assert (number, text) == (1, "banana")
+    cut = await service.cut(table_id, ANN, "  banana ")
+    assert cut.cut == (1, "banana")  # an Outcome, as every change returns
+    assert cut.live.id == table_id and cut.before.status == "lobby" and cut.ops == ()
     with pytest.raises(UserError, match="already cut deal 1 with `banana`"):
         await service.cut(table_id, ANN, "again")
     with pytest.raises(UserError, match="Only players seated"):
@@ -101,7 +102,7 @@ async def test_cuts_join_the_next_deal_and_decide_the_first_dealer(storage):
     assert list(live.deal.deck) == shuffler.deck(1, 1, cuts)
     assert live.game.shuffle_log.attempts == [Attempt(1, 1, cuts)]
     # a cut made while deal 1 is played joins deal 2
-    assert (await service.cut(table_id, BEN, "pear"))[1] == 2
+    assert (await service.cut(table_id, BEN, "pear")).cut == (2, "pear")
     await play_deal(service, table_id)
     live = (await service.next_deal(table_id, 1)).live
     assert live.game.shuffle_log.attempts[1] == Attempt(2, 1, (Cut(1, "pear"),))
@@ -143,7 +144,7 @@ async def test_an_attempt_whose_deal_was_never_written_is_burned(storage, monkey
     await again.load()
     assert again.get(table_id).game.shuffle_log.burned == [Attempt(2, 1)]
     await service.end(table_id, ANN, is_manager=False)
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     assert record["shuffle"]["burned"] == [{"deal": 2, "attempt": 1, "cuts": []}]
     ok, out = verify_record(record, commitment_shown=record["shuffle"]["commitment"],
                             head_shown=record["shuffle"]["head"])
@@ -186,7 +187,7 @@ async def test_the_record_from_storage_is_the_game_and_its_heads_were_shown(stor
             await service.cut(table_id, BEN, f"w{live.deal_number + 1}")
             live = (await service.next_deal(table_id, live.deal_number)).live
     final = service.current(table_id).chain_heads()["end"]
-    record = await service.record(table_id)
+    record = await service.archive.record(table_id)
     assert record["shuffle"]["head"] == final
     key = chain_key(bytes.fromhex(record["shuffle"]["seed"]), table_id)
     entries = chain_entries(record)

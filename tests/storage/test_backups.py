@@ -214,7 +214,7 @@ async def test_the_compose_backup_routine_dumps_what_pg_restore_restores_equal(
     host, login and folder put in), writes one whole dump; the documented restore
     (tests/test_compose.py ``RESTORE_FLAGS``) over a database holding other rows
     leaves a copy that passes the proof of ``python -m bot.storage copy``."""
-    from bot.copying import prove
+    from bot.process.copying import prove
     from bot.storage import PgStorage, copies
     from tests.postgres import fresh_database
     from tests.storage.test_copy import grow

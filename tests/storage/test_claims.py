@@ -15,11 +15,11 @@ from urllib.parse import urlsplit
 import asyncpg
 import pytest
 
-from bot.shards import Shards
 from bot.storage import ClaimRefused, DatabaseInUse, PgStorage, ShardsLost
 from bot.storage import claims as claims_module
 from bot.storage.claims import CLAIM_CLASS, CLAIMS_LOCK, Claim, process_name, take_claim
 from bot.storage.postgres import describe_url
+from bot.storage.shards import Shards
 from tests.app.test_shards import TOPOLOGIES
 from tests.storage.test_storage import GUILD
 

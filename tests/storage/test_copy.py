@@ -1,4 +1,4 @@
-"""``python -m bot.storage copy SOURCE TARGET`` (bot/copying.py): a database that grew
+"""``python -m bot.storage copy SOURCE TARGET`` (bot/process/copying.py): a database that grew
 on SQLite — games played through the table service to their end, a game left
 mid-deal, a table closed with its deal voided, a lobby, coach hints, changed
 settings, a reset ledger, two servers — moves to an empty PostgreSQL database in
@@ -18,8 +18,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.copying import CopyFailed, prove
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
+from bot.process.copying import CopyFailed, prove
 from bot.service import TableService
 from bot.storage import AnyStorage, PgStorage, Storage, copies, open_storage
 from tests.postgres import child_environ
@@ -59,7 +59,7 @@ async def play(service: TableService, table_id: int, member: int, moves: int | N
             await service.hint(table_id, member, live.deal_number, len(deal.operations))
             hints -= 1
         await service.act(table_id, member, live.deal_number,
-                          engine_ai.choose(deal.observation(seat)))
+                          engine_easy.choose(deal.observation(seat)))
         made += 1
 
 
@@ -227,7 +227,7 @@ async def test_a_copy_that_does_not_prove_equal_is_rolled_back(
         tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A copy that loses a row (here a deal's last action, as a faulty conversion
     would) fails its proof, and the target is left as empty as it was."""
-    from bot import copying
+    from bot.process import copying
 
     source = tmp_path / "commerce.db"
     await grown_sqlite(source)
@@ -272,7 +272,7 @@ async def test_the_proof_finds_a_row_changed_though_the_counts_are_the_same(
 
 async def types_of(store: Storage) -> copies.Columns:
     """The column types the copy uses, read from the SQLite schema's declarations."""
-    kinds = {"INTEGER": "bigint", "TEXT": "text"}
+    kinds = {"INTEGER": "bigint", "TEXT": "text", "REAL": "double precision"}
     out: copies.Columns = {}
     async with store._read() as db:
         for table in copies.COPY_ORDER:

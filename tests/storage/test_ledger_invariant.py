@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import ai as engine_ai
+from bot.engine import easy as engine_easy
 from bot.engine import replay
 from bot.service import TableService, UserError, lifecycle
 from bot.storage import AnyStorage
@@ -64,7 +64,7 @@ async def _check(service: TableService, storage: AnyStorage, db: Backend,
     assert await storage.guild_ledger_sum(GUILD) == -pots
     # every seat's game rows equal the replay of its table's stored record
     for (table_id,) in await db.rows("SELECT table_id FROM games"):
-        record = await service.record(table_id)
+        record = await service.archive.record(table_id)
         replayed = replay(record)
         stored = dict(await db.rows(
             "SELECT seat, SUM(amount) FROM ledger WHERE table_id = ? AND"
@@ -101,7 +101,7 @@ async def _act(service: TableService, rng: random.Random, timeout: bool) -> None
     if timeout:
         await service.timeout(live.id, live.deal_number, len(deal.operations))
         return
-    d = engine_ai.choose(deal.observation(seat))
+    d = engine_easy.choose(deal.observation(seat))
     member = live.member_of(seat)
     await service.act(live.id, member, live.deal_number, d)
 

@@ -375,6 +375,16 @@ async def test_settings_default_update_and_validation(store: AnyStorage) -> None
     assert await store.get_settings(GUILD) == updated
 
 
+async def test_a_guild_s_language_is_kept_and_checked(store: AnyStorage) -> None:
+    assert (await store.get_settings(GUILD)).language == ""  # its Discord locale
+    assert (await store.update_settings(GUILD, language="de")).language == "de"
+    assert (await store.get_settings(GUILD)).language == "de"
+    with pytest.raises(ValueError, match="language"):
+        await store.update_settings(GUILD, language="klingon")
+    assert (await store.update_settings(GUILD, language="")).language == ""
+    assert (await store.get_settings(OTHER_GUILD)).language == ""
+
+
 async def test_audit_rows(store: AnyStorage, backend: Backend) -> None:
     await store.audit(GUILD, ANN, "settings", "table_mode=thread")
     await store.audit(GUILD, None, "close", "table 3 idle")
@@ -873,7 +883,7 @@ async def test_open_state_loads_only_the_guilds_of_the_shards(store: AnyStorage)
 
 async def test_ping_answers_and_the_shards_claimed_are_held_until_close(
         backend: Backend) -> None:
-    """What the health check asks of either storage (bot/health.py): a trivial
+    """What the health check asks of either storage (bot/process/health.py): a trivial
     query, and the shards whose claim it holds now."""
     store = await backend.open()
     try:
@@ -918,7 +928,7 @@ def test_python_m_bot_reads_database_url_and_refuses_a_served_shard(
     live process serves stops before Discord with one line (exit code 1), naming
     the shards and never the password; an unreachable server too."""
     from bot.__main__ import database_from_env, run_bot
-    from bot.shards import Shards
+    from bot.storage.shards import Shards
 
     monkeypatch.setenv("COMMERCE_DB", "data/elsewhere.db")
     monkeypatch.setenv("DATABASE_URL", f" {pg_migrated_url} ")

@@ -12,9 +12,8 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot import waiting
 from bot.service.errors import STORAGE_ERRORS
-from bot.storage import AnyStorage, LedgerEntry, PgStorage, TableClosed
+from bot.storage import AnyStorage, LedgerEntry, PgStorage, TableClosed, waiting
 from bot.storage import postgres as postgres_module
 from tests.storage.backends import Backend
 from tests.storage.test_storage import ANN, BEN, playing_table

@@ -18,7 +18,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageChops
 
-from bot.engine import Game, ai, get_preset, shuffled_deck
+from bot.engine import Game, easy, get_preset, shuffled_deck
 from bot.ui import fonts, pictures
 
 #: script -> names in it
@@ -117,7 +117,7 @@ def deal_at(n: int, moves: int = 0):
     deal = game.start_deal(shuffled_deck(rng), rng=rng)
     for _ in range(moves):
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     return game, deal
 
 
@@ -125,7 +125,7 @@ def finished(n: int):
     game, deal = deal_at(n)
     while not deal.finished:
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     return deal.observation(None)
 
 
@@ -241,8 +241,8 @@ def test_a_plate_with_a_name_in_a_fallback_font_changes_only_where_the_name_is()
     def indices(part: Image.Image) -> Image.Image:
         return Image.frombytes("L", part.size, part.tobytes())
 
-    latin = indices(pictures._seat_part(0, seat, 100, 100)[0])
-    other = indices(pictures._seat_part(0, dataclasses.replace(seat, name="王小明🎲"), 100, 100)[0])
+    latin = indices(pictures._seat_part(0, seat, 100, 100, "en")[0])
+    other = indices(pictures._seat_part(0, dataclasses.replace(seat, name="王小明🎲"), 100, 100, "en")[0])
     top = pictures._seat_box(seat, 100, 100)[1]
     diff = ImageChops.difference(latin, other).getbbox()
     assert diff is not None and diff[3] <= 100 + 36 - top  # above the figure's line (y + 47)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bot.engine import Decision, Game, ai, choices, get_preset, shuffled_deck
+from bot.engine import Decision, Game, choices, easy, get_preset, shuffled_deck
 from bot.ui import panel
 from tests.ui.limits import CONTENT, view_problems
 from tests.ui.test_words import live_table
@@ -35,7 +35,7 @@ def games(preset: str, options: dict, seed: int, deals: int = 2):
         deal = game.start_deal(shuffled_deck(rng), rng=rng)
         yield live, deal
         while not deal.finished:
-            deal.act(deal.to_act, ai.choose(deal.observation(deal.to_act)))
+            deal.act(deal.to_act, easy.choose(deal.observation(deal.to_act)))
             yield live, deal
 
 

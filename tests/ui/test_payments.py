@@ -11,7 +11,7 @@ import random
 import pytest
 from PIL import Image
 
-from bot.engine import PRESETS, Decision, Game, TradeDeal, ai, get_preset, shuffled_deck
+from bot.engine import PRESETS, Decision, Game, TradeDeal, easy, get_preset, shuffled_deck
 from bot.engine.hands import Category, category_of, score
 from bot.ui import panel, payments, pictures, render, words
 from tests.ui.test_words import live_table, problems
@@ -25,7 +25,7 @@ def played(preset: str, seed: int, n: int = 4, options=None):
     game = Game(get_preset(preset, options), n, seed % n)
     deal = game.start_deal(shuffled_deck(rng), rng=rng)
     while not deal.finished:
-        deal.act(deal.to_act, ai.choose(deal.observation(deal.to_act)))
+        deal.act(deal.to_act, easy.choose(deal.observation(deal.to_act)))
     return game, deal
 
 

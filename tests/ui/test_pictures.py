@@ -21,12 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from bot.engine import (
     PRESETS,
     Decision,
     Game,
-    ai,
     describe,
+    easy,
     get_preset,
     hand_label,
     parse_card,
@@ -52,14 +53,14 @@ def play(preset: str, n: int, seed: int, moves: int) -> tuple[Game, object]:
         if deal.finished:
             break
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     return game, deal
 
 
 def finish(deal: object) -> None:
     while not deal.finished:
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
 
 
 def open_deals() -> Iterator[tuple[str, Game, object]]:
@@ -205,7 +206,7 @@ def test_a_table_put_together_from_cached_parts_is_the_one_drawn_afresh(preset):
             if deal.finished:
                 break
             seat = deal.to_act
-            deal.act(seat, ai.choose(deal.observation(seat)))
+            deal.act(seat, easy.choose(deal.observation(seat)))
     assert compared >= 6
 
 
@@ -333,8 +334,9 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
     """The pictures, their fonts (bot/ui/fonts.py), their PNG writer (bot/ui/png.py)
-    and the status line they share with the table message (bot/ui/status.py, its
-    words from bot/ui/words.py) import the engine and each other only."""
+    and the status line they share with the table message (bot/ui/status.py) import
+    the engine and each other only, and the words of their labels (bot/i18n's
+    catalogs and bot/ui/words.py, neither of which imports discord)."""
     for module in (pictures, fonts, png, status, words):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
@@ -346,7 +348,7 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                 roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
         assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts",
-                                                         ".png", ".status", ".words"}
+                                                         ".png", ".status", ".words", "..i18n"}
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -386,5 +388,30 @@ def test_every_state_of_a_deal_put_together_from_parts_is_the_one_canvas(preset)
         if deal.finished:
             break
         seat = deal.to_act
-        deal.act(seat, ai.choose(deal.observation(seat)))
+        deal.act(seat, easy.choose(deal.observation(seat)))
     assert compared >= 3
+
+
+@pytest.mark.parametrize("preset", ["oldway", "jaques", "parlett"])
+def test_a_table_drawn_in_one_language_never_shows_the_parts_of_another(preset):
+    """The table's parts are cached, and some draw words of their own ("no
+    lives", the stock's and discard pile's counts, the cards traded face up): a
+    picture drawn in English after the same table was drawn in German must be the
+    English one drawn with nothing cached, and the German one must differ."""
+    differed = 0
+    for n in (4, 9):
+        game, deal = play(preset, n, 1, 0)
+        while True:
+            obs = deal.observation(None)
+            pictures.clear_cache()
+            fresh = pictures.table_png(obs, NAMES[:n], game.running_balances)
+            pictures.clear_cache()
+            with i18n.use("de"):
+                german = pictures.table_png(obs, NAMES[:n], game.running_balances)
+            assert pictures.table_png(obs, NAMES[:n], game.running_balances) == fresh
+            differed += german != fresh
+            if deal.finished:
+                break
+            seat = deal.to_act
+            deal.act(seat, easy.choose(deal.observation(seat)))
+    assert differed >= 2

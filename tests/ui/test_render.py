@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from bot.engine import PRESETS, Game, ai, card_label, get_preset, hand_label, shuffled_deck
+from bot.engine import PRESETS, Game, card_label, easy, get_preset, hand_label, shuffled_deck
 from bot.ui import render
 from bot.ui.render import game_length
 from tests.ui.limits import embed_problems
@@ -60,7 +60,7 @@ def moments(live, rng, *, deals: int = 2):
         deal = game.start_deal(shuffled_deck(rng), rng=rng)
         yield deal
         while not deal.finished:
-            deal.act(deal.to_act, ai.choose(deal.observation(deal.to_act)))
+            deal.act(deal.to_act, easy.choose(deal.observation(deal.to_act)))
             yield deal
 
 

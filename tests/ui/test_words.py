@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.engine import PRESETS, Game, ai, get_preset, shuffled_deck
+from bot.engine import PRESETS, Game, easy, get_preset, shuffled_deck
 from bot.service import LiveTable
 from bot.ui import panel, render
 
@@ -126,7 +126,7 @@ def test_rendered_texts_agree_in_number_and_label_their_numbers(preset):
                 if deal.finished:
                     break
                 seat = deal.to_act
-                deal.act(seat, ai.choose(deal.observation(seat)))
+                deal.act(seat, easy.choose(deal.observation(seat)))
     assert checked > 50
 
 
@@ -136,7 +136,7 @@ def test_embeds_carry_names_not_mentions():
         assert game is not None
         deal = game.start_deal(shuffled_deck(rng), rng=rng)
         while not deal.finished:
-            deal.act(deal.to_act, ai.choose(deal.observation(deal.to_act)))
+            deal.act(deal.to_act, easy.choose(deal.observation(deal.to_act)))
         for embed in (render.table_embed(live), render.showdown_embed(live),
                       render.lobby_embed(live)):
             assert "<@" not in embed_text(embed), embed_text(embed)

@@ -1,5 +1,7 @@
 -- 0001: the initial Commerce schema.
--- Applied in one transaction by Storage.open; schema_version is maintained by the runner.
+-- Applied in one transaction by Storage.open (SQLite) or pg_migrate.migrate (PostgreSQL,
+-- rendered in its dialect by pg_migrate.postgres_dialect); schema_version is maintained
+-- by the runner.
 -- Timestamps are ISO 8601 UTC text; options, payloads and winners are JSON text.
 
 CREATE TABLE guild_settings (

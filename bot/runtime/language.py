@@ -1,0 +1,54 @@
+"""The language of what the bot shows in public: a guild's own setting, else its
+Discord locale (``bot.i18n.server``). ``in_server_language`` wraps the methods
+that show a table publicly (the publisher's, the ending's, the step after a
+change) so that their words are those of the table's guild; private answers are
+worded in the member's locale by ``bot.interactions.guard.guarded``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
+
+import discord
+
+from .. import i18n
+from ..service import STORAGE_ERRORS, LiveTable, ServiceError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+async def server_language(client: discord.Client, guild_id: int | None) -> str:
+    """The language of the public messages of guild ``guild_id`` (``i18n.server``:
+    the guild's setting, else its Discord locale; English when neither is known or
+    the settings cannot be read)."""
+    guild = client.get_guild(guild_id) if guild_id else None
+    service = getattr(client, "service", None)
+    setting = ""
+    if service is not None and guild_id:
+        with contextlib.suppress(ServiceError, *STORAGE_ERRORS):
+            setting = (await service.settings(guild_id)).language
+    return i18n.server(setting, guild.preferred_locale if guild is not None else None)
+
+
+def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
+                       ) -> Callable[P, Coroutine[Any, Any, R]]:
+    """Run a method that shows a table publicly (the publisher's, the ending's...)
+    in the language of the table's guild (``server_language``): the first
+    argument that is a ``LiveTable``, or an ``Outcome`` of one, names the table;
+    the client is the object's ``client``, or its ``publisher``'s."""
+    @functools.wraps(method)
+    async def speaking(*args: P.args, **kwargs: P.kwargs) -> R:
+        owner = args[0] if args else None
+        client = getattr(owner, "client", None) or getattr(getattr(owner, "publisher", None),
+                                                           "client", None)
+        live = next((getattr(a, "live", a) for a in (*args[1:], *kwargs.values())
+                     if isinstance(getattr(a, "live", a), LiveTable)), None)
+        if not isinstance(client, discord.Client) or not isinstance(live, LiveTable):
+            return await method(*args, **kwargs)
+        with i18n.use(await server_language(client, live.row.guild_id)):
+            return await method(*args, **kwargs)
+    return speaking
