@@ -39,7 +39,7 @@ from itertools import combinations, permutations
 
 from . import levels
 from .cards import Card, rank, shuffled_deck
-from .common import Decision, Observation
+from .family import Decision, Observation
 from .game import AnyDeal, Game
 from .hands import score
 from .normal import LATE_CIRCUITS, LIFE_VALUE, percentile

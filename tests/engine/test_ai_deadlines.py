@@ -12,7 +12,7 @@ import pytest
 
 from bot.engine import normal, strong
 from bot.engine.cards import shuffled_deck
-from bot.engine.common import Observation
+from bot.engine.family import Observation
 from bot.engine.game import AnyDeal, Game
 from bot.engine.rules import get_preset
 from bot.engine.view import seat_view

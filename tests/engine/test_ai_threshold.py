@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine import arena
 from bot.engine.__main__ import main as engine_main
-from bot.engine.common import Decision
+from bot.engine.family import Decision
 
 from .test_ai_levels import TABLES, every_choice, walk
 
