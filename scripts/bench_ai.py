@@ -11,6 +11,10 @@ brackets, their min and max, and how many playouts a strong decision made
 
     taskset -c 0 .venv/bin/python scripts/bench_ai.py [--points N] [--runs 3] [--seed 1]
 
+``--busy`` times the decisions under load: a busy-loop process runs on the
+machine's other core (pinned there; this process keeps the first core of its
+own) for the whole measurement. ``--levels strong`` times one level only.
+
 The decision points are the same in every run (seeded); only the clock differs.
 The last line printed is ``BENCH-JSON {"ai": {...}}``: per preset and level, p50
 and p99 ms (median, min and max over the runs) for ``scripts/bench``.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -74,12 +79,37 @@ PLAYOUT = strong.playout
 strong.playout = counted
 
 
-def run_once(decks: dict[str, list[tuple[AnyDeal, int]]]) -> dict[tuple[str, str], list[float]]:
+def spin() -> None:
+    """The busy loop of ``--busy``: burns its core until terminated."""
+    n = 0
+    while True:
+        n = (n * 31 + 7) % 1_000_003
+
+
+def busy_elsewhere() -> tuple[multiprocessing.Process, str]:
+    """Start ``spin`` on a core other than this process's (both pinned when the
+    affinity API exists); returns the process and where each runs."""
+    proc = multiprocessing.get_context("spawn").Process(target=spin, daemon=True)
+    proc.start()
+    if not hasattr(os, "sched_setaffinity"):
+        return proc, "busy loop unpinned"
+    mine = sorted(os.sched_getaffinity(0))
+    every = sorted(os.sched_getaffinity(proc.pid)) if proc.pid else mine
+    others = [c for c in every if c != mine[0]]
+    os.sched_setaffinity(0, {mine[0]})
+    if others and proc.pid:
+        os.sched_setaffinity(proc.pid, {others[0]})
+        return proc, f"bench on CPU {mine[0]}, busy loop on CPU {others[0]}"
+    return proc, f"bench and busy loop share CPU {mine[0]}"
+
+
+def run_once(decks: dict[str, list[tuple[AnyDeal, int]]],
+             levels_timed: tuple[str, ...] = LEVELS) -> dict[tuple[str, str], list[float]]:
     """Milliseconds per decision by (preset, level); playouts per strong
     decision by (preset, "playouts")."""
     times: dict[tuple[str, str], list[float]] = {}
     for preset, cases in decks.items():
-        for level in LEVELS:
+        for level in levels_timed:
             spent = times.setdefault((preset, level), [])
             for i, (deal, seat) in enumerate(cases):
                 PLAYOUTS[0] = 0
@@ -102,18 +132,30 @@ def main() -> None:
     parser.add_argument("--points", type=int, default=60, help="decision points per preset")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--busy", action="store_true",
+                        help="keep the other core busy with a spinning process meanwhile")
+    parser.add_argument("--levels", default=",".join(LEVELS),
+                        help="comma-separated levels to time (default: all)")
     args = parser.parse_args()
+    timed = tuple(level for level in LEVELS if level in args.levels.split(","))
     decks = {preset: points(preset, args.points, args.seed) for _, preset in FAMILIES}
-    runs = [run_once(decks) for _ in range(args.runs)]
+    busy, where = busy_elsewhere() if args.busy else (None, "")
+    try:
+        runs = [run_once(decks, timed) for _ in range(args.runs)]
+    finally:
+        if busy is not None:
+            busy.terminate()
+            busy.join()
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     print(f"Python {platform.python_version()}, CPUs {cpus}, {args.points} decision points per "
-          f"preset, {args.runs} runs, strong budget {strong.DEFAULT_BUDGET}")
+          f"preset, {args.runs} runs, strong budget {strong.DEFAULT_BUDGET}"
+          + (f", under load: {where}" if where else ""))
     print()
     print("| family (preset) | level | p50 ms | p99 ms | playouts (median) |")
     print("|---|---|---:|---:|---:|")
     out: dict[str, dict[str, float]] = {}
     for family, preset in FAMILIES:
-        for level in LEVELS:
+        for level in timed:
             cells = []
             for q in (0.5, 0.99):
                 figures = [quantile(run[(preset, level)], q) for run in runs]

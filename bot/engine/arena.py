@@ -20,6 +20,11 @@ standard error from the sample variance over the ``N`` decks).
 Everything is a pure function of the arguments: the decks come from the seed,
 and ``strong`` gets a seeded random source per decision and a budget in
 playouts only (no deadline), so a run repeats exactly.
+
+Besides the AI levels the arena seats ``threshold``: a baseline written apart
+from the levels (``threshold_choose``), a few percentile thresholds per preset
+(``THRESHOLDS``: when to stop, when to refuse or take, when to pay for a
+trade), tuned against ``normal`` by ``scripts/tune_threshold.py``.
 """
 
 from __future__ import annotations
@@ -30,15 +35,21 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import combinations, permutations
 
 from . import levels
-from .cards import shuffled_deck
-from .game import Game
+from .cards import Card, rank, shuffled_deck
+from .family import Decision, Observation
+from .game import AnyDeal, Game
+from .hands import score
+from .normal import LATE_CIRCUITS, LIFE_VALUE, percentile
 from .rules import RulesError, get_preset
 from .strong import Budget, outcome
 
-__all__ = ["ArenaReport", "Interval", "main", "run_arena", "seatings_of"]
+__all__ = [
+    "POLICIES", "THRESHOLDS", "ArenaReport", "Interval", "Thresholds", "main", "run_arena",
+    "seatings_of", "threshold_choose",
+]
 
 #: strong's budget in the arena: playouts per decision, no deadline (deterministic)
 ARENA_PLAYOUTS = 300
@@ -46,6 +57,164 @@ ARENA_PLAYOUTS = 300
 MAX_MOVES = 5000
 
 UNITS = {"trade": "points", "widow": "points", "discard": "chips"}
+
+
+# ------------------------------------------------------------ threshold player
+@dataclass(frozen=True)
+class Thresholds:
+    """The threshold player's few numbers, each a hand percentile (0..1: the
+    share of all three-card hands of the preset's ranking a hand beats).
+
+    Attributes:
+        stop: knock (trade, widow), stand (oldway) or pass (jaques) holding a
+            hand at least this good.
+        refuse: trade: refuse a barter (by knocking) holding a hand at least
+            this good (hoyle, where a barter cannot be refused: exchange and
+            knock at once holding a hand at least this good); widow and
+            oldway: the dealer takes the widow when it is at least this good
+            (or better than the hand); jaques: take the discard when it raises
+            the hand by at least this much.
+        trade: trade (paying the fee) rather than barter holding a hand below
+            this (the dealer, who trades free, always trades).
+    """
+
+    stop: float = 0.8
+    refuse: float = 0.8
+    trade: float = 0.0
+
+
+#: per preset, tuned against ``normal`` by ``scripts/tune_threshold.py`` (docs/AI.md
+#: "The threshold player"; 100 decks per grid point, seed 1)
+THRESHOLDS: dict[str, Thresholds] = {
+    "foster": Thresholds(stop=0.5, refuse=0.65, trade=0.0),
+    "foster-more": Thresholds(stop=0.5, refuse=0.5, trade=0.0),
+    "hoyle": Thresholds(stop=0.88, refuse=0.0, trade=0.0),
+    "jaques": Thresholds(stop=0.99, refuse=0.03, trade=0.0),
+    "oldway": Thresholds(stop=0.99, refuse=0.9, trade=0.0),
+    "parlett": Thresholds(stop=0.5, refuse=0.65, trade=0.0),
+    "widow": Thresholds(stop=0.99, refuse=0.8, trade=0.0),
+}
+
+#: the arena's policies besides ``levels.LEVELS``
+POLICIES = ("threshold",)
+
+
+def _pct(cards: Sequence[Card], obs: Observation) -> float:
+    return percentile(score(list(cards), obs.rules.ranking), obs.rules.ranking)
+
+
+def _unseen(obs: Observation) -> list[Card]:
+    seen = set(obs.hand or ()) | set(obs.widow or ()) | set(obs.shown_waste)
+    seen.update(c for c in (obs.discard_top, obs.drawn, obs.offered_card) if c is not None)
+    return [c for c in range(52) if c not in seen]
+
+
+def _worst(hand: Sequence[Card], obs: Observation) -> Card:
+    """The card whose two companions, with an unseen card, make the best hand
+    on average."""
+    pool = _unseen(obs)
+
+    def kept_value(out: Card) -> float:
+        kept = [c for c in hand if c != out]
+        return sum(_pct([*kept, c], obs) for c in pool) / max(len(pool), 1)
+
+    return max(hand, key=lambda c: (kept_value(c), -c))
+
+
+def _improve(hand: Sequence[Card], card: Card, obs: Observation) -> tuple[float, Card | None]:
+    """The best percentile with ``card`` in place of one hand card, and that card
+    (``None``: no exchange beats the hand)."""
+    best, out = _pct(hand, obs), None
+    for c in hand:
+        p = _pct([x for x in hand if x != c] + [card], obs)
+        if p > best:
+            best, out = p, c
+    return best, out
+
+
+def threshold_choose(obs: Observation, t: Thresholds) -> Decision:
+    """The threshold player's decision for ``obs.seat`` (the seat to act), from
+    its observation only: the rules of the module docstring, with ``t``.
+
+    Raises:
+        ValueError: not this seat's decision.
+    """
+    if obs.seat is None or obs.to_act != obs.seat or obs.finished:
+        raise ValueError("the threshold player decides only for the seat to act")
+    late = obs.moves // max(len(obs.active), 1) >= LATE_CIRCUITS
+    hand = tuple(obs.hand or ())
+    if obs.family == "trade":
+        return _threshold_trade(obs, t, hand, late)
+    if obs.family == "widow":
+        return _threshold_widow(obs, t, hand, late)
+    return _threshold_discard(obs, t, hand, late)
+
+
+def _threshold_trade(obs: Observation, t: Thresholds, hand: tuple[Card, ...], late: bool,
+                     ) -> Decision:
+    now = _pct(hand, obs)
+    if obs.barter is not None:
+        if obs.rules.barter_refusal and now >= t.refuse:
+            return Decision("refuse")
+        return Decision("accept", _worst(hand, obs))
+    if late or now >= t.stop:
+        return Decision("knock")
+    free = obs.seat == obs.dealer or obs.rules.trade_fee == 0
+    knock = obs.rules.knock_after_exchange and not obs.rules.barter_refusal and now >= t.refuse
+    if "trade" in obs.legal and (free or now < t.trade):
+        return Decision("trade", _worst(hand, obs), knock=knock)
+    return Decision("barter", _worst(hand, obs), knock=knock)
+
+
+def _threshold_widow(obs: Observation, t: Thresholds, hand: tuple[Card, ...], late: bool,
+                     ) -> Decision:
+    legal = obs.legal
+    widow = tuple(obs.widow or ())
+    if "pounce" in legal and hand:
+        return Decision("pounce", next(c for c in widow if rank(c) == rank(hand[0])))
+    if "buy_horse" in legal:
+        return Decision("buy_horse" if LIFE_VALUE > obs.rules.horse_price else "decline_horse")
+    if "take_widow" in legal:
+        middle = _pct(widow, obs)
+        take = middle >= t.refuse or (bool(hand) and middle > _pct(hand, obs))
+        return Decision("take_widow" if take else "keep_hand")
+    stop = Decision("knock" if "knock" in legal else "stand")
+    now = _pct(hand, obs)
+    if late or now >= t.stop:
+        return stop
+    best: tuple[float, tuple[Card, ...], tuple[Card, ...]] | None = None
+    for n in range(1, min(obs.rules.swap_max, len(widow), len(hand)) + 1):
+        for give in combinations(hand, n):
+            for take_ in combinations(widow, n):
+                p = _pct([c for c in hand if c not in give] + list(take_), obs)
+                if best is None or p > best[0]:
+                    best = (p, give, take_)
+    if best is not None and best[0] > now and "swap" in legal:
+        return Decision("swap", give=best[1], take=best[2])
+    return stop
+
+
+def _threshold_discard(obs: Observation, t: Thresholds, hand: tuple[Card, ...], late: bool,
+                       ) -> Decision:
+    legal = obs.legal
+    if "accept" in legal:
+        assert obs.offered_card is not None
+        _, out = _improve(hand, obs.offered_card, obs)
+        return Decision("refuse") if out is None else Decision("accept", out)
+    if "draw_keep" in legal:
+        assert obs.drawn is not None
+        _, out = _improve(hand, obs.drawn, obs)
+        return Decision("draw_discard") if out is None else Decision("draw_keep", out)
+    now = _pct(hand, obs)
+    if "pass" in legal and (late or now >= t.stop):
+        return Decision("pass")
+    if obs.discard_top is not None and "take_discard" in legal:
+        p, out = _improve(hand, obs.discard_top, obs)
+        if out is not None and (p - now >= t.refuse or "draw" not in legal):
+            return Decision("take_discard", out)
+    if "draw" in legal:
+        return Decision("draw")
+    return Decision("pass" if "pass" in legal else "knock")
 
 
 @dataclass(frozen=True)
@@ -138,16 +307,21 @@ def run_arena(
     options: dict[str, object] | None = None,
     playouts: int = ARENA_PLAYOUTS,
     progress: Callable[[int], None] | None = None,
+    thresholds: Thresholds | None = None,
 ) -> ArenaReport:
     """Play ``deals`` decks in every seating of ``policies`` (see the module
-    docstring) and return the report.
+    docstring) and return the report. ``thresholds`` are the ``threshold``
+    player's numbers (default: the preset's in ``THRESHOLDS``, else
+    ``Thresholds()``).
 
     Raises:
         ValueError: an unknown preset, option or level, or too few seats.
     """
+    known = (*levels.LEVELS, *POLICIES)
     for policy in policies:
-        if policy not in levels.LEVELS:
-            raise ValueError(f"unknown AI level {policy!r}; choose from {', '.join(levels.LEVELS)}")
+        if policy not in known:
+            raise ValueError(f"unknown AI level {policy!r}; choose from {', '.join(known)}")
+    tuned = thresholds or THRESHOLDS.get(preset, Thresholds())
     if len(policies) < 1 or deals < 1:
         raise ValueError("give at least one policy and one deal")
     rules = get_preset(preset, options)
@@ -172,7 +346,7 @@ def run_arena(
                 assert seat is not None
                 level = table[seat]
                 rng = random.Random(f"arena:{seed}:{index}:{t}:{moves}")
-                deal.act(seat, levels.decide(deal, seat, level, rng=rng, budget=budget))
+                deal.act(seat, _decide(deal, seat, level, rng, budget, tuned))
                 decisions[level] += 1
                 moves += 1
                 if moves > MAX_MOVES:
@@ -192,6 +366,13 @@ def run_arena(
     unit = "points+lives" if rules.lives else UNITS[rules.family]
     return ArenaReport(preset, dict(options or {}), tuple(policies), n, deals, seed, playouts, unit,
                        scores, pairs, {p: tuple(v) for p, v in per_deck.items()}, decisions)
+
+
+def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Budget,
+            tuned: Thresholds) -> Decision:
+    if level == "threshold":
+        return threshold_choose(deal.observation(seat), tuned)
+    return levels.decide(deal, seat, level, rng=rng, budget=budget)
 
 
 def main(argv: list[str]) -> int:

@@ -4,10 +4,17 @@ is now, would win a showdown against the hands the others may hold.
 
 Like the strong AI it sees only the member's view (``view.seat_view``): the other
 hands are sampled from the worlds consistent with it, never read from the deal.
+
+The same position gives the same hint: the search and the showdown figure draw
+their worlds from a seed made of the member's view alone (``hint_seed``), and
+the search has a fixed number of playouts (``BUDGET``; its clock is only a
+safety net) in which every candidate is played in the same worlds.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import random
 from dataclasses import dataclass
 
@@ -19,6 +26,10 @@ from .view import SeatView
 
 #: sampled worlds behind the showdown figure
 WORLDS = 200
+#: the coach's search: a fixed number of playouts, so that the hint is a function of
+#: the position; the deadline is a safety net on a very slow machine only (past it
+#: the search stops early and the hint may differ)
+BUDGET = Budget(playouts=600, seconds=0.6)
 
 
 @dataclass(frozen=True)
@@ -75,19 +86,52 @@ def explain(advice: Advice, obs: Observation) -> str:
     return f"your {hand} would win only about {share}% of showdowns as it is"
 
 
+def _canonical(value: object) -> str:
+    """A text of ``value`` that is the same in every process (sets and mappings
+    in sorted order, so ``PYTHONHASHSEED`` plays no part)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        inner = ",".join(f"{f.name}={_canonical(getattr(value, f.name))}"
+                         for f in dataclasses.fields(value))
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, tuple | list):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if isinstance(value, set | frozenset):
+        return "{" + ",".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(f"{_canonical(k)}:{_canonical(v)}"
+                                     for k, v in value.items())) + "}"
+    return repr(value)
+
+
+def hint_seed(view: SeatView) -> int:
+    """The seed (0 <= seed < 2**64) of the hint's sampling: a hash (BLAKE2b) of
+    everything in ``view`` — the seat's own observation and memory of the deal,
+    never a card it has not seen — so two positions the seat cannot tell apart
+    get the same seed, in any process."""
+    digest = hashlib.blake2b(_canonical(view).encode(), digest_size=8,
+                             person=b"commerce-hint").digest()
+    return int.from_bytes(digest, "big")
+
+
 def advise(view: SeatView, rng: random.Random | None = None,
            budget: Budget | None = None, worlds: int = WORLDS) -> Advice:
-    """The coach's advice for ``view.seat``, which must be the seat to act.
+    """The coach's advice for ``view.seat``, which must be the seat to act: a
+    function of ``view`` (and ``budget``) alone when ``rng`` is not given.
 
     Args:
         view: what the seat knows (``view.seat_view(deal, seat)``).
-        rng: the random source of the sampled worlds (default: a fresh one).
-        budget: the strong AI's budget (default ``strong.DEFAULT_BUDGET``).
+        rng: tests only: the random source of the sampled worlds instead of
+            the ones seeded by ``hint_seed(view)``.
+        budget: the strong AI's budget (default ``BUDGET``).
         worlds: worlds sampled for ``Advice.wins``.
 
     Raises:
         ValueError: not this seat's decision.
     """
-    rng = rng if rng is not None else random.Random()
-    decision = strong.choose(view, rng, budget)
-    return Advice(decision, showdown_share(view, rng, worlds), worlds)
+    if rng is None:
+        seed = hint_seed(view)
+        search, sampling = random.Random(f"{seed}:search"), random.Random(f"{seed}:showdown")
+    else:
+        search = sampling = rng
+    decision = strong.choose(view, search, budget or BUDGET)
+    return Advice(decision, showdown_share(view, sampling, worlds), worlds)

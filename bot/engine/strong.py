@@ -35,8 +35,12 @@ deal itself:
    difference; otherwise ``normal``'s choice stands.
 
 The budget is a number of playouts and/or a wall-clock deadline
-(``time.perf_counter``); with a playout budget alone the choice is a pure
-function of the view and the random source.
+(``time.perf_counter``), checked before each world is sampled, before each
+playout and every ``CLOCK_EVERY`` moves inside a playout: a search that is past
+its deadline, or would be after one more step as long as the longest seen so
+far (``RESERVE_SHARE``), drops the playout under way and chooses from the
+worlds every live candidate finished. With a playout budget alone the choice is a pure function
+of the view and the random source.
 """
 
 from __future__ import annotations
@@ -83,8 +87,16 @@ MODEL_REJECT = 0.8
 MODEL_ATTEMPTS = 8
 #: judge worlds by the other seats' latest decisions (``_Model``)
 USE_MODEL = True
+#: a playout looks at the clock every this many moves (a move takes ~0.1 ms)
+CLOCK_EVERY = 4
+#: the search stops once the longest gap it has seen between two looks at the clock
+#: (a slow step, or the process waiting for a busy core) would carry it past the
+#: deadline; that reserve is at most this share of the budget's seconds
+RESERVE_SHARE = 0.25
 
 Policy = Callable[[Observation], Decision]
+#: seconds on a monotonic clock (``time.perf_counter``; tests pass a fake one)
+Clock = Callable[[], float]
 
 
 @dataclass(frozen=True)
@@ -522,14 +534,17 @@ class _Model:
 
 
 def sample_world(view: SeatView, rng: random.Random, needs: _Needs | None = None,
-                 model: _Model | None = None) -> _Cards:
+                 model: _Model | None = None, stop: Callable[[], bool] | None = None) -> _Cards:
     """One placement of every card consistent with ``view`` (see the module
     docstring), made plausible by ``model`` when one is given. After
-    ``SAMPLE_ATTEMPTS`` contradictory samples it falls back to the present
-    alone (``_present_only``)."""
+    ``SAMPLE_ATTEMPTS`` contradictory samples, or once ``stop()`` (asked after
+    each rejected sample) answers true, it falls back to the present alone
+    (``_present_only``)."""
     needs = needs if needs is not None else _Needs(view)
     doubts = 0
-    for _ in range(SAMPLE_ATTEMPTS):
+    for attempt in range(SAMPLE_ATTEMPTS):
+        if attempt and stop is not None and stop():
+            break
         sampler = _Sampler(view, rng, needs)
         try:
             cards = sampler.run()
@@ -782,12 +797,20 @@ def _trim(obs: Observation, options: list[Decision], keep: Decision) -> list[Dec
 
 
 # --------------------------------------------------------------------- playouts
-def playout(deal: DealBase, seat: int, first: Decision, policy: Policy) -> float:
+def playout(deal: DealBase, seat: int, first: Decision, policy: Policy,
+            stop: Callable[[], bool] | None = None) -> float:
     """Apply ``first`` for ``seat``, let ``policy`` play every seat to the end of
-    the deal, and return ``outcome`` for ``seat``."""
+    the deal, and return ``outcome`` for ``seat``.
+
+    Raises:
+        TimeoutError: ``stop()`` (asked every ``CLOCK_EVERY`` moves) answered
+            true before the deal ended; ``deal`` is left part-played.
+    """
     deal.act(seat, first)
     moves = 0
     while not deal.finished and moves < MAX_PLAYOUT_MOVES:
+        if stop is not None and moves % CLOCK_EVERY == CLOCK_EVERY - 1 and stop():
+            raise TimeoutError("the search's deadline passed during a playout")
         actor = deal.to_act
         assert actor is not None
         deal.act(actor, policy(deal.observation(actor)))
@@ -805,7 +828,7 @@ def _late(obs: Observation) -> bool:
 
 
 def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | None = None,
-           rollout: str = "normal") -> Decision:
+           rollout: str = "normal", *, clock: Clock = time.perf_counter) -> Decision:
     """Decide for ``view.seat`` (which must be the seat to act) by determinised
     Monte Carlo; see the module docstring.
 
@@ -814,11 +837,17 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
         rng: the random source of the worlds (default: a fresh unseeded one).
         budget: playouts and/or seconds (default ``DEFAULT_BUDGET``).
         rollout: the policy of the playouts: ``normal`` or ``easy``.
+        clock: seconds on a monotonic clock, for ``budget.seconds`` (tests
+            pass a fake one).
+
+    Returns:
+        A legal decision: past the deadline, the best over the worlds every
+        live candidate finished (``normal``'s choice if none did).
 
     Raises:
         ValueError: not this seat's decision.
     """
-    start = time.perf_counter()
+    start = clock()
     obs = view.obs
     if obs.seat is None or obs.to_act != obs.seat or obs.finished:
         raise ValueError("the AI can only decide for the seat to act")
@@ -828,7 +857,7 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
     if default.kind == "pounce":
         return default  # four of a kind beats every hand: nothing to weigh
     search = _Search(view, rng if rng is not None else random.Random(), budget or DEFAULT_BUDGET,
-                     ROLLOUTS[rollout], start)
+                     ROLLOUTS[rollout], start, clock)
     options = search.options(default)
     if default not in options:
         default = options[0]
@@ -841,14 +870,18 @@ class _Search:
     """Successive halving over the candidates, on shared sampled worlds."""
 
     def __init__(self, view: SeatView, rng: random.Random, budget: Budget, policy: Policy,
-                 start: float) -> None:
+                 start: float, clock: Clock = time.perf_counter) -> None:
         self.view = view
         self.rng = rng
         self.policy = policy
         self.builder = _Builder(view)
         self.needs = _Needs(view)
         self.model = _Model(view) if USE_MODEL else None
+        self.clock = clock
         self.deadline = None if budget.seconds is None else start + budget.seconds
+        self.cap = RESERVE_SHARE * (budget.seconds or 0.0)
+        self.looked = start  # the last look at the clock
+        self.reserve = 0.0  # the longest gap between two looks, at most ``cap``
         self.limit = budget.playouts
         self.worlds: list[tuple[_Cards, int]] = []
         self.played = 0
@@ -856,7 +889,8 @@ class _Search:
     def world(self, index: int) -> tuple[_Cards, int]:
         """The ``index``-th sampled world (sampled on first use) and its seed."""
         while len(self.worlds) <= index:
-            self.worlds.append((sample_world(self.view, self.rng, self.needs, self.model),
+            stop = None if self.deadline is None else self.late
+            self.worlds.append((sample_world(self.view, self.rng, self.needs, self.model, stop),
                                 self.rng.randrange(1 << 30)))
         return self.worlds[index]
 
@@ -873,18 +907,35 @@ class _Search:
         """The playouts are spent or the deadline has passed."""
         if self.limit is not None and self.played >= self.limit:
             return True
-        return self.deadline is not None and time.perf_counter() > self.deadline
+        return self.late()
+
+    def late(self) -> bool:
+        """The deadline has passed, or the next step, as long as the longest gap
+        between two looks at the clock so far (``RESERVE_SHARE``), would pass it."""
+        if self.deadline is None:
+            return False
+        now = self.clock()
+        self.reserve = min(self.cap, max(self.reserve, now - self.looked))
+        self.looked = now
+        return now + self.reserve > self.deadline
 
     def play(self, index: int, alive: list[Decision]) -> list[float] | None:
         """Every live candidate played out in world ``index`` (``None``: out of
-        budget before the last one)."""
+        budget before the last one finished; its playouts are dropped)."""
+        if self.out_of_budget():
+            return None
         cards, seed = self.world(index)
+        stop = None if self.deadline is None else self.late
         values = []
         for decision in alive:
             if self.out_of_budget():
                 return None
-            values.append(playout(self.builder.build(cards, seed), self.view.seat, decision,
-                                  self.policy))
+            try:
+                value = playout(self.builder.build(cards, seed), self.view.seat, decision,
+                                self.policy, stop)
+            except TimeoutError:
+                return None
+            values.append(value)
             self.played += 1
         return values
 

@@ -33,9 +33,10 @@ T = TypeVar("T")
 DEADLINE = 5.0
 #: seconds a hint may take in the worker before the coach answers here instead
 HINT_DEADLINE = 0.8
-#: the coach's budget when it answers here (no worker ready in time): a short search,
-#: so the event loop is held for a few tens of milliseconds at most
-QUICK = Budget(playouts=150, seconds=0.04)
+#: the coach's budget when it answers here (no worker ready in time): a short search
+#: of a fixed size (the same position gives the same quick hint), so the event loop is
+#: held for a few tens of milliseconds; its deadline is a safety net
+QUICK = Budget(playouts=60, seconds=0.06)
 
 
 def _ready() -> bool:
@@ -50,7 +51,7 @@ def _strong(view: SeatView, budget: Budget) -> Decision:
 
 
 def _advise(view: SeatView, budget: Budget) -> coach.Advice:
-    """In the worker: the coach's advice."""
+    """In the worker: the coach's advice (seeded by the member's view alone)."""
     return coach.advise(view, budget=budget)
 
 
@@ -118,17 +119,19 @@ class AiPlayers:
         """The coach's advice for the member at ``seat`` (the seat to act), from
         that seat's view only, within about ``HINT_DEADLINE`` seconds: from the
         worker when it is ready and answers in time, else from a short search
-        here (``QUICK``), so that a hint never keeps the member waiting.
+        here (``QUICK``), so that a hint never keeps the member waiting. The
+        same position gives the same hint (``coach.hint_seed``, a fixed
+        playout budget: ``coach.BUDGET`` in the worker).
 
         Raises:
             Exception: the coach failed here too (logged by the caller).
         """
         view = seat_view(deal, seat)
         if self.rng is not None:
-            return coach.advise(view, self.rng, self.budget, worlds=50)
+            return coach.advise(view, budget=self.budget, worlds=50)
         if self.ready():
             try:
-                return await self._off_loop(_advise, view, self.budget, deadline=HINT_DEADLINE)
+                return await self._off_loop(_advise, view, coach.BUDGET, deadline=HINT_DEADLINE)
             except Exception:
                 log.warning("the coach's worker did not answer in time; a short search instead",
                             exc_info=True)
