@@ -42,6 +42,7 @@ from .cards import Card, rank, shuffled_deck
 from .family import Decision, Observation
 from .game import AnyDeal, Game
 from .hands import score
+from .moves import best_exchange
 from .normal import LATE_CIRCUITS, LIFE_VALUE, percentile
 from .rules import RulesError, get_preset
 from .strong import Budget, outcome
@@ -124,12 +125,7 @@ def _worst(hand: Sequence[Card], obs: Observation) -> Card:
 def _improve(hand: Sequence[Card], card: Card, obs: Observation) -> tuple[float, Card | None]:
     """The best percentile with ``card`` in place of one hand card, and that card
     (``None``: no exchange beats the hand)."""
-    best, out = _pct(hand, obs), None
-    for c in hand:
-        p = _pct([x for x in hand if x != c] + [card], obs)
-        if p > best:
-            best, out = p, c
-    return best, out
+    return best_exchange(hand, card, lambda h: _pct(h, obs))
 
 
 def threshold_choose(obs: Observation, t: Thresholds) -> Decision:

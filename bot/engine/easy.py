@@ -33,7 +33,7 @@ from itertools import combinations
 from .cards import Card, rank, suit
 from .family import Decision, Observation
 from .hands import POINT_VALUES, Category, category_of, score
-from .moves import best_swap, by_family, forced_widow, keep_or_throw
+from .moves import best_exchange, best_swap, by_family, forced_widow, keep_or_throw
 
 __all__ = ["Decision", "choose", "choose_easy", "worst_card"]
 
@@ -142,12 +142,7 @@ def _best_with(hand: tuple[Card, ...], card: Card, obs: Observation) -> tuple[in
     """Best score from putting ``card`` in place of one hand card, and the card to
     give up (``None`` when no exchange beats the hand)."""
     ranking = obs.rules.ranking
-    best_value, best_out = score(hand, ranking), None
-    for out in hand:
-        value = score([c for c in hand if c != out] + [card], ranking)
-        if value > best_value:
-            best_value, best_out = value, out
-    return best_value, best_out
+    return best_exchange(hand, card, lambda h: score(h, ranking))
 
 
 def _choose_discard(obs: Observation, hand: tuple[Card, ...]) -> Decision:

@@ -5,7 +5,7 @@ passes its own measure of a hand (a score, a percentile)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TypeVar
 
@@ -15,6 +15,18 @@ from .family import Decision, Observation
 _Value = TypeVar("_Value", int, float)
 #: a level's choice for one family, from the observation and the seat's hand
 Chooser = Callable[[Observation, tuple[Card, ...]], Decision]
+
+
+def best_exchange(hand: Sequence[Card], card: Card, value: Callable[[list[Card]], _Value],
+                  ) -> tuple[_Value, Card | None]:
+    """The best ``value`` of a hand with ``card`` in place of one card of ``hand``,
+    and the card to give up for it (``None``: no exchange beats ``hand`` as it is)."""
+    best, out = value(list(hand)), None
+    for given in hand:
+        v = value([c for c in hand if c != given] + [card])
+        if v > best:
+            best, out = v, given
+    return best, out
 
 
 def by_family(obs: Observation, trade: Chooser, widow: Callable[[Observation], Decision],
