@@ -12,7 +12,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +21,6 @@ from bot.service import StorageFailure, TableService
 from bot.service.skill import final_ranks, player_of, rate
 from bot.storage import AnyStorage, Storage
 from tests.service.test_service import GUILD, fail_next_commit
-from tests.storage.backends import BACKENDS, Backend, make_backend
 
 ANN = 11
 FAULTS = ("none", "fail_final_commit", "restart_before_final", "restart_after_final")
@@ -149,20 +147,6 @@ async def test_every_finished_game_is_rated_exactly_once(games, seed):
         finally:
             patch.restore()
             await storage.close()
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    return make_backend(request, request.param, tmp_path / "commerce.db")
-
-
-@pytest_asyncio.fixture
-async def storage(backend: Backend):
-    store = await backend.open()
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 async def test_a_failed_final_commit_pressed_again_rates_once(storage):

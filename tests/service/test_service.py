@@ -13,18 +13,16 @@ import gc
 import random
 import sqlite3
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
 from bot.engine import Card, Decision, Trade, card_code, parse_card
 from bot.engine import easy as engine_easy
 from bot.service import LiveTable, PostedMessage, StorageFailure, TableService, UserError
 from bot.storage import AnyStorage, PgStorage
-from tests.storage.backends import BACKENDS, Backend, make_backend
+from tests.storage.backends import Backend
 
 GUILD = 1
 ANN, BEN, CAT, DAN = 11, 12, 13, 14
@@ -68,20 +66,6 @@ def rigged(storage: AnyStorage, first_dealer: int = 0,
     service.arranged_decks.extend(decks)
     service.arranged_dealer = first_dealer
     return service
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    return make_backend(request, request.param, tmp_path / "commerce.db")
-
-
-@pytest_asyncio.fixture
-async def storage(backend: Backend):
-    store = await backend.open()
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 def disk_error(storage: AnyStorage) -> Exception:

@@ -9,34 +9,17 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from pathlib import Path
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
 from bot.engine import easy as engine_easy
 from bot.engine.fairness import Attempt, Cut, Shuffler, chain_entries, chain_heads, chain_key
 from bot.engine.proof import verify_record
 from bot.service import StorageFailure, TableService, UserError
 from bot.storage import AnyStorage, PgStorage
-from tests.storage.backends import BACKENDS, Backend, make_backend
 
 GUILD, ANN, BEN = 1, 11, 12
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    return make_backend(request, request.param, tmp_path / "commerce.db")
-
-
-@pytest_asyncio.fixture
-async def storage(backend: Backend):
-    store = await backend.open()
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 def disk_error(storage: AnyStorage) -> Exception:
