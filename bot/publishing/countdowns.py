@@ -10,7 +10,7 @@ import datetime
 from ..service import LiveTable
 
 #: ``(deal number, operation count, seat)``: a moment of a deal, whose turn timer runs
-Moment = tuple[int, int, int]
+Turn = tuple[int, int, int]
 
 
 class Countdowns:
@@ -25,7 +25,7 @@ class Countdowns:
 
     def __init__(self) -> None:
         """No timer runs."""
-        self.turns: dict[int, tuple[Moment, datetime.datetime]] = {}
+        self.turns: dict[int, tuple[Turn, datetime.datetime]] = {}
         self.next_deals: dict[int, datetime.datetime] = {}
 
     def turn_deadline(self, live: LiveTable) -> datetime.datetime | None:
