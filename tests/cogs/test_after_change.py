@@ -204,12 +204,13 @@ async def test_the_watch_catches_up_through_the_step_after_every_change(
     env = simcord_env
     table, (ann, ben, cat), _ = await start(env, bots, "foster", dealer=2)
     caught = []
-    catch_up = table.bot.after.catch_up
+    catch_up = table.bot.timers.catch_up  # the plain callback the timers were given
+    assert catch_up == table.bot.after.catch_up
 
     async def spy(live):
         caught.append(live.id)
         await catch_up(live)
-    monkeypatch.setattr(table.bot.after, "catch_up", spy)
+    monkeypatch.setattr(table.bot.timers, "catch_up", spy)
     message_id = table.live.row.table_message_id
     env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{message_id}",
                      status=502, code=0, message="Bad gateway", times=6)
