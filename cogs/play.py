@@ -29,7 +29,7 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         """Restore the public messages, then start the watch and the timers."""
-        self.bot.publisher.restore()
+        self.bot.after.restore()
         self.bot.timers.start()
 
     async def cog_unload(self) -> None:

@@ -2,7 +2,7 @@
 your hand, end, and the next-deal delay.
 
 Commands are thin: they find the table, call the table service, answer, and
-hand what changed to the bot's one step after every change (``bot.publishing.after``),
+hand what changed to the bot's one step after every change (``bot.changes.after``),
 as the buttons do.
 """
 

@@ -24,8 +24,8 @@ PACKAGES = ("bot", "cogs")
 IO_FRAMEWORKS = {"discord", "sqlite3", "aiosqlite", "asyncio"}
 #: the packages of ``bot/``, top to bottom: a module imports from its own package and
 #: the ones below it only
-LAYERS = ("bot.process", "bot.interactions", "bot.timers", "bot.publishing", "bot.ui",
-          "bot.runtime", "bot.service", "bot.i18n", "bot.storage", "bot.engine")
+LAYERS = ("bot.process", "bot.interactions", "bot.changes", "bot.timers", "bot.publishing",
+          "bot.ui", "bot.runtime", "bot.service", "bot.i18n", "bot.storage", "bot.engine")
 #: entry points (``python -m``) and the package's own ``__init__``: the top of the
 #: graph, whatever package they sit in; no module imports them
 ENTRY_POINTS = {"bot", "bot.__main__", "bot.storage.__main__", "bot.engine.__main__"}
@@ -280,14 +280,15 @@ def test_no_class_is_longer_than_400_lines():
 
 
 def test_the_bot_owned_objects_have_the_shapes_the_lower_layers_expect():
-    """The UI layer knows the handlers, and the publisher knows the timers, only by
-    a protocol (so neither imports upwards); the real classes must fit them."""
+    """The UI layer knows the handlers, and the publisher tells what it shows to the
+    arming of the timers, only by a protocol (so neither imports upwards); the real
+    classes must fit them."""
+    from bot.changes.after import Arming
     from bot.interactions.handlers import Handlers
-    from bot.publishing.publisher import Clock
-    from bot.timers.clock import Timers
+    from bot.publishing.publisher import Moments
     from bot.ui.components import ControlHandlers
 
-    for protocol, cls in ((ControlHandlers, Handlers), (Clock, Timers)):
+    for protocol, cls in ((ControlHandlers, Handlers), (Moments, Arming)):
         wanted = [n for n, v in vars(protocol).items() if callable(v) and not n.startswith("_")]
         assert wanted, protocol
         for name in wanted:
@@ -298,6 +299,22 @@ def test_the_bot_owned_objects_have_the_shapes_the_lower_layers_expect():
             assert list(actual.parameters) == list(expected.parameters), f"{cls.__name__}.{name}"
             assert (inspect.iscoroutinefunction(getattr(cls, name))
                     == inspect.iscoroutinefunction(getattr(protocol, name))), name
+
+
+def test_the_publisher_and_the_timers_are_wired_one_way():
+    """Issue 21: the step after every change (``bot.changes``) knows the timers and
+    the publisher, the timers know the publisher, and nothing of ``bot.publishing``
+    imports the timers or that step (not even under ``TYPE_CHECKING``): the
+    publisher learns what to show of the timers from its own ``Countdowns``, and
+    tells what it shows to the ``Moments`` it is given (that it holds none of them
+    is checked on a running bot: ``tests/cogs/test_after_change.py``)."""
+    graph = import_graph()
+    upward = {f"{name} imports {dep}" for name, deps in graph.items()
+              if name.startswith("bot.publishing") for dep in deps
+              if dep.startswith(("bot.timers", "bot.changes"))}
+    assert upward == set()
+    assert any(dep.startswith("bot.publishing") for dep in graph["bot.timers.clock"])
+    assert {"bot.timers.clock", "bot.publishing.publisher"} <= graph["bot.changes.after"]
 
 
 # ------------------------------------------------------- the checks themselves
@@ -320,12 +337,12 @@ def test_the_checks_would_notice_a_cycle_and_a_cog_importing_a_cog(tmp_path):
 
 
 def test_the_layer_check_would_notice_an_import_upwards_or_a_loose_module():
-    graph = {"bot.publishing.after": {"bot.timers.clock", "bot.service"},
-             "bot.timers.clock": {"bot.publishing.after"},
+    graph = {"bot.publishing.ending": {"bot.timers.clock", "bot.service"},
+             "bot.timers.clock": {"bot.publishing.ending"},
              "bot.service.core": {"bot.runtime.metrics", "bot.storage"},
              "bot.helpers": set(), "bot.ui.render": {"bot.helpers", "bot.__main__"}}
     assert layer_offenders(graph) == [
-        "bot.publishing.after imports bot.timers.clock",
+        "bot.publishing.ending imports bot.timers.clock",
         "bot.service.core imports bot.runtime.metrics",
         "bot.ui.render imports bot.__main__",
         "bot.ui.render imports bot.helpers",

@@ -3,7 +3,7 @@ leaderboard or reset button, or a choice in a card select, does.
 
 Every handler follows one path: service call (lock, engine, commit) returning
 an ``Outcome`` → answer the member → the one step after every change
-(``bot.publishing.after.AfterChange.show``). Errors are answered by
+(``bot.changes.after.AfterChange.show``). Errors are answered by
 ``bot.interactions.guard.guarded`` (``error_reply``'s words), never a traceback.
 
 One ``Handlers`` per bot (``CommerceBot.handlers``): the controls of
@@ -19,6 +19,7 @@ from collections.abc import Callable
 import discord
 
 from .. import i18n
+from ..changes.after import AfterChange
 from ..engine import Decision, choices
 from ..engine.actions import BUTTONS, MOVES, Action
 from ..publishing.publisher import Publisher
@@ -92,16 +93,16 @@ class Handlers(HistoryHandlers):
     Args:
         service: the table service.
         publisher: the public messages of every table.
-        timers: asked whether a member is still in the guild; their
-            ``AfterChange`` shows what every change did.
+        timers: the bot's timers (their client asks whether a member is still in the guild).
+        after: the one step after every change, which shows what every change did.
     """
 
-    def __init__(self, service: TableService, publisher: Publisher, timers: Timers) -> None:
-        """Handlers acting through ``service``; what changed is shown by the
-        timers' ``AfterChange`` (``timers.after``)."""
+    def __init__(self, service: TableService, publisher: Publisher, timers: Timers,
+                 after: AfterChange) -> None:
+        """Handlers acting through ``service``; what changed is shown by ``after``."""
         self.service = service
         self.publisher = publisher
-        self.after = timers.after
+        self.after = after
         self.timers = timers
         self.panels = publisher.panels
 

@@ -18,11 +18,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ..changes.after import AfterChange
 from ..interactions.commands import CommerceGroup
 from ..interactions.guard import answer_error
 from ..interactions.handlers import Handlers
 from ..interactions.translator import CommandTranslator
-from ..publishing.after import AfterChange
 from ..publishing.publisher import Publisher
 from ..publishing.showing import AI_PACE, FRAME_SHARE
 from ..runtime.metrics import GLOBAL_LIMIT, Metrics
@@ -62,9 +62,11 @@ class CommerceBot(commands.Bot):
         publisher: the public messages of every table (``bot.publishing.publisher.Publisher``).
         timers: next-deal and turn timers and the watch (``bot.timers.clock.Timers``);
             the ``Play`` cog starts and stops them.
-        after: the one step after every change (``bot.publishing.after.AfterChange``): what
+        after: the one step after every change (``bot.changes.after.AfterChange``): what
             a command, a control or a timer changed becomes messages, panels and
-            timers.
+            timers. The wiring goes one way: ``after`` knows the timers and the
+            publisher, the timers know the publisher and show through ``after``'s
+            callbacks, the publisher knows neither.
         handlers: what every control does (``bot.interactions.handlers.Handlers``); the controls
             reach it as ``interaction.client.handlers``.
         commerce: the ``/commerce`` group the command cogs add their commands to.
@@ -180,9 +182,9 @@ class CommerceBot(commands.Bot):
         self.publisher.showing.crowded = lambda: (
             self.metrics.request_rate() > FRAME_SHARE * self.request_share())
         self.timers = Timers(self, self.service, self.publisher)
-        self.publisher.clock = self.timers
-        self.after = self.timers.after
-        self.handlers = Handlers(self.service, self.publisher, self.timers)
+        self.after = AfterChange(self.publisher, self.timers)
+        self.timers.show, self.timers.catch_up = self.after.show, self.after.catch_up
+        self.handlers = Handlers(self.service, self.publisher, self.timers, self.after)
         self.commerce = CommerceGroup()
         self.tree.add_command(self.commerce)
         await self.tree.set_translator(CommandTranslator())  # names in each member's language

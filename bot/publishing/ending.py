@@ -32,16 +32,6 @@ class StillOwed(Exception):
     still owed (``OlderMessages.owed``): the step that needed them is not done."""
 
 
-class Timing(Protocol):
-    """What the end asks of the timers (``bot.timers.clock.Timers``)."""
-
-    def forget(self, table_id: int) -> None:
-        """Stop every timer of an ended table."""
-
-    async def stop_turn_timer(self, table_id: int) -> None:
-        """Stop the table's turn timer and take its reminder away."""
-
-
 class Publishing(Protocol):
     """What the end asks of the publisher (``bot.publishing.publisher.Publisher``)."""
 
@@ -52,10 +42,6 @@ class Publishing(Protocol):
     offers: dict[tuple[int, int, int], int | None]
     older: OlderMessages
     metrics: Metrics | None
-
-    @property
-    def clock(self) -> Timing:
-        """The bot's timers."""
 
     def channel(self, live: LiveTable) -> discord.PartialMessageable:
         """Where the table plays."""
@@ -81,7 +67,7 @@ class Ending:
     """The end of every table, step by step.
 
     Args:
-        publisher: the bot's publisher (its messages, panels, places and clock).
+        publisher: the bot's publisher (its messages, panels and places).
 
     Attributes:
         ends: per ended table, the steps of its end already shown.
@@ -103,9 +89,8 @@ class Ending:
         or thread the bot made for it removed. Each step is done at most once;
         when Discord refuses for a while (429, 5xx) the rest is left to the watch
         (``behind``), and a step Discord can never do (the channel is gone, a
-        permission is missing) is given up. Then the service forgets the table."""
-        self.publisher.clock.forget(live.id)  # no timer of an ended table runs on
-        await self.publisher.clock.stop_turn_timer(live.id)  # and its reminder goes
+        permission is missing) is given up. Then the service forgets the table.
+        Its timers are stopped before (``Moments.ended``, ``bot.changes.after``)."""
         done = self.ends.setdefault(live.id, set())
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("showdown", lambda: self._showdown(live)),
@@ -141,8 +126,8 @@ class Ending:
     async def unseen(self, live: LiveTable) -> None:
         """A table ended because its channel was deleted or archived: nothing can
         be shown there any more (a post would reopen an archived thread), so its
-        open panels are closed and its end counts as shown."""
-        self.publisher.clock.forget(live.id)
+        open panels are closed and its end counts as shown (its timers are stopped
+        before, ``bot.changes.after``)."""
         await self.publisher.panels.close(live, i18n._("This table is closed: its channel is gone."))
         await self.publisher.service.end_shown(live.id)
         self.publisher.forget(live.id)

@@ -4,7 +4,10 @@ showdowns, final standings, lobby edits and the read-only end of a table.
 One ``Publisher`` per bot (``CommerceBot.publisher``), shared by the commands,
 the control handlers and the timers. It renders only what the table service
 has already committed, so a failed post or edit never loses an action: the
-watch (``bot.timers.clock``) posts what could not be posted.
+watch (``bot.timers.clock``) posts what could not be posted. It decides no timer
+and knows none: what its messages show of the timers it reads in ``countdowns``
+(``bot.publishing.countdowns``), and what it shows it tells the ``Moments`` it is
+given (``bot.changes.after`` arms the timers from them).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from ..ui.components import (
     view_of,
 )
 from .commitments import Commitments
+from .countdowns import Countdowns
 from .ending import Ending
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
@@ -61,35 +65,47 @@ def shows(content: str, embed: discord.Embed, png: bytes,
             hashlib.blake2b(png, digest_size=16).digest())
 
 
-class Clock(Protocol):
-    """What the publisher asks of the timers (``bot.timers.clock.Timers``)."""
+class Moments(Protocol):
+    """What a refresh tells of the moments it shows, to whoever arms the timers
+    (``bot.changes.after.Arming``): the publisher only says what it shows, at the
+    moment it shows it, and decides no timer. Given per call (``refresh``,
+    ``post_deal``); a refresh given none (``UNTIMED``) arms nothing."""
 
-    def waiting(self, table_id: int) -> bool:
-        """Whether the table's next deal is waiting for its delay."""
+    async def showing(self, live: LiveTable) -> None:
+        """The table message is about to show ``live``'s latest state (not a step
+        being shown), or a refresh of it just ended: what it shows of the turn
+        timer must be known now."""
 
-    def schedule_next(self, live: LiveTable, at: datetime.datetime | None = None) -> None:
-        """Deal the next hand after the table's delay (at ``at`` when given)."""
+    async def presenting(self, table_id: int) -> None:
+        """Moves the table message has not shown yet are about to be shown one at
+        a time: the moment just passed is over."""
 
-    def next_deal_at(self, table_id: int) -> datetime.datetime | None:
-        """When the table's waiting next deal comes (``None``: none is waiting)."""
+    def announced(self, live: LiveTable, at: datetime.datetime | None) -> None:
+        """The finished deal's showdown of a game not over is posted, showing the
+        next deal at ``at`` (``None``: it shows no time, or was posted before)."""
 
-    def turn_deadline(self, live: LiveTable) -> datetime.datetime | None:
-        """When the turn timer of the seat to act runs out (``None``: no timer)."""
+    async def ended(self, table_id: int) -> None:
+        """The table's end is about to be shown: none of its timers runs on."""
 
-    def cancel_timer(self, table_id: int) -> None:
-        """Stop the table's next-deal timer."""
 
-    def reschedule_next(self, live: LiveTable) -> None:
-        """Apply a changed delay to a next deal already waiting."""
+class Untimed:
+    """``Moments`` told to nobody: a refresh that arms no timer (``UNTIMED``)."""
 
-    async def arm_turn_timer(self, live: LiveTable) -> None:
-        """(Re)start the turn timer of the member to act."""
+    async def showing(self, live: LiveTable) -> None:
+        """Nothing to arm."""
 
-    async def stop_turn_timer(self, table_id: int) -> None:
-        """Stop the table's turn timer (and take its reminder away)."""
+    async def presenting(self, table_id: int) -> None:
+        """Nothing to stop."""
 
-    def forget(self, table_id: int) -> None:
-        """Stop every timer of an ended table."""
+    def announced(self, live: LiveTable, at: datetime.datetime | None) -> None:
+        """Nothing to schedule."""
+
+    async def ended(self, table_id: int) -> None:
+        """Nothing to stop."""
+
+
+#: the ``Moments`` of a refresh that arms no timer
+UNTIMED: Moments = Untimed()
 
 
 class Publisher:
@@ -105,8 +121,8 @@ class Publisher:
             ``None``: nowhere.
 
     Attributes:
-        clock: the bot's timers, set once they exist (``CommerceBot.setup_hook``):
-            a showdown schedules the next deal, a new state re-arms the turn timer.
+        countdowns: what the messages show of the timers (the turn deadline, the
+            next deal's time), written by the timers (``bot.publishing.countdowns``).
         offers: barter offers already announced: ``(table, deal, seq)`` -> message
             id (``None``: unknown).
         panels: every player's private panel (``bot.publishing.panels``), refreshed with
@@ -120,8 +136,6 @@ class Publisher:
             pace (``bot.publishing.showing``).
     """
 
-    clock: Clock
-
     def __init__(self, client: discord.Client, service: TableService, *,
                  pace: float = AI_PACE, metrics: Metrics | None = None) -> None:
         """A publisher that has announced nothing yet; ``restore`` reads back the
@@ -130,6 +144,7 @@ class Publisher:
         self.service = service
         self.metrics = metrics
         self.showing = Showing(service, pace)
+        self.countdowns = Countdowns()
         self.offers: dict[tuple[int, int, int], int | None] = {}
         self.editing: set[int] = set()
         self.dirty: set[int] = set()
@@ -145,11 +160,11 @@ class Publisher:
         self.ending = Ending(self)
         media.warm_up()  # the card sprites, drawn in the background once per process
 
-    def restore(self) -> None:
+    def restore(self, moments: Moments = UNTIMED) -> None:
         """After a start: remember the offers announced before it (the table
         message carries the Accept / Refuse buttons either way, so never ping
         twice), and refresh every table message, posting a showdown a crash
-        kept back."""
+        kept back (told to ``moments``, as ``refresh``)."""
         for live in list(self.service.tables.values()):
             if live.game is None:
                 continue
@@ -158,7 +173,7 @@ class Publisher:
                 key = (live.id, live.deal_number, len(deal.operations))
                 known = live.row.offer_key == f"{key[1]}:{key[2]}"
                 self.offers[key] = live.row.offer_message_id if known else None
-            asyncio.get_running_loop().create_task(self.refresh(live))
+            asyncio.get_running_loop().create_task(self.refresh(live, moments=moments))
 
     def forget(self, table_id: int) -> None:
         """A table's end is shown: drop what is remembered of its messages and panels."""
@@ -187,18 +202,20 @@ class Publisher:
         """The table message's embed now: the turn deadline or the next deal's
         time as relative timestamps, and the table picture as its image."""
         deal = live.deal
-        turn = self.clock.turn_deadline(live) if deal is not None and not deal.finished else None
+        countdowns = self.countdowns
+        turn = countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
         return media.attach(render.table_embed(
-            live, deadline=turn, next_deal=self.clock.next_deal_at(live.id)), media.TABLE_FILE)
+            live, deadline=turn, next_deal=countdowns.next_deal_at(live.id)), media.TABLE_FILE)
 
     @in_server_language
     async def post_deal(self, live: LiveTable, *, paced: bool = True,
-                        settled: int | None = None) -> None:
+                        settled: int | None = None, moments: Moments = UNTIMED) -> None:
         """Post the new deal's table message, then anything the AI already did
         (``paced``: one move at a time, as ``refresh``); the previous showdown
         loses its Next deal button (unless it is ``settled``: the press of Next
-        deal on it took it off already, in its own answer)."""
-        self.clock.cancel_timer(live.id)
+        deal on it took it off already, in its own answer). ``moments`` is told
+        what is shown (``Moments``), first the new deal just before its table
+        message is posted."""
         previous = live.showdown_messages.get(live.deal_number - 1)
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
@@ -210,14 +227,14 @@ class Publisher:
                     settle_old, self.channel(live), message_id,
                     self.older.embeds(live.id, message_id, drop=True)))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
-        await self.clock.arm_turn_timer(live)  # first: the table message shows its deadline
+        await moments.showing(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
             # as dealt: the AI moves follow one at a time
             await self.post_table_message(self.showing.frame(live, 0), frame=True)
-            await self.refresh(live)
+            await self.refresh(live, moments=moments)
             return
         await self.post_table_message(live)
-        await self.refresh(live, paced=False)  # an offer, a showdown, the game's end
+        await self.refresh(live, paced=False, moments=moments)  # an offer, a showdown, the end
 
     @staticmethod
     def head(live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
@@ -275,7 +292,7 @@ class Publisher:
 
     @in_server_language
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
-                      *, paced: bool = True) -> None:
+                      *, paced: bool = True, moments: Moments = UNTIMED) -> None:
         """Bring the table's public messages up to date after any change: a lobby's
         message, a deal's table message (``paced``: the moves it has not shown yet
         one at a time first, see ``pace``), offers and showdowns, and, once the
@@ -284,7 +301,10 @@ class Publisher:
         flight, later changes are folded into one more. Discord 429/5xx answers are
         retried; the game state is already committed, so a failed edit never loses
         an action, and a table whose messages are behind is marked ``behind`` for
-        the watch to bring up to date."""
+        the watch to bring up to date. ``moments`` is told what is shown
+        (``Moments``): moves about to be shown one at a time, each latest state
+        just before the table message shows it, a showdown posted, an end, and
+        the state once the refresh is over."""
         if live.id in self.editing:
             self.dirty.add(live.id)
             if live.row.status == "closed":
@@ -297,7 +317,7 @@ class Publisher:
                 # the turn timer of the moment just passed must not run on (nor remind)
                 # while the moves after it are shown; the new moment's starts when the
                 # table message shows it (``_refresh_once``)
-                await self.clock.stop_turn_timer(live.id)
+                await moments.presenting(live.id)
             while True:
                 self.dirty.discard(live.id)
                 if paced and not await self.showing.present(live, self.show_step):
@@ -305,7 +325,7 @@ class Publisher:
                     if current is None:
                         break  # its end was shown meanwhile
                     live = current  # closed or rebuilt meanwhile: show it as it is
-                await self._refresh_once(live, interaction)
+                await self._refresh_once(live, interaction, moments)
                 if self.service.current(live.id) is live:  # not when its end was just shown
                     self.showing.mark(live)
                 if live.id not in self.dirty:
@@ -313,12 +333,14 @@ class Publisher:
         finally:
             self.editing.discard(live.id)
         if live.id in self.service.tables:
-            await self.clock.arm_turn_timer(live)
+            await moments.showing(live)
 
-    async def _refresh_once(self, live: LiveTable, interaction: discord.Interaction | None) -> None:
+    async def _refresh_once(self, live: LiveTable, interaction: discord.Interaction | None,
+                            moments: Moments) -> None:
         if live.id in self.older.owed:
             await self.older.settle(live.id)
         if live.row.status not in OPEN_STATUSES:
+            await moments.ended(live.id)  # no timer of an ended table runs on, nor reminds
             await self.ending.show(live)
             return
         if live.deal is None:
@@ -326,15 +348,15 @@ class Publisher:
             return
         try:
             if live.deal.finished:  # the showdown first: the table message then shows when
-                await self.after_deal_change(live)  # the next deal comes
+                await self.after_deal_change(live, moments)  # the next deal comes
                 await self.edit_table_message(live)
             else:
-                await self.clock.arm_turn_timer(live)  # the deadline the message shows
+                await moments.showing(live)  # the deadline the message shows
                 if live.row.table_message_id is not None:
                     await self.edit_table_message(live)
                 else:
                     await self.post_table_message(live)
-                await self.after_deal_change(live)
+                await self.after_deal_change(live, moments)
             if live.id not in self.older.owed:
                 self.behind.discard(live.id)
         except discord.Forbidden:
@@ -394,15 +416,17 @@ class Publisher:
         self.older.remember(live.id, message_id, [embed])
 
     @in_server_language
-    async def after_deal_change(self, live: LiveTable) -> None:
-        """Post a barter offer to a human target, or the showdown (and final standings)."""
+    async def after_deal_change(self, live: LiveTable, moments: Moments = UNTIMED) -> None:
+        """Post a barter offer to a human target, or the showdown of a finished
+        deal; ``moments`` is told of a showdown of a game not over, posted now or
+        before (``Moments.announced``)."""
         deal = live.deal
         assert deal is not None and live.game is not None
         channel = self.channel(live)
         if deal.finished:
             if deal.showdown is None or live.deal_number in live.announced:
-                if not live.game.complete and not self.clock.waiting(live.id):
-                    self.clock.schedule_next(live)
+                if not live.game.complete:
+                    moments.announced(live, None)
                 return
             complete = live.game.complete
             items: list[discord.ui.Item[Any]] = []
@@ -421,7 +445,7 @@ class Publisher:
             self.older.remember(live.id, msg.id, [embed])
             await self.service.posted(live, PostedMessage("showdown", msg.id))
             if not complete:
-                self.clock.schedule_next(live, at)
+                moments.announced(live, at)
             return
         pending = deal.pending
         if pending is not None:

@@ -11,7 +11,7 @@ that failed a ``StorageFailure`` (the bot's failure, never a ``UserError``).
 
 Every coroutine that changes a table returns its ``Outcome`` (``outcome``):
 the operations appended (the member's, then the AI's), a deal dealt or over,
-an offer answered, a turn timed out, the table ended; ``bot.publishing.after`` turns it
+an offer answered, a turn timed out, the table ended; ``bot.changes.after`` turns it
 into messages, panels and timers.
 
 - ``core``: open tables in memory, the unit of work, rebuilds from the action

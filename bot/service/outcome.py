@@ -1,5 +1,5 @@
 """What a state change of the table service did: its ``Outcome``, which every
-public coroutine that changes a table returns. ``bot.publishing.after.AfterChange`` turns
+public coroutine that changes a table returns. ``bot.changes.after.AfterChange`` turns
 it into messages, panels and timers, the same for every caller (a command, a
 control, a timer, the watch).
 """

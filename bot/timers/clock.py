@@ -2,7 +2,11 @@
 turn timer (a reminder halfway, then the AI plays) and the watch that keeps
 every open table moving whatever failed before.
 
-One ``Timers`` per bot (``CommerceBot.timers``); the ``Play`` cog starts it
+One ``Timers`` per bot (``CommerceBot.timers``). What a timer or the watch
+changes is shown through the one step after every change, handed over as plain
+callbacks (``show``, ``catch_up``: ``bot.changes.after``, which arms these
+timers); the timers write their deadlines where the publisher reads what its
+messages show of them (``Publisher.countdowns``). The ``Play`` cog starts it
 when it loads and stops it (the watch and every timer) when it unloads. A clean
 stop (``bot.process.stopping``) winds it down first (``wind_down``): no timer starts or
 acts any more, and what the watch or a timer was already doing runs to its end.
@@ -15,17 +19,16 @@ import contextlib
 import datetime
 import logging
 import time
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
 
 import discord
 from discord.ext import tasks
 
 from ..i18n import _
-from ..publishing.after import AfterChange
 from ..publishing.publisher import Publisher
 from ..runtime.sending import ping
-from ..service import LiveTable, StorageFailure, TableService, UserError
+from ..service import LiveTable, Outcome, StorageFailure, TableService, UserError
 from ..service.locks import InFlight
 from ..ui import render
 
@@ -41,6 +44,21 @@ SWEEP_EVERY = 10 * 60
 #: in order costs a few microseconds; 10,000 at once would hold every click
 #: back for tens of milliseconds)
 TEND_BATCH = 200
+
+
+class Show(Protocol):
+    """The one step after every change (``bot.changes.after.AfterChange.show``):
+    what an outcome changed becomes messages, panels and timers."""
+
+    def __call__(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
+                 paced: bool = True, idle: int = 0) -> Awaitable[None]:
+        """Show ``outcome`` (``paced``: AI moves one at a time; ``idle``: the seconds
+        an idle lobby stood before it closed)."""
+
+
+#: bring a table's public messages up to what is committed, at once (the watch's
+#: catch-up, ``bot.changes.after.AfterChange.catch_up``)
+CatchUp = Callable[[LiveTable], Awaitable[None]]
 
 
 async def still_member(client: discord.Client, guild_id: int, member_id: int) -> bool:
@@ -64,9 +82,15 @@ class Timers:
     Args:
         client: the bot (to wait until it is ready and to ask about members).
         service: the table service the timers act through.
-        publisher: posts what the timers change.
+        publisher: where the reminders go, the tables whose messages are behind or
+            being brought up to date, and where the deadlines are written that the
+            messages show (``Publisher.countdowns``).
 
     Attributes:
+        show: the one step after every change, for what a timer changed; set with
+            ``catch_up`` when the bot is made (``CommerceBot.setup_hook``) to its
+            ``AfterChange``'s.
+        catch_up: the watch's catch-up of a table owing one without any change.
         next_deal_timers: table id -> the task dealing its next hand after the delay.
         turn_timers: table id -> the turn timer of the member to act.
         rounds: rounds of the watch run to their end so far.
@@ -74,22 +98,24 @@ class Timers:
             before the first); ``lag`` is read from it.
     """
 
+    show: Show
+    catch_up: CatchUp
+
     def __init__(self, client: discord.Client, service: TableService,
                  publisher: Publisher) -> None:
         """No timer runs, and the watch waits for ``start`` (the ``Play`` cog's load)."""
         self.client = client
         self.service = service
         self.publisher = publisher
-        #: the one step after every change (``bot.publishing.after``), the timers' and everyone's
-        self.after = AfterChange(publisher)
         #: event-loop time of the next sweep of finished tables' channels
         self.next_sweep = 0.0
         self.next_deal_timers: dict[int, asyncio.Task[None]] = {}
         self.turn_timers: dict[int, asyncio.Task[None]] = {}
-        #: table id -> when its waiting next deal comes
-        self.next_deals: dict[int, datetime.datetime] = {}
-        #: table id -> ((deal number, operation count, seat), when its turn timer runs out)
-        self.deadlines: dict[int, tuple[tuple[int, int, int], datetime.datetime]] = {}
+        #: table id -> when its waiting next deal comes (the publisher's, which shows it)
+        self.next_deals = publisher.countdowns.next_deals
+        #: table id -> ((deal number, operation count, seat), when its turn timer runs
+        #: out), while it waits (the publisher's, which shows it)
+        self.deadlines = publisher.countdowns.turns
         #: table id -> its "it is your move" reminder, deleted once the moment passed
         self.reminders: dict[int, discord.Message] = {}
         #: what timers that ran out are doing (an automatic deal, the AI's move)
@@ -191,7 +217,7 @@ class Timers:
             if closed is not None:
                 log.info("table %s: lobby closed after %s s without activity", table_id,
                          LOBBY_IDLE)
-                await self.after.show(closed, idle=LOBBY_IDLE)
+                await self.show(closed, idle=LOBBY_IDLE)
         if self.service.unsaved:
             await self.service.write_unsaved()
         now = asyncio.get_running_loop().time()
@@ -209,7 +235,7 @@ class Timers:
             return  # a request is changing or publishing it; the next tick looks again
         ended = self.service.ending.get(table_id)
         if ended is not None:  # its end is still to be shown
-            await self.after.catch_up(ended)
+            await self.catch_up(ended)
             return
         if self.service.due(table_id):
             await self._resume(table_id)
@@ -218,7 +244,7 @@ class Timers:
         if live is None:
             return
         if table_id in self.publisher.behind:
-            await self.after.catch_up(live)  # Discord refused an update
+            await self.catch_up(live)  # Discord refused an update
             return
         if await self._commit(live) or live.game is None or live.deal is None:
             return
@@ -228,10 +254,10 @@ class Timers:
             waiting = (not live.game.complete and live.row.next_deal_delay > 0
                        and not self.waiting(table_id))
             if unposted or waiting:
-                await self.after.catch_up(live)
+                await self.catch_up(live)
         elif live.row.table_message_id is None:
             # posts the table message a failed write lost
-            await self.after.catch_up(live)
+            await self.catch_up(live)
         elif table_id not in self.turn_timers:
             await self.arm_turn_timer(live)
 
@@ -239,7 +265,7 @@ class Timers:
         """Take the automatic step the table owes (``TableService.resume``) and show it."""
         outcome = await self.service.resume(table_id)
         if outcome is not None:
-            await self.after.show(outcome, paced=False)
+            await self.show(outcome, paced=False)
 
     async def _commit(self, live: LiveTable) -> bool:
         """Post a lobby's fair-shuffle message that a failure kept back (or a lobby
@@ -281,19 +307,14 @@ class Timers:
             self._auto_next(live.id, live.deal_number, delay))
 
     def next_deal_at(self, table_id: int) -> datetime.datetime | None:
-        """When the table's waiting next deal comes (``None``: none is waiting)."""
-        return self.next_deals.get(table_id) if table_id in self.next_deal_timers else None
+        """When the table's waiting next deal comes (``None``: none is waiting;
+        ``Countdowns.next_deal_at``)."""
+        return self.publisher.countdowns.next_deal_at(table_id)
 
     def turn_deadline(self, live: LiveTable) -> datetime.datetime | None:
         """When the turn timer of the seat to act now runs out (``None``: no timer
-        runs for this moment of the deal)."""
-        deal = live.deal
-        known = self.deadlines.get(live.id)
-        if deal is None or deal.to_act is None or known is None or live.id not in self.turn_timers:
-            return None
-        moment, deadline = known
-        return deadline if moment == (live.deal_number, len(deal.operations), deal.to_act) \
-            else None
+        runs for this moment of the deal; ``Countdowns.turn_deadline``)."""
+        return self.publisher.countdowns.turn_deadline(live)
 
     def forget(self, table_id: int) -> None:
         """Stop every timer of a closed table."""
@@ -347,7 +368,7 @@ class Timers:
         except Exception:
             log.exception("table %s: automatic next deal failed", table_id)
             return
-        await self.after.show(outcome)
+        await self.show(outcome)
 
     # ------------------------------------------------------------ turn timer
     async def arm_turn_timer(self, live: LiveTable) -> None:
@@ -391,6 +412,7 @@ class Timers:
             # that moment has passed (the move was made): no reminder, no timeout
             if self.turn_timers.get(table_id) is asyncio.current_task():
                 self.turn_timers.pop(table_id, None)
+                self.deadlines.pop(table_id, None)
             return
         member_id = live.member_of(seat)
         known = self.deadlines.get(table_id)
@@ -404,6 +426,7 @@ class Timers:
         await asyncio.sleep(seconds - seconds / 2)
         # From here on the timer acts: re-arming must not cancel it half-way.
         self.turn_timers.pop(table_id, None)
+        self.deadlines.pop(table_id, None)  # no deadline shown while the AI plays
         self._act(self._expire(table_id, deal_number, seq, seat, member_id))
 
     def _act(self, step: Coroutine[Any, Any, None]) -> None:
@@ -429,11 +452,11 @@ class Timers:
             if live is None or member_id is None:
                 return
             if not await still_member(self.client, live.row.guild_id, member_id):
-                await self.after.show_all(await self.service.member_gone(live.row.guild_id,
-                                                                         member_id))
+                for gone in await self.service.member_gone(live.row.guild_id, member_id):
+                    await self.show(gone)
                 return
             timed = await self.service.timeout(table_id, deal_number, seq)
             if timed is not None:  # the offer answered, the move said, the table shown
-                await self.after.show(timed)
+                await self.show(timed)
         except Exception:
             log.exception("table %s: turn timer failed", table_id)

@@ -1,11 +1,13 @@
-"""Issue 21: one step after every change (``bot.publishing.after``), and one place turning an
+"""Issue 21: one step after every change (``bot.changes.after``), and one place turning an
 error into a reply (``bot.interactions.guard.error_reply``). A slash command and the
 button doing the same thing give the same result; a storage failure of a timer's
 automatic deal is logged, never taken for a member's refusal."""
 
 from __future__ import annotations
 
+import functools
 import logging
+import types
 
 import pytest
 
@@ -202,12 +204,13 @@ async def test_the_watch_catches_up_through_the_step_after_every_change(
     env = simcord_env
     table, (ann, ben, cat), _ = await start(env, bots, "foster", dealer=2)
     caught = []
-    catch_up = table.bot.after.catch_up
+    catch_up = table.bot.timers.catch_up  # the plain callback the timers were given
+    assert catch_up == table.bot.after.catch_up
 
     async def spy(live):
         caught.append(live.id)
         await catch_up(live)
-    monkeypatch.setattr(table.bot.after, "catch_up", spy)
+    monkeypatch.setattr(table.bot.timers, "catch_up", spy)
     message_id = table.live.row.table_message_id
     env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{message_id}",
                      status=502, code=0, message="Bad gateway", times=6)
@@ -218,3 +221,52 @@ async def test_the_watch_catches_up_through_the_step_after_every_change(
     assert table.live.id not in table.bot.publisher.behind
     assert table.live.id in caught
     assert "traded" in message_text(table.message(message_id))
+
+
+def held_by(root: object) -> list[object]:
+    """Every object ``root`` holds, followed through the attributes of objects of
+    ``bot.publishing``, containers, bound methods and partials (not into the
+    client or the service, which are no part of the publisher)."""
+    seen: set[int] = set()
+    found: list[object] = []
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        found.append(obj)
+        if isinstance(obj, dict):
+            todo += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, list | tuple | set | frozenset):
+            todo += list(obj)
+        elif isinstance(obj, types.MethodType):
+            todo.append(obj.__self__)
+        elif isinstance(obj, functools.partial):
+            todo += [obj.func, *obj.args, *obj.keywords.values()]
+        elif type(obj).__module__.startswith("bot.publishing") and hasattr(obj, "__dict__"):
+            todo += list(vars(obj).values())
+    return found
+
+
+async def test_the_publisher_holds_no_timer_yet_shows_their_deadlines(simcord_env, bots):
+    """The wiring goes one way (docs/ARCHITECTURE.md, "After a change"): with a
+    showdown posted and its next deal waiting, nothing the publisher holds is the
+    timers or the step after every change; the next deal's time it shows is the
+    one the timers armed, read from its own ``countdowns``."""
+    from bot.changes.after import AfterChange, Arming
+    from bot.timers.clock import Timers
+
+    env = simcord_env
+    table, _, _ = await start(env, bots, "foster", dealer=2)
+    while not table.live.deal.finished:
+        await choose(table, table.actor_to_act(), "knock")
+    await env.settle()
+    bot, live = table.bot, table.live
+    assert bot.timers.waiting(live.id)
+    at = bot.publisher.countdowns.next_deal_at(live.id)
+    assert at is not None and at == bot.timers.next_deal_at(live.id)
+    held = held_by(bot.publisher)
+    assert len(held) > 20  # the walk went through the publisher's parts
+    assert not any(isinstance(o, Timers | AfterChange | Arming) for o in held)
+    assert bot.timers not in held and bot.after not in held

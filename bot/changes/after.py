@@ -9,8 +9,17 @@ shows: the lobby message (edited in the press's own answer when the press was
 on it), a new deal's table message (the showdown pressed losing its Next deal
 in that answer), an answered offer closed, a turn that ran out said, a changed
 delay applied, and the table brought up to date (``Publisher.refresh``: the
-table message, offers, showdowns, panels, the turn timer; a table that ended
-shows its end, ``bot.publishing.ending``).
+table message, offers, showdowns, panels; a table that ended shows its end,
+``bot.publishing.ending``).
+
+It also decides the timers (``bot.timers.clock.Timers``): a new deal stops the
+next-deal timer, a changed delay moves it, a channel gone stops them all, and
+what the publisher shows while it brings the table up to date (``Moments``:
+moves shown one at a time, a state shown with its turn deadline, a showdown
+announcing the next deal, an end) arms or stops them through ``Arming``. The
+wiring goes one way: this step knows the publisher and the timers, the timers
+know the publisher and show what they change through this step's ``show`` and
+``catch_up`` (plain callbacks, ``Timers.show``), and the publisher knows neither.
 
 One ``AfterChange`` per bot (``CommerceBot.after``), shared by the handlers,
 the cogs and the timers.
@@ -19,16 +28,18 @@ the cogs and the timers.
 from __future__ import annotations
 
 import contextlib
+import datetime
 
 import discord
 
 from ..i18n import N_, _
+from ..publishing.publisher import Publisher
 from ..runtime.language import in_server_language
 from ..runtime.sending import NO_PINGS, edit
 from ..service import LiveTable, Outcome
+from ..timers.clock import Timers
 from ..ui import render
 from ..ui.components import lobby_view
-from .publisher import Publisher
 
 #: the operations of an exchange whose public line hides what the player got
 CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
@@ -74,17 +85,59 @@ def pressed_on(interaction: discord.Interaction | None, message_id: int | None) 
             and interaction.message is not None and interaction.message.id == message_id)
 
 
-class AfterChange:
-    """Turns each ``Outcome`` into what the table shows.
+class Arming:
+    """The timers armed from what the publisher shows (``Moments``, given to each
+    ``Publisher.refresh``): the turn timer of the member to act starts when the
+    table message shows their moment (its deadline shown with it), stops while
+    the moves after it are shown one at a time; a posted showdown schedules the
+    next deal at the time it shows; an ended table's timers stop.
 
     Args:
-        publisher: the bot's publisher (its messages, panels and, through
-            ``clock``, the timers).
+        timers: the bot's timers.
     """
 
-    def __init__(self, publisher: Publisher) -> None:
-        """The step after every change, posting through ``publisher``."""
+    def __init__(self, timers: Timers) -> None:
+        """Arming ``timers``."""
+        self.timers = timers
+
+    async def showing(self, live: LiveTable) -> None:
+        """(Re)start the turn timer of the member to act (one already running for
+        this very moment keeps its deadline; ``Timers.arm_turn_timer``)."""
+        await self.timers.arm_turn_timer(live)
+
+    async def presenting(self, table_id: int) -> None:
+        """Stop the turn timer of the moment just passed, and its reminder."""
+        await self.timers.stop_turn_timer(table_id)
+
+    def announced(self, live: LiveTable, at: datetime.datetime | None) -> None:
+        """Deal the next hand at ``at``, the time the showdown shows; without one,
+        after the table's delay unless a next deal is waiting already."""
+        if at is not None:
+            self.timers.schedule_next(live, at)
+        elif not self.timers.waiting(live.id):
+            self.timers.schedule_next(live)
+
+    async def ended(self, table_id: int) -> None:
+        """Stop every timer of an ended table, and take its reminder away."""
+        self.timers.forget(table_id)
+        await self.timers.stop_turn_timer(table_id)
+
+
+class AfterChange:
+    """Turns each ``Outcome`` into what the table shows, and the timers it arms.
+
+    Args:
+        publisher: the bot's publisher (its messages and panels).
+        timers: the bot's timers (armed from what the publisher shows, ``Arming``).
+    """
+
+    def __init__(self, publisher: Publisher, timers: Timers) -> None:
+        """The step after every change, posting through ``publisher`` and arming
+        ``timers``."""
         self.publisher = publisher
+        self.timers = timers
+        #: what the publisher is told to show, as it shows it (``Moments``)
+        self.arming = Arming(timers)
 
     @in_server_language
     async def show(self, outcome: Outcome, interaction: discord.Interaction | None = None,
@@ -109,10 +162,11 @@ class AfterChange:
         """
         publisher, live = self.publisher, outcome.live
         if outcome.unseen:  # its channel is gone: its panels close, its end counts as shown
+            self.timers.forget(live.id)
             await publisher.ending.unseen(live)
             return
         if outcome.delay_changed:
-            publisher.clock.reschedule_next(live)
+            self.timers.reschedule_next(live)
             return
         if outcome.before.status == "lobby":
             await self._lobby(outcome, interaction, idle)
@@ -128,10 +182,12 @@ class AfterChange:
                 await edit(interaction, embeds=publisher.older.settled_embeds(
                     interaction.message), view=None)
                 settled = shown
-            await publisher.post_deal(live, paced=paced, settled=settled)
+            self.timers.cancel_timer(live.id)  # the next deal is here
+            await publisher.post_deal(live, paced=paced, settled=settled, moments=self.arming)
             return
         if outcome.rebuilt and live.deal is not None:
-            await publisher.post_deal(live, paced=False)
+            self.timers.cancel_timer(live.id)
+            await publisher.post_deal(live, paced=False, moments=self.arming)
             return
         text = offer_closed_text(outcome)
         if text is not None and outcome.answered is not None:
@@ -140,7 +196,7 @@ class AfterChange:
             await self._timed_out(outcome)
         if outcome.before.status == "lobby" and not outcome.ended:
             return  # the lobby message was all it shows
-        await publisher.refresh(live, interaction, paced=paced)
+        await publisher.refresh(live, interaction, paced=paced, moments=self.arming)
 
     async def _lobby(self, outcome: Outcome, interaction: discord.Interaction | None,
                      idle: int) -> None:
@@ -178,7 +234,12 @@ class AfterChange:
         end not shown yet, an update Discord refused, a showdown or table message a
         failure lost, a next deal whose countdown is not running). Failures are
         logged, never raised (``Publisher.refresh``)."""
-        await self.publisher.refresh(live, paced=False)
+        await self.publisher.refresh(live, paced=False, moments=self.arming)
+
+    def restore(self) -> None:
+        """After a start: every table's messages brought up to date, its timers
+        armed as they show (``Publisher.restore``)."""
+        self.publisher.restore(self.arming)
 
     async def show_all(self, outcomes: list[Outcome],
                        interaction: discord.Interaction | None = None) -> None:
