@@ -44,15 +44,17 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from ..engine import Observation, Showdown, describe, hand_label
+from ..engine import Observation, Showdown, describe
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from ..i18n import N_, _, current
 from . import fonts
+from .cards import hand_label
 from . import png as png_file
 from .status import PICTURE, ending_line, middle_word, status_line
 from .words import hand_words, plural
 
-__all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
+__all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_alt", "showdown_png", "table_alt",
+           "table_png", "warm"]
 
 ASSETS = fonts.ASSETS
 

@@ -13,11 +13,12 @@ from typing import NamedTuple
 
 import discord
 
-from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe, hand_label
+from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe
 from ..engine.actions import Action
 from ..i18n import N_, _, ngettext
 from ..service import LiveTable
 from . import names, payments, proofs
+from .cards import hand_label
 from .controls import label
 from .status import MESSAGE, ending_line, status_line
 from .words import hand_words

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bot.engine import card_label, replay
+from bot.engine import replay
+from bot.ui.cards import card_label
 from tests.cogs.helpers import Table, has_select, message_text, select_values
 
 
@@ -185,7 +186,7 @@ async def test_oldway_pounce_button_appears_only_to_the_player_who_can(simcord_e
                    for c in row.children)
     await ann.click(res.response, label="Pounce!")
     assert len(table.live.deal.hands[seat]) == 4
-    assert "pounced on 7♠" in message_text(table.table_message())
+    assert "pounced on 7♤" in message_text(table.table_message())
 
 
 async def test_jaques_direct_trade_between_two_members(simcord_env, bots):

@@ -29,11 +29,11 @@ from bot.engine import (
     describe,
     easy,
     get_preset,
-    hand_label,
     parse_card,
     shuffled_deck,
 )
 from bot.ui import fonts, pictures, png, status, words
+from bot.ui.cards import hand_label
 from tests.profiles import examples
 
 PRESET_NAMES = sorted(PRESETS)
@@ -140,7 +140,7 @@ def test_a_hand_picture_and_its_description():
     _, deal = play("foster", 3, 0, 0)
     obs = deal.observation(1)
     seq = dataclasses.replace(obs, hand=tuple(parse_card(c) for c in ("8s", "6s", "7s")))
-    assert pictures.hand_alt(seq) == "Your hand: 8♠ 7♠ 6♠ — sequence to 8."
+    assert pictures.hand_alt(seq) == "Your hand: 8♤ 7♤ 6♤ — sequence to 8."
     text = pictures.hand_alt(obs)
     assert text == f"Your hand: {hand_label(obs.hand)} — {describe(obs.hand)}."
     assert pictures.hand_png(seq) != pictures.hand_png(obs)

@@ -12,15 +12,16 @@ import re
 
 import pytest
 
-from bot.engine import PRESETS, Game, card_label, easy, get_preset, hand_label, shuffled_deck
+from bot.engine import PRESETS, Game, easy, get_preset, shuffled_deck
 from bot.ui import render
+from bot.ui.cards import card_label, hand_label
 from bot.ui.render import game_length
 from tests.ui.limits import embed_problems
 from tests.ui.test_words import embed_text, live_table
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
-#: a card's label as the embeds write it ("10♦")
-CARD = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[♣♦♥♠]")
+#: a card's label as the embeds write it ("10♢")
+CARD = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[♧♢♡♤]")
 
 
 def test_a_games_length_is_said_in_its_own_terms():
