@@ -248,6 +248,9 @@ async def test_ending_a_jaques_table_shares_the_pot_and_loses_no_chip(simcord_en
     assert pot > 0
     res = await ann.slash(table.channel, "commerce end")
     assert "shared by the players still in" in res.response.content
+    said = res.response.content
+    assert f"{pot} chips left in the pot" in said or "The 1 chip left in the pot" in said, said
+    assert "points left" not in said, said  # jaques is played with chips
     assert await table.bot.storage.guild_ledger_sum(guild.id) == 0
 
 

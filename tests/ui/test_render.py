@@ -73,6 +73,27 @@ def public_cards(obs) -> set[str]:
     return {card_label(c) for c in shown}
 
 
+def test_the_lobby_says_what_ends_the_game():
+    for preset, ends in (("foster", "1 deal per player"), ("oldway", "until one player is left"),
+                         ("jaques", "until one player has chips left")):
+        live, _ = played_table(preset, 1, n=3, names=["Ann", "Ben", "Cat"])
+        rules = embed_text(render.lobby_embed(live))
+        assert ends in rules, rules
+        assert preset == "foster" or "per player" not in rules, rules
+
+
+def test_the_cards_in_the_middle_have_one_name_in_field_and_footer():
+    for preset, field, word, other in (("widow", "Widow (face up)", "widow", "middle"),
+                                       ("oldway", "Middle (face up)", "middle", "widow")):
+        live, rng = played_table(preset, 1, n=3, names=["Ann", "Ben", "Cat"])
+        next(moments(live, rng, deals=1))
+        embed = render.table_embed(live)
+        assert field in [f.name for f in embed.fields]
+        footer = embed.footer.text or ""
+        assert f"Swap with the {word};" in footer and other not in footer, footer
+        assert "face-up middle cards" not in footer
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_embed_of_the_largest_table_keeps_within_discords_limits(preset):
     live, rng = played_table(preset, 1)
