@@ -48,8 +48,8 @@ from ..engine import Observation, Showdown, describe
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from ..i18n import N_, _, current
 from . import fonts
-from .cards import hand_label
 from . import png as png_file
+from .cards import hand_label
 from .status import PICTURE, ending_line, middle_word, status_line
 from .words import hand_words, plural
 
@@ -824,12 +824,13 @@ def table_alt(obs: Observation, names: Sequence[str], balances: Sequence[int] | 
         what = [plural(seat.lives, "life")] if seat.lives is not None else []
         what += [seat.tag] if seat.tag else []
         seats.append(" ".join(words) + "".join(", " + w for w in what))
-    parts = [_("Table: {title}.").format(title=scene.title), f"{scene.status}." if scene.status else "",
+    parts = [_("Table: {title}.").format(title=scene.title),
+             f"{scene.status}." if scene.status else "",
              _("Seats: {seats}.").format(seats="; ".join(seats)), f"{scene.pool}."]
     if scene.stock is not None:
         parts.append(_("Stock: {cards}.").format(cards=plural(scene.stock, "card")))
     if scene.middle:
-        parts.append(_("Face up in the {middle}: {cards}.").format(
+        parts.append(_("Face up ({middle}): {cards}.").format(
             middle=scene.middle_label, cards=hand_label(scene.middle)))
     if scene.discard is not None:
         top, count = scene.discard

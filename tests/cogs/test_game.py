@@ -28,7 +28,7 @@ async def test_full_game_three_players(simcord_env, bots):
             seat = table.live.seat_of(a.id)
             assert len(CARD_LABEL.findall(hand.response.content)) >= 3
             mine = table.live.deal.hands[seat]
-            from bot.engine import card_label
+            from bot.ui.cards import card_label
             for c in mine:
                 assert card_label(c) in hand.response.content
         if deal_no == 1:

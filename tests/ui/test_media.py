@@ -51,8 +51,8 @@ def test_the_descriptions_say_what_the_pictures_show_in_the_current_language():
     assert widow
     english = media.picture_file(media.table_png(live)).description
     assert english is not None
-    assert english.startswith("Table: widow · deal 1.")
-    assert f"Face up in the widow: {hand_label(widow)}." in english
+    assert english.startswith(f"Table: {media.table_title(live)}. ")
+    assert f"Face up (widow): {hand_label(widow)}." in english
     assert re.search(r"Stock: \d+ cards\.", english)
     with i18n.use("de"):
         german = media.picture_file(media.table_png(live)).description

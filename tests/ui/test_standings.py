@@ -21,7 +21,7 @@ def test_ranks_go_on_from_page_to_page_and_the_footer_counts_the_pages():
     rows = [(100 + i, 50 - i) for i in range(10)]
     embed = standings.leaderboard_embed(rows, 2, 25, 10, now=NOW)
     lines = (embed.description or "").splitlines()
-    assert lines[0] == "21. Member 0100: +50" and lines[-1] == "30. Member 0109: +41"
+    assert lines[0] == "21. Member 100: +50" and lines[-1] == "30. Member 109: +41"
     assert embed.title == "Commerce leaderboard"
     assert embed.footer.text == "Page 3 of 3 · 25 players"
 
