@@ -1,5 +1,5 @@
 """The player's own move, confirmed to them first: one line in the second person
-naming the cards they gave and got ("You laid 7♠ on the pile and took Q♥.").
+naming the cards they gave and got ("You laid 7♤ on the pile and took Q♡.").
 
 One function per family of deal (docs/RULES.md §2): ``trade_family`` (trade
 and barter, §2.1–§2.4), ``widow_family`` (widow and oldway, §2.5–§2.6) and
@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine import AnyDeal, Card, Observation, Operation, PublicEvent, card_label, hand_label
+from ..engine import AnyDeal, Card, Observation, Operation, PublicEvent
 from ..i18n import _
 from ..service import LiveTable
+from .cards import card_label, hand_label
 from .render import seat_name
 from .words import plural
 
@@ -67,7 +68,7 @@ def trade_family(live: LiveTable, deal: AnyDeal, seat: int, op: Operation,
         before: the player's own observation just before the move.
 
     Returns:
-        one line, e.g. ``"You traded 7♠ and drew K♥ (1 point to Ben, the dealer)."``.
+        one line, e.g. ``"You traded 7♤ and drew K♡ (1 point to Ben, the dealer)."``.
     """
     card = getattr(op, "card", None)
     given = card_label(card) if card is not None else ""

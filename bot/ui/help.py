@@ -8,6 +8,7 @@ from discord import app_commands
 from .. import i18n
 from ..engine import PRESETS
 from ..i18n import N_, _
+from .cards import outline_suits
 from .render import GREEN
 
 HOW_TO_PLAY = N_(
@@ -53,7 +54,7 @@ def rules_embeds() -> list[discord.Embed]:
     embed = discord.Embed(title=_("Commerce · foster rules"), colour=GREEN, description=_(HOW_TO_PLAY))
     embed.add_field(name=_("Hands, best first"), value=_(HANDS), inline=False)
     embed.add_field(name=_("Showdown and payments"), value=_(PAYMENTS), inline=False)
-    embed.add_field(name=_("Example"), value=_(EXAMPLE), inline=False)
+    embed.add_field(name=_("Example"), value=outline_suits(_(EXAMPLE)), inline=False)
     embed.set_footer(text=_("Start with /commerce new · see your cards with My hand or /commerce hand"))
     return [embed]
 
@@ -131,9 +132,9 @@ PRESET_HELP: dict[str, tuple[str, str]] = {
 def preset_embed(name: str, summary: str) -> discord.Embed:
     """``/commerce rules preset:`` for a preset other than the full foster rules."""
     how, example = PRESET_HELP.get(name, (summary, ""))
-    embed = discord.Embed(title=f"Commerce · {name}", colour=GREEN, description=_(how))
+    embed = discord.Embed(title=f"Commerce · {name}", colour=GREEN, description=outline_suits(_(how)))
     if example:
-        embed.add_field(name=_("Example"), value=_(example), inline=False)
+        embed.add_field(name=_("Example"), value=outline_suits(_(example)), inline=False)
     embed.add_field(name=_("Hands"), value=_(HANDS), inline=False)
     embed.set_footer(text=_("Start one with /commerce new rules:{preset}").format(preset=name))
     return embed

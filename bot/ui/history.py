@@ -14,12 +14,13 @@ from typing import Any
 
 import discord
 
-from ..engine import AnyDeal, describe, hand_label
+from ..engine import AnyDeal, describe
 from ..engine.proof import NOT_PROVEN, PROVEN, verify_record
 from ..i18n import _, ngettext
 from ..service import Archived, LiveTable
 from ..storage import DealRow, PastGame
 from . import names, render
+from .cards import hand_label
 from .components import HistoryButton, HistorySelect, HistoryState, view_of
 from .words import hand_words, plural
 

@@ -3,8 +3,11 @@
 The public pictures (the table and the showdown) are built from the public
 observation ``deal.observation(None)`` and the seats' plain names only; the
 hand picture from its owner's observation, and it is only ever sent to that
-owner (ephemerally). Each attachment carries a description: the picture's
-text, for screen readers and clients that show no images.
+owner (ephemerally). Each attachment carries a description saying what the
+picture shows, in the current language, for screen readers and clients that
+show no images: the public pictures' from the public observation only
+(``pictures.table_alt``, ``pictures.showdown_alt``), the hand's from its
+owner's (``pictures.hand_alt``).
 """
 
 from __future__ import annotations
@@ -55,22 +58,36 @@ def table_title(live: LiveTable) -> str:
     return f"{live.rules.name} · {deal}"
 
 
-def table_png(live: LiveTable) -> bytes:
-    """PNG of the current deal's table, from the public observation only."""
+class Picture(bytes):
+    """A picture's PNG bytes that know their description (``alt``): equal to, and
+    sent as, the bytes alone."""
+
+    alt: str
+
+
+def table_png(live: LiveTable) -> Picture:
+    """PNG of the current deal's table, from the public observation only, with
+    its description (``Picture.alt``, ``pictures.table_alt``)."""
     deal, game = live.deal, live.game
     assert deal is not None and game is not None
-    return pictures.table_png(deal.observation(None), plain_names(live), game.running_balances,
-                              title=table_title(live))
+    obs, names, title = deal.observation(None), plain_names(live), table_title(live)
+    picture = Picture(pictures.table_png(obs, names, game.running_balances, title=title))
+    picture.alt = pictures.table_alt(obs, names, game.running_balances, title=title)
+    return picture
 
 
-def showdown_png(live: LiveTable) -> bytes:
+def showdown_png(live: LiveTable) -> Picture:
     """PNG of the current (finished) deal's showdown, from the public observation
-    and each seat's payments by reason (``payments.tallies``: public amounts)."""
+    and each seat's payments by reason (``payments.tallies``: public amounts),
+    with its description (``Picture.alt``, ``pictures.showdown_alt``)."""
     deal = live.deal
     assert deal is not None
-    return pictures.showdown_png(deal.observation(None), plain_names(live),
-                                 title=_("Showdown · deal {number}").format(number=live.deal_number),
-                                 payments=[t.items_text() for t in payments.tallies(deal)])
+    obs, names = deal.observation(None), plain_names(live)
+    title = _("Showdown · deal {number}").format(number=live.deal_number)
+    paid = [t.items_text() for t in payments.tallies(deal)]
+    picture = Picture(pictures.showdown_png(obs, names, title=title, payments=paid))
+    picture.alt = pictures.showdown_alt(obs, names, title=title, payments=paid)
+    return picture
 
 
 def table_file(live: LiveTable) -> discord.File:
@@ -79,15 +96,17 @@ def table_file(live: LiveTable) -> discord.File:
 
 
 def picture_file(png: bytes) -> discord.File:
-    """``png``, a table picture (``table_png``), as its attachment."""
-    return discord.File(io.BytesIO(png), filename=TABLE_FILE,
-                        description=_("The table: seats, pool, stock and face-up cards."))
+    """``png``, a table picture (``table_png``), as its attachment, described by
+    its ``Picture.alt`` (plain bytes: in general words)."""
+    alt = getattr(png, "alt", None) or _("The table: seats, pool, stock and face-up cards.")
+    return discord.File(io.BytesIO(png), filename=TABLE_FILE, description=alt)
 
 
 def showdown_file(live: LiveTable) -> discord.File:
-    """The showdown picture as an attachment (``attachment://showdown.png``)."""
-    return discord.File(io.BytesIO(showdown_png(live)), filename=SHOWDOWN_FILE,
-                        description=_("Every hand of the deal, the winner and the payments."))
+    """The showdown picture as an attachment (``attachment://showdown.png``),
+    described by what it shows (``showdown_png``)."""
+    picture = showdown_png(live)
+    return discord.File(io.BytesIO(picture), filename=SHOWDOWN_FILE, description=picture.alt)
 
 
 def hand_png(obs: Observation) -> bytes:

@@ -13,6 +13,8 @@ the bot shows goes through this module:
   ``AI_MARK``, which no member's name can carry, and two names that look alike
   (Unicode's confusable characters: Latin, Cyrillic, Greek, Cherokee... look-alikes,
   full-width forms, case) told apart by a number (``Ada`` and ``Ada (2)``).
+- ``board_labels``: the members a leaderboard lists, each by name once, told
+  apart the same way and made inert (``markdown_safe``).
 - ``markdown_safe``: a plain label made inert for Discord's markdown (message
   contents, embed descriptions and fields): no bold, spoiler, code, heading,
   quote, masked or bare link, custom emoji, timestamp or mention survives.
@@ -27,6 +29,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from confusable_homoglyphs import utils as confusable_utils  # type: ignore[import-untyped]
+
+from ..i18n import _
 
 #: the mark of an AI seat; taken out of every member's name
 AI_MARK = "🤖"
@@ -143,6 +147,25 @@ def member_label(raw: str) -> str:
     what would dress it: a variation selector or joiner then has nothing to
     dress, and goes)."""
     return readable(raw.replace(AI_MARK, " "))
+
+
+def board_labels(members: Sequence[int], known: dict[int, str]) -> dict[int, str]:
+    """Each of ``members`` (ids, in board order) by name, once and inert, as a
+    board lists them: ``member_label`` of its name in ``known`` (else ``Member
+    <last 4 digits of its id>``), a name that looks like an earlier one's
+    followed by `` (2)``, `` (3)``..., made inert (``markdown_safe``)."""
+    labels: dict[int, str] = {}
+    taken: set[str] = set()
+    for member in members:
+        base = member_label(known.get(member, "")) or _("Member {tail}").format(
+            tail=str(member)[-4:])
+        label, count = base, 1
+        while _skeleton(label) in taken:
+            count += 1
+            label = f"{base} ({count})"
+        taken.add(_skeleton(label))
+        labels[member] = markdown_safe(label)
+    return labels
 
 
 def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -> list[str]:

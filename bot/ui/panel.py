@@ -1,7 +1,7 @@
 """A player's private panel: the hand picture, the hand as text (the picture's
 fallback) and a button for every decision the player can make now.
 
-"Trade K♥", "Barter K♥ with Ben", "Give 7♠", "Lay 7♠, take Q♥", "Knock"...:
+"Trade K♡", "Barter K♡ with Ben", "Give 7♤", "Lay 7♤, take Q♡", "Knock"...:
 each button is one decision (``PickButton``, its value encoded by
 ``bot.engine.choices``), so a move is one click. The decisions come from the
 deal's own interface (``deal.controls(seat)``, ``deal.choices(seat, action)``)
@@ -23,11 +23,12 @@ from typing import Any
 import discord
 
 from .. import i18n
-from ..engine import AnyDeal, Decision, Observation, card_label, choices
+from ..engine import AnyDeal, Decision, Observation, choices
 from ..engine.actions import BUTTONS, Action, kind_of
 from ..i18n import _
 from ..service import LiveTable
 from . import names, payments, render
+from .cards import card_label, outline_suits
 from .components import CardSelect, PickButton, dynamic_view
 from .controls import CONTROLS
 from .media import hand_file, hand_png
@@ -84,7 +85,7 @@ def picker_options(live: LiveTable, seat: int, action: str) -> list[tuple[str, s
     """The ``(label, value)`` options of ``action``'s menu for ``seat``, in hand order."""
     deal = live.deal
     assert deal is not None
-    pairs = [(choice_words(label), value)
+    pairs = [(outline_suits(choice_words(label)), value)
              for label, value in choices.options(deal, seat, action, seat_labeller(live))]
     order = {choices.value(d): i for i, d in enumerate(hand_order(
         [choices.decide(action, v) for _, v in pairs]))}
@@ -128,7 +129,7 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     if name == Action.OFFER and decision.target is not None:
         return _("Offer {card} to {name}").format(card=card,
                                                    name=render.seat_label(live, decision.target))
-    text = choice_words(choices.label(decision, obs, seat_labeller(live)))
+    text = outline_suits(choice_words(choices.label(decision, obs, seat_labeller(live))))
     return text[:1].upper() + text[1:]
 
 
@@ -221,7 +222,7 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
     grouped = groups(deal, seat)
     key = _key(live, seat, grouped, focus=focus, note=note, controls=controls)
     obs, focus = key[-1], key[4]
-    lines = [note] if note else []
+    lines = [outline_suits(note)] if note else []  # the coach's advice names cards as the engine does
     lines.append(render.hand_text(live, obs))
     if deal.finished and deal.showdown is not None:
         lines[-1] += " " + _("See the showdown in the channel.")

@@ -44,15 +44,17 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from ..engine import Observation, Showdown, describe, hand_label
+from ..engine import Observation, Showdown, describe
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from ..i18n import N_, _, current
 from . import fonts
 from . import png as png_file
+from .cards import hand_label
 from .status import PICTURE, ending_line, middle_word, status_line
 from .words import hand_words, plural
 
-__all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_png", "table_png", "warm"]
+__all__ = ["clear_cache", "hand_alt", "hand_png", "showdown_alt", "showdown_png", "table_alt",
+           "table_png", "warm"]
 
 ASSETS = fonts.ASSETS
 
@@ -792,6 +794,56 @@ def table_png(obs: Observation, names: Sequence[str], balances: Sequence[int] | 
     return draw_table(table_scene(obs, names, balances, title))
 
 
+#: the most characters Discord keeps of an attachment's description
+ALT_LIMIT = 1024
+
+
+def _alt(parts: Sequence[str]) -> str:
+    """The sentences ``parts`` as one description, cut to ``ALT_LIMIT``."""
+    text = " ".join(p for p in parts if p)
+    return text if len(text) <= ALT_LIMIT else text[:ALT_LIMIT - 1] + "…"
+
+
+def table_alt(obs: Observation, names: Sequence[str], balances: Sequence[int] | None = None,
+              *, title: str | None = None) -> str:
+    """The table picture's description (arguments as ``table_png``), from the same
+    public scene: the header, every seat (dealer, balance or chips, lives, what it
+    is doing), the pool, the stock and every face-up card, e.g. ``"Table: foster ·
+    deal 2. Ben to act. Seats: Ann (dealer) +1; Ben −1, to act; Cat ±0. Pool 3.
+    Stock: 43 cards."``. It names no card the public may not see.
+
+    Raises:
+        ValueError: ``obs`` is a seat's observation.
+    """
+    scene = table_scene(obs, names, balances, title)
+    seats = []
+    for seat in scene.seats:
+        words = [_("{name} (dealer)").format(name=seat.name) if seat.dealer else seat.name]
+        if seat.figure:
+            words.append(seat.figure)
+        what = [plural(seat.lives, "life")] if seat.lives is not None else []
+        what += [seat.tag] if seat.tag else []
+        seats.append(" ".join(words) + "".join(", " + w for w in what))
+    parts = [_("Table: {title}.").format(title=scene.title),
+             f"{scene.status}." if scene.status else "",
+             _("Seats: {seats}.").format(seats="; ".join(seats)), f"{scene.pool}."]
+    if scene.stock is not None:
+        parts.append(_("Stock: {cards}.").format(cards=plural(scene.stock, "card")))
+    if scene.middle:
+        parts.append(_("Face up ({middle}): {cards}.").format(
+            middle=scene.middle_label, cards=hand_label(scene.middle)))
+    if scene.discard is not None:
+        top, count = scene.discard
+        parts.append(_("Discard pile: {cards}, {card} on top.").format(
+            cards=plural(count, "card"), card=hand_label([top])) if top is not None
+            else _("Discard pile: {cards}.").format(cards=plural(count, "card")))
+    if scene.shown:
+        parts.append(_("Traded face up: {cards}.").format(cards=hand_label(scene.shown)))
+    if scene.note:
+        parts.append(f"{scene.note[:1].upper()}{scene.note[1:]}.")
+    return _alt(parts)
+
+
 TABLE_W = 800
 MARGIN = 16
 HEADER = 46
@@ -1359,6 +1411,29 @@ def showdown_png(obs: Observation, names: Sequence[str], *, title: str | None = 
         ValueError: ``obs`` has no showdown.
     """
     return draw_showdown(showdown_scene(obs, names, title, payments))
+
+
+def showdown_alt(obs: Observation, names: Sequence[str], *, title: str | None = None,
+                 payments: Sequence[str] | None = None) -> str:
+    """The showdown picture's description (arguments as ``showdown_png``), from the
+    same public scene: how play ended, the result, then each seat's shown hand,
+    category, what the deal paid it and why, e.g. ``"Showdown · deal 2. Cat
+    knocked. Ann wins the pool of 3. Ann: A♤ K♤ Q♤ — sequence to A, wins, +4
+    (pool 3, penalty 1); ..."``.
+
+    Raises:
+        ValueError: ``obs`` has no showdown.
+    """
+    scene = showdown_scene(obs, names, title, payments)
+    rows = []
+    for row in scene.rows:
+        name = _("{name} (dealer)").format(name=row.name) if row.dealer else row.name
+        words = [row.category, *([row.mark] if row.mark else []),
+                 _signed(row.delta), *([row.notes] if row.notes else [])]
+        text = (f"{name}: {hand_label(row.cards)} — " if row.cards else f"{name}: ") + ", ".join(words)
+        rows.append(text + (f" ({row.payments})" if row.payments else ""))
+    return _alt([f"{scene.title}.", scene.how, scene.result, "; ".join(rows) + ".",
+                 *scene.footer])
 
 
 ROW_CARD = SHOWN_CARD  # one small card size: fewer sprites to keep

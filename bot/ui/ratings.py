@@ -21,12 +21,9 @@ def rating_embed(board: RatingBoard, known: dict[int, str] | None = None) -> dis
     """The rating board: the ranked members by ordinal with their rating and its
     uncertainty, how many are not ranked yet, and the AI levels' ratings.
     ``known``: members' names at their latest seat (see ``leaderboard_embed``)."""
-    known = known or {}
-
-    def who(member: int) -> str:
-        name = names.member_label(known.get(member, ""))
-        return f"{names.markdown_safe(name)} (<@{member}>)" if name else f"<@{member}>"
-    lines = [f"{i + 1}. {who(member)}: {shown.text()}"
+    who = names.board_labels([member for member, _shown in board.ranked[:BOARD_ROWS]],
+                             known or {})
+    lines = [f"{i + 1}. {who[member]}: {shown.text()}"
              for i, (member, shown) in enumerate(board.ranked[:BOARD_ROWS])]
     if len(board.ranked) > BOARD_ROWS:
         lines.append(f"… and {plural(len(board.ranked) - BOARD_ROWS, 'more player')}")

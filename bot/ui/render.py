@@ -13,11 +13,12 @@ from typing import NamedTuple
 
 import discord
 
-from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe, hand_label
+from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe
 from ..engine.actions import Action
 from ..i18n import N_, _, ngettext
 from ..service import LiveTable
 from . import names, payments, proofs
+from .cards import hand_label
 from .controls import label
 from .status import MESSAGE, ending_line, status_line
 from .words import hand_words
@@ -305,7 +306,8 @@ def middle_fields(obs: Observation) -> list[tuple[str, str]]:
     pots (points or chips), the horse (oldway) and the stock, when it is used."""
     fields = []
     if obs.widow is not None:
-        fields.append((_("Widow (face up)"), hand_label(obs.widow) or "—"))
+        fields.append((_("Middle (face up)") if obs.rules.lives else _("Widow (face up)"),
+                       hand_label(obs.widow) or "—"))
     if obs.discard_top is not None:
         top = hand_label([obs.discard_top])
         fields.append((_("Discard pile"), _("{card} on top ({count})").format(
@@ -351,16 +353,21 @@ def player_line(live: LiveTable, obs: Observation, seat: int, balance: int) -> s
 
 def footer(obs: Observation) -> str:
     """How to play, under the table message: by what lies on the table (a widow,
-    a discard pile, or neither: trade and barter)."""
+    called the middle where players have lives, as ``status.middle_word``; a
+    discard pile; or neither: trade and barter)."""
     family = "widow" if obs.widow is not None else "discard" if obs.discard_top is not None else "trade"
+    if family == "widow" and obs.rules.lives:
+        family = "middle"
     return _(FOOTERS[family])
 
 
 FOOTERS = {
     "trade": N_("My hand shows your cards privately. Trade: give a card and 1 point to the dealer "
                 "for the stock top. Barter: swap blind with your neighbour."),
-    "widow": N_("My hand shows your cards privately. Swap with the face-up middle cards; stop "
-                "when you like your hand."),
+    "widow": N_("My hand shows your cards privately. Swap with the widow; stop when you like "
+                "your hand."),
+    "middle": N_("My hand shows your cards privately. Swap with the middle; stop when you like "
+                 "your hand."),
     "discard": N_("My hand shows your cards privately. Take the top discard, draw from the stock, "
                   "pass, or knock for a last round."),
 }

@@ -58,15 +58,11 @@ def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int, per_pa
     ``(member_id, balance)`` pairs (points), ``total`` the number of members
     ranked. A board of one ``preset`` or ``period`` says so in its title, and
     its footer gives the period's start (UTC; ``now`` defaults to the present).
-    ``known``: members' names at their latest seat, shown (made readable and
-    inert) beside their mention, which no name can imitate. ``season``: a season
-    asked for by its number, named in the title."""
-    known = known or {}
-
-    def who(member: int) -> str:
-        name = names.member_label(known.get(member, ""))
-        return f"{names.markdown_safe(name)} (<@{member}>)" if name else f"<@{member}>"
-    lines = [f"{page * per_page + i + 1}. {who(member)}: {balance:+d}"
+    ``known``: members' names at their latest seat, each shown once, readable
+    and inert, look-alikes told apart (``names.board_labels``). ``season``: a
+    season asked for by its number, named in the title."""
+    who = names.board_labels([member for member, _balance in rows], known or {})
+    lines = [f"{page * per_page + i + 1}. {who[member]}: {balance:+d}"
              for i, (member, balance) in enumerate(rows)]
     scope = board_scope(preset, period)
     title = (_("Commerce leaderboard") + (f" · {scope}" if scope else "")
@@ -104,8 +100,10 @@ def best_text(best: BestHand, *, preset: bool = True) -> str:
 
 
 def categories_text(counts: dict[str, int]) -> str:
-    """Deals won by category: ``tricon 2 · sequence 1``."""
-    return " · ".join(f"{_(category)} {n}" for category, n in counts.items())
+    """Deals won by the category of the winning hand: ``tricon: 2 deals ·
+    point: 1 deal`` (a count never reads as a hand, as ``point 1`` would)."""
+    return " · ".join(_("{category}: {deals}").format(category=_(category), deals=plural(n, "deal"))
+                      for category, n in counts.items())
 
 
 def preset_lines(presets: list[PresetStats]) -> dict[str, list[str]]:

@@ -29,6 +29,7 @@ from simcord.http.client import FakeHTTPClient
 from bot import create_bot
 from bot.__main__ import _setup_logging
 from bot.engine import card_code, card_label
+from bot.ui.cards import outline_suits
 from tests.cogs.helpers import CARD_LABEL, Table, restart
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -36,7 +37,9 @@ CODE = r"[2-9TJQKA][cdhs]"
 #: between two quote characters: a select value ("Kh", "Kh!", "Kh@2", "KhQd-As") or a deck
 QUOTED = re.compile(r"""(?<=['"])([^'"\n]{2,400})(?=['"])""")
 CODE_TEXT = re.compile(rf"(?:{CODE})+(?:[!?]|@\d+|-(?:{CODE})+)?|{CODE}(?:[\s,]+{CODE})+")
-CARDS_BY_NAME = {**{card_label(c): c for c in range(52)}, **{card_code(c): c for c in range(52)}}
+CARDS_BY_NAME = {**{card_label(c): c for c in range(52)},
+                 **{outline_suits(card_label(c)): c for c in range(52)},
+                 **{card_code(c): c for c in range(52)}}
 
 
 def cards_named(text: str) -> set[int]:

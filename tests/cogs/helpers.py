@@ -12,7 +12,28 @@ from typing import Any
 from bot.storage import is_postgres_url
 from tests.storage.backends import Backend
 
-CARD_LABEL = re.compile(r"(?<![\w])(10|[2-9JQKA])[♣♦♥♠]")
+#: a card named in text: the outline suits members read (bot/ui/cards.py) or the engine's own
+CARD_LABEL = re.compile(r"(?<![\w])(10|[2-9JQKA])[♣♦♥♠♧♢♡♤]")
+
+#: a leaderboard's line: its rank, the member by name, the balance
+BOARD_LINE = re.compile(r"(\d+)\. (.+): ([+-]\d+)")
+
+
+def board_lines(embed, people, unnamed=()) -> list[tuple[int, int, int]]:
+    """(rank, member id, balance) of each line of a leaderboard ``embed``, whose
+    members are among ``people`` (SimCord members: named as they sat) and
+    ``unnamed`` (ids of members who sat at no table: ``Member <last 4 digits>``).
+    A name the board could give two of them fails the test."""
+    ids: dict[str, int] = {}
+    for label, member in [*((p.name, p.id) for p in people),
+                          *((f"Member {str(m)[-4:]}", m) for m in unnamed)]:
+        assert ids.setdefault(label, member) == member, label
+    out = []
+    for line in embed.description.splitlines():
+        found = BOARD_LINE.fullmatch(line)
+        assert found and found[2] in ids, line
+        out.append((int(found[1]), ids[found[2]], int(found[3])))
+    return out
 
 
 #: the backend the SimCord suite runs on: ``postgres`` with ``COMMERCE_TEST_BACKEND=postgres``

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from bot.engine import card_label, hand_label
+from bot.ui.cards import card_label, hand_label
 from tests.cogs.helpers import Table, answer_text, message_text, private, select_values
 from tests.cogs.test_presets import arrange, first_dealer
 
@@ -208,7 +208,7 @@ async def test_widow_take_keep_swap_and_knock(simcord_env, bots):
                ["As", "Ks", "Qs"])
     table, (ann, ben, cat), watcher = await start(simcord_env, bots, "widow", dealer=0, top=top)
     res = await press(table, ann, "take_widow")
-    assert confirmed(res) == ("You took the widow, A♠ K♠ Q♠; your old hand, 5♥ 3♦ 2♣, "
+    assert confirmed(res) == ("You took the widow, A♤ K♤ Q♤; your old hand, 5♡ 3♢ 2♧, "
                               "lies face up in the middle.")
     res = await choose(table, ben, "swap")
     event = table.live.deal.events[-1]
@@ -231,7 +231,7 @@ async def test_oldway_blind_dealer_takes_the_middle_and_stands(simcord_env, bots
                ["As", "Ks", "Qs"])
     table, (ann, ben, cat), watcher = await start(simcord_env, bots, "oldway", dealer=0, top=top)
     res = await press(table, ann, "take_widow")
-    assert confirmed(res) == ("You took the widow, A♠ K♠ Q♠; your old hand, 5♥ 3♦ 2♣, "
+    assert confirmed(res) == ("You took the widow, A♤ K♤ Q♤; your old hand, 5♡ 3♢ 2♧, "
                               "lies face up in the middle. You stand: no more changes for you "
                               "this deal.")
     res = await press(table, ben, "stand")
@@ -255,7 +255,7 @@ async def test_oldway_pounce(simcord_env, bots):
     table, (ann,), watcher = await start(simcord_env, bots, "oldway", dealer=2, humans=("ann",),
                                          ai=2, top=top, pounce=True)
     res = await choose(table, ann, "pounce")
-    assert confirmed(res) == "Pounce! You took 7♠ from the middle: four of a kind, and you stand."
+    assert confirmed(res) == "Pounce! You took 7♤ from the middle: four of a kind, and you stand."
 
 
 async def lose_every_life(env, table, ann) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import re
 from pathlib import Path
 
 import discord
@@ -22,7 +21,7 @@ from simcord.components import walk_components
 from bot.engine import card_code
 from bot.ui import components
 from bot.ui.components import DYNAMIC_ITEMS, NOT_HERE
-from tests.cogs.helpers import Table, answer_text, restart
+from tests.cogs.helpers import Table, answer_text, board_lines, restart
 
 ROOT = Path(__file__).resolve().parents[2]
 APOLOGY = "Something went wrong"
@@ -248,16 +247,6 @@ async def twelve_on_the_ledger(env):
     return guild, general, twelve
 
 
-def lines(embed) -> list[tuple[int, int, int]]:
-    """(rank, member id, balance) of each leaderboard line."""
-    out = []
-    for line in embed.description.splitlines():
-        found = re.fullmatch(r"(\d+)\. (?:.* \()?<@(\d+)>\)?: ([+-]\d+)", line)
-        assert found, line
-        out.append((int(found[1]), int(found[2]), int(found[3])))
-    return out
-
-
 async def test_leaderboard_pages_are_queried_on_each_click_even_after_a_restart(
         simcord_env, make_bot):
     env = simcord_env
@@ -269,7 +258,7 @@ async def test_leaderboard_pages_are_queried_on_each_click_even_after_a_restart(
     assert total == 12
     first = res.response.embeds[0]
     assert first.footer.text == "Page 1 of 2 · 12 players"
-    assert lines(first) == [(i + 1, m, b) for i, (m, b) in enumerate(board[:10])]
+    assert board_lines(first, twelve) == [(i + 1, m, b) for i, (m, b) in enumerate(board[:10])]
     await env.advance_time(600)
     await restart(env, make_bot())
     refused = await other.click(res.response, label="Next")
@@ -279,7 +268,7 @@ async def test_leaderboard_pages_are_queried_on_each_click_even_after_a_restart(
     assert turned.acknowledged and not turned.ephemeral
     page2 = res.response.embeds[0]
     assert page2.footer.text == "Page 2 of 2 · 12 players"
-    assert lines(page2) == [(i + 11, m, b) for i, (m, b) in enumerate(board[10:])]
+    assert board_lines(page2, twelve) == [(i + 11, m, b) for i, (m, b) in enumerate(board[10:])]
     buttons = {c["label"]: c for c in controls(env, res.response)}
     assert buttons["Next"].get("disabled") and not buttons["Previous"].get("disabled")
     await owner.click(res.response, label="Previous")

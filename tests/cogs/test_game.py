@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import re
 
 from bot.engine import replay
-from tests.cogs.helpers import CARD_LABEL, custom_ids, message_text, open_table
+from tests.cogs.helpers import CARD_LABEL, board_lines, custom_ids, message_text, open_table
 
 
 async def test_full_game_three_players(simcord_env, bots):
@@ -29,7 +28,7 @@ async def test_full_game_three_players(simcord_env, bots):
             seat = table.live.seat_of(a.id)
             assert len(CARD_LABEL.findall(hand.response.content)) >= 3
             mine = table.live.deal.hands[seat]
-            from bot.engine import card_label
+            from bot.ui.cards import card_label
             for c in mine:
                 assert card_label(c) in hand.response.content
         if deal_no == 1:
@@ -82,8 +81,7 @@ async def test_full_game_three_players(simcord_env, bots):
         assert "**Your result:**" in panel.content, panel.content
     # leaderboard: the three humans' balances sum to zero and match a replay
     res = await ann.slash(table.channel, "commerce leaderboard")
-    board = res.response.embeds[0].description
-    balances = {int(m): int(v) for m, v in re.findall(r"<@(\d+)>\)?: ([+-]\d+)", board)}
+    balances = {m: v for _rank, m, v in board_lines(res.response.embeds[0], (ann, ben, cat))}
     assert len(balances) == 3
     assert sum(balances.values()) == 0
     deals = await table.bot.storage.deals(_finished(table).id)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import random
 
-from bot.engine import hand_label, replay
+from bot.engine import replay
 from bot.engine.proof import verify_record
 from bot.service import lifecycle
+from bot.ui.cards import hand_label
 from bot.ui.components import NOT_HERE
 from bot.ui.words import signed
 from tests.cogs.helpers import answer_text, message_text, restart

@@ -5,12 +5,11 @@ filtered by preset and period, through its pager."""
 from __future__ import annotations
 
 import random
-import re
 from datetime import UTC, datetime, timedelta
 
 from bot.engine import PRESETS, describe
 from bot.ui.components import NOT_HERE, BoardFilter, LeaderboardButton
-from tests.cogs.helpers import Table, answer_text, database, message_text, open_table
+from tests.cogs.helpers import Table, answer_text, board_lines, database, message_text, open_table
 from tests.cogs.test_controls import controls, forge
 
 NAMES = tuple(f"p{i:02d}" for i in range(12))
@@ -125,16 +124,6 @@ def field_value(embed, name: str) -> str:
     return next(f.value for f in embed.fields if f.name == name)
 
 
-def board_lines(embed) -> list[tuple[int, int, int]]:
-    """(rank, member id, balance) of each leaderboard line."""
-    out = []
-    for line in embed.description.splitlines():
-        found = re.fullmatch(r"(\d+)\. (?:.* \()?<@(\d+)>\)?: ([+-]\d+)", line)
-        assert found, line
-        out.append((int(found[1]), int(found[2]), int(found[3])))
-    return out
-
-
 def ranked(balances: dict[int, int]) -> list[tuple[int, int, int]]:
     order = sorted(balances.items(), key=lambda kv: (-kv[1], kv[0]))
     return [(i + 1, m, b) for i, (m, b) in enumerate(order)]
@@ -226,21 +215,21 @@ async def test_leaderboard_filters_by_preset_and_period_through_the_pager(simcor
     # one preset, all time: the old row counts
     res, embed = await board(preset="foster")
     assert embed.title == "Commerce leaderboard · foster"
-    assert board_lines(embed) == ranked(foster) and not controls(env, res.response)
+    assert board_lines(embed, people, [zed]) == ranked(foster) and not controls(env, res.response)
     # foster-more this week: twelve members on two pages, the filter carried by Next
     res, embed = await board(preset="foster-more", period="week")
     assert embed.title == "Commerce leaderboard · foster-more, this week"
     assert embed.footer.text.startswith("Page 1 of 2 · 12 players · this week: since Monday")
     expected = ranked(more)
-    assert board_lines(embed) == expected[:10]
+    assert board_lines(embed, people, [zed]) == expected[:10]
     ids = [c["custom_id"] for c in controls(env, res.response)]
     assert all(i.endswith(":week:foster-more") and len(i) <= 100 for i in ids), ids
     await ann.click(res.response, label="Next")
     page2 = res.response.embeds[0]
     assert page2.title == embed.title and page2.footer.text.startswith("Page 2 of 2 · 12 players")
-    assert board_lines(page2) == expected[10:]
+    assert board_lines(page2, people, [zed]) == expected[10:]
     await ann.click(res.response, label="Previous")
-    assert board_lines(res.response.embeds[0]) == expected[:10]
+    assert board_lines(res.response.embeds[0], people, [zed]) == expected[:10]
     # this month: the same twelve (the row of 40 days ago is out); all time: zed too
     _, embed = await board(preset="foster-more", period="month")
     assert embed.footer.text.startswith("Page 1 of 2 · 12 players · this month: since the 1st")
@@ -249,7 +238,7 @@ async def test_leaderboard_filters_by_preset_and_period_through_the_pager(simcor
     with_old[zed] = 50
     with_old[ann.id] -= 50
     assert embed.footer.text == "Page 1 of 2 · 13 players"
-    assert board_lines(embed) == ranked(with_old)[:10]
+    assert board_lines(embed, people, [zed]) == ranked(with_old)[:10]
     # every preset, this week: both games, not the old row
     this_week = dict(more)
     for member, points in foster.items():
@@ -257,7 +246,7 @@ async def test_leaderboard_filters_by_preset_and_period_through_the_pager(simcor
     res, embed = await board(period="week")
     assert embed.title == "Commerce leaderboard · this week"
     await ann.click(res.response, label="Next")
-    assert board_lines(res.response.embeds[0]) == ranked(this_week)[10:]
+    assert board_lines(res.response.embeds[0], people, [zed]) == ranked(this_week)[10:]
     # a preset nobody played is empty (a short private answer); an unknown one is refused
     res = await ann.slash(general, "commerce leaderboard", preset="widow", period="week")
     assert res.ephemeral and answer_text(res) == (
@@ -312,7 +301,7 @@ async def test_forged_and_garbled_pager_ids_are_refused_and_old_ids_still_turn(
     await env.settle()
     assert old.acknowledged and not old.ephemeral
     whole, _ = await env.bot.storage.leaderboard(guild.id, 10, 10)
-    assert board_lines(res.response.embeds[0]) == [(11 + i, m, b) for i, (m, b) in enumerate(whole)]
+    assert board_lines(res.response.embeds[0], people) == [(11 + i, m, b) for i, (m, b) in enumerate(whole)]
     assert res.response.embeds[0].title == "Commerce leaderboard"
     assert env.errors == []
 

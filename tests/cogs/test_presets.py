@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bot.engine import card_label, replay
+from bot.engine import replay
+from bot.ui.cards import card_label
 from tests.cogs.helpers import Table, has_select, message_text, select_values
 
 
@@ -185,7 +186,7 @@ async def test_oldway_pounce_button_appears_only_to_the_player_who_can(simcord_e
                    for c in row.children)
     await ann.click(res.response, label="Pounce!")
     assert len(table.live.deal.hands[seat]) == 4
-    assert "pounced on 7♠" in message_text(table.table_message())
+    assert "pounced on 7♤" in message_text(table.table_message())
 
 
 async def test_jaques_direct_trade_between_two_members(simcord_env, bots):
@@ -247,6 +248,9 @@ async def test_ending_a_jaques_table_shares_the_pot_and_loses_no_chip(simcord_en
     assert pot > 0
     res = await ann.slash(table.channel, "commerce end")
     assert "shared by the players still in" in res.response.content
+    said = res.response.content
+    assert f"{pot} chips left in the pot" in said or "The 1 chip left in the pot" in said, said
+    assert "points left" not in said, said  # jaques is played with chips
     assert await table.bot.storage.guild_ledger_sum(guild.id) == 0
 
 

@@ -75,7 +75,8 @@ async def test_the_rating_board_ranks_after_the_minimum_and_seasons_start_again(
                                  " WHERE guild_id = ? AND season = 1", (guild.id,))
     assert sorted(r[3] for r in stored) == [MIN_GAMES] * 3
     order = [m for m, *_ in sorted(stored, key=lambda r: (-(r[1] - 3 * r[2]), r[0]))]
-    assert [int(line.split("<@")[1].split(">")[0]) for line in lines] == order
+    named = {a.name: a.id for a in actors}
+    assert [named[line.partition(". ")[2].partition(": ")[0]] for line in lines] == order
     assert f"**{stored[0][1] - 3 * stored[0][2]:.1f}**" in embed.description
     assert len(await rows(env.bot, "SELECT table_id FROM rated_games")) == MIN_GAMES
     # points stay the default board
@@ -154,14 +155,9 @@ async def test_ai_levels_are_rated_and_shown_beside_the_members(simcord_env):
     assert env.errors == []
 
 
-def names_on(embed: discord.Embed) -> dict[int, str]:
-    """Each member's name on a board, by the mention that follows it."""
-    found = {}
-    for line in embed.description.splitlines():
-        if "(<@" in line:
-            name, _, rest = line.partition(". ")[2].rpartition(" (<@")
-            found[int(rest.split(">")[0])] = name
-    return found
+def names_on(embed: discord.Embed) -> set[str]:
+    """The members' names on a board (each line ``rank. name: figures``)."""
+    return {line.partition(". ")[2].partition(": ")[0] for line in ranked_lines(embed)}
 
 
 async def test_hostile_names_stay_inert_on_the_rating_board(simcord_env):
@@ -184,7 +180,8 @@ async def test_hostile_names_stay_inert_on_the_rating_board(simcord_env):
     # named exactly as the points board names them (the same inert labels)
     points = await actors[2].slash(general, "commerce leaderboard")
     assert names_on(embed) == names_on(points.response.embeds[0])
-    assert set(names_on(embed)) == {a.id for a in actors} and all(names_on(embed).values())
+    assert len(names_on(embed)) == len(actors) and all(names_on(embed))
+    assert "<@" not in text
     assert env.errors == []
 
 

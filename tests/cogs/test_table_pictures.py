@@ -13,7 +13,8 @@ import re
 from PIL import Image
 
 from bot.ui import media, pictures
-from tests.cogs.helpers import button_ids, message_text, open_table, select_values
+from bot.ui.cards import hand_label
+from tests.cogs.helpers import CARD_LABEL, button_ids, message_text, open_table, select_values
 from tests.ui.test_pictures import rehide
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -56,6 +57,10 @@ async def test_table_showdown_and_hand_messages_carry_their_pictures(simcord_env
     first = await att.read()
     assert decode(first).width == 800
     assert first == media.table_png(table.live)  # the renderer the bot uses
+    # its description says what it shows, from the public observation: no card in hand
+    assert att.description == media.table_png(table.live).alt
+    assert att.description.startswith("Table: ") and "Seats: " in att.description
+    assert not CARD_LABEL.search(att.description), att.description  # no face-up card in foster
     # the private hand: picture, its description is the text line, the text is kept
     actor = table.actor_to_act()
     hand = await actor.click(message, label="My hand")
@@ -77,6 +82,9 @@ async def test_table_showdown_and_hand_messages_carry_their_pictures(simcord_env
                     if m.embeds and m.embeds[0].title.startswith("Showdown"))
     [att] = showdown.attachments
     assert att.filename == media.SHOWDOWN_FILE
+    hands = table.live.deal.showdown.hands
+    assert att.description.startswith("Showdown · deal 1.")
+    assert all(hand_label(h) in att.description for h in hands), att.description
     assert showdown.embeds[0].image.url == f"attachment://{media.SHOWDOWN_FILE}"
     assert decode(await att.read()).height >= 300
 
@@ -110,7 +118,7 @@ async def test_a_trade_is_one_click_from_the_panel_and_edits_it_in_place(simcord
     seat = table.live.seat_of(actor.id)
     neighbour = table.live.seats[table.live.deal.neighbour(seat)].name
     hand = sorted(table.live.deal.hands[seat], reverse=True)
-    from bot.engine import card_label
+    from bot.ui.cards import card_label
     assert labels[:3] == [f"Trade {card_label(c)}" for c in hand]  # in hand order
     assert labels[3:6] == [f"Barter {card_label(c)} with {neighbour}" for c in hand]
     assert "Knock" in labels

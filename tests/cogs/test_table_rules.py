@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.engine import card_label
+from bot.ui.cards import card_label
 from tests.cogs.helpers import (
     CARD_LABEL,
     answer_text,

@@ -29,11 +29,11 @@ from bot.engine import (
     describe,
     easy,
     get_preset,
-    hand_label,
     parse_card,
     shuffled_deck,
 )
-from bot.ui import fonts, pictures, png, status, words
+from bot.ui import cards, fonts, pictures, png, status, words
+from bot.ui.cards import hand_label
 from tests.profiles import examples
 
 PRESET_NAMES = sorted(PRESETS)
@@ -140,7 +140,7 @@ def test_a_hand_picture_and_its_description():
     _, deal = play("foster", 3, 0, 0)
     obs = deal.observation(1)
     seq = dataclasses.replace(obs, hand=tuple(parse_card(c) for c in ("8s", "6s", "7s")))
-    assert pictures.hand_alt(seq) == "Your hand: 8♠ 7♠ 6♠ — sequence to 8."
+    assert pictures.hand_alt(seq) == "Your hand: 8♤ 7♤ 6♤ — sequence to 8."
     text = pictures.hand_alt(obs)
     assert text == f"Your hand: {hand_label(obs.hand)} — {describe(obs.hand)}."
     assert pictures.hand_png(seq) != pictures.hand_png(obs)
@@ -334,10 +334,11 @@ def test_the_showdown_picture_shows_every_hand_and_the_winner(preset):
 
 def test_pictures_import_nothing_from_discord_or_the_bot():
     """The pictures, their fonts (bot/ui/fonts.py), their PNG writer (bot/ui/png.py)
-    and the status line they share with the table message (bot/ui/status.py) import
+    the status line they share with the table message (bot/ui/status.py) and the
+    cards' text labels (bot/ui/cards.py) import
     the engine and each other only, and the words of their labels (bot/i18n's
     catalogs and bot/ui/words.py, neither of which imports discord)."""
-    for module in (pictures, fonts, png, status, words):
+    for module in (pictures, fonts, png, status, words, cards):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
         for node in ast.walk(tree):
@@ -347,8 +348,9 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
                 names = {alias.name for alias in node.names} if not node.module else set()
                 roots.add(("." * node.level) + (node.module or "") + "".join(sorted(names)))
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
-        assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".fonts",
-                                                         ".png", ".status", ".words", "..i18n"}
+        assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".cards",
+                                                             ".fonts", ".png", ".status", ".words",
+                                                             "..i18n"}
 
 
 @settings(max_examples=examples(60), deadline=None)

@@ -12,15 +12,16 @@ import re
 
 import pytest
 
-from bot.engine import PRESETS, Game, card_label, easy, get_preset, hand_label, shuffled_deck
+from bot.engine import PRESETS, Game, easy, get_preset, shuffled_deck
 from bot.ui import render
+from bot.ui.cards import card_label, hand_label
 from bot.ui.render import game_length
 from tests.ui.limits import embed_problems
 from tests.ui.test_words import embed_text, live_table
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
-#: a card's label as the embeds write it ("10♦")
-CARD = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[♣♦♥♠]")
+#: a card's label as the embeds write it ("10♢")
+CARD = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[♧♢♡♤]")
 
 
 def test_a_games_length_is_said_in_its_own_terms():
@@ -70,6 +71,27 @@ def public_cards(obs) -> set[str]:
     if obs.discard_top is not None:
         shown.append(obs.discard_top)
     return {card_label(c) for c in shown}
+
+
+def test_the_lobby_says_what_ends_the_game():
+    for preset, ends in (("foster", "1 deal per player"), ("oldway", "until one player is left"),
+                         ("jaques", "until one player has chips left")):
+        live, _ = played_table(preset, 1, n=3, names=["Ann", "Ben", "Cat"])
+        rules = embed_text(render.lobby_embed(live))
+        assert ends in rules, rules
+        assert preset == "foster" or "per player" not in rules, rules
+
+
+def test_the_cards_in_the_middle_have_one_name_in_field_and_footer():
+    for preset, field, word, other in (("widow", "Widow (face up)", "widow", "middle"),
+                                       ("oldway", "Middle (face up)", "middle", "widow")):
+        live, rng = played_table(preset, 1, n=3, names=["Ann", "Ben", "Cat"])
+        next(moments(live, rng, deals=1))
+        embed = render.table_embed(live)
+        assert field in [f.name for f in embed.fields]
+        footer = embed.footer.text or ""
+        assert f"Swap with the {word};" in footer and other not in footer, footer
+        assert "face-up middle cards" not in footer
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

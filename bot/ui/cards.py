@@ -1,0 +1,39 @@
+"""Cards as members read them in text: buttons, menu options, embeds and messages.
+
+Discord draws the filled suit characters (``♠ ♣ ♥ ♦``) as emoji or in their own
+colour, and its black spade and club all but vanish on the dark theme ("Trade
+A♣" reads "Trade A"). Text built for members names a card with the outline
+suit characters instead (``♤ ♧ ♡ ♢``), which have no emoji form: Discord writes
+them in the theme's text colour, readable on either theme, and their shapes
+tell the four suits apart without colour. The engine's own labels
+(``bot.engine.card_label``), and so records and replays, are unchanged; the
+pictures draw their suits themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..engine import Card
+from ..engine import card_label as engine_card_label
+
+#: each filled suit character (the engine's labels) and its outline form
+OUTLINE = {"♣": "♧", "♦": "♢", "♥": "♡", "♠": "♤"}
+_OUTLINED = str.maketrans(OUTLINE)
+
+
+def outline_suits(text: str) -> str:
+    """``text`` with every filled suit character in its outline form (``"give 7♠ ·
+    take K♥"`` → ``"give 7♤ · take K♡"``): for text the engine words (a menu
+    option, the coach's advice) or a catalog message naming cards."""
+    return text.translate(_OUTLINED)
+
+
+def card_label(card: Card) -> str:
+    """``card`` as text names it, e.g. ``"10♢"`` (rank, then the outline suit)."""
+    return outline_suits(engine_card_label(card))
+
+
+def hand_label(cards: Iterable[Card]) -> str:
+    """Cards as text names them, highest first (``"A♤ 10♡ 4♧"``)."""
+    return " ".join(card_label(c) for c in sorted(cards, reverse=True))
