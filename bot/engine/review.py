@@ -51,8 +51,8 @@ WORLDS = 120
 
 
 def decision_of(op: Operation) -> Decision:
-    """The ``Decision`` that makes ``op`` (``deal.act(op.seat, decision_of(op))``
-    applies the same operation; a draw's reshuffle comes from the deal itself).
+    """The ``Decision`` that makes ``op``: acting on it for ``op.seat`` applies
+    the same operation (a draw's reshuffle comes from the deal itself).
     An answer is ``accept`` with the card given back, or ``refuse``."""
     if isinstance(op, Trade | BarterOffer):
         return Decision("trade" if isinstance(op, Trade) else "barter", op.card, knock=op.knock)
