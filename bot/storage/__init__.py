@@ -35,6 +35,7 @@ from .models import (
     TableRow,
 )
 from .postgres import PgStorage
+from .reviews import ReviewRow, TurnMoment
 from .shared import OPEN_STATUSES, utc_now
 
 #: either storage: the two classes have the same public interface
@@ -69,4 +70,5 @@ __all__ = [
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
     "LedgerRow", "MemberStats", "OPEN_STATUSES", "OpenTable", "PastGame", "PresetStats", "SeatRow",
     "ShuffleEvent", "Storage", "TableClosed", "TableRow", "utc_now", "ClaimRefused", "ShardsLost",
+    "ReviewRow", "TurnMoment",
 ]

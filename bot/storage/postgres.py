@@ -54,6 +54,7 @@ from .games import Games
 from .ledger import Ledger
 from .pg_migrate import migrate
 from .ratings import Ratings
+from .reviews import Reviews
 from .reports import Reports
 from .shards import Shards
 from .shared import TableUpdates, check_shards
@@ -181,7 +182,7 @@ class PgTx:
 
 
 class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdates, Games,
-                Ledger, Reports, Ratings):
+                Ledger, Reports, Ratings, Reviews):
     """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
     each method); every public coroutine is its own transaction unless noted.
 
