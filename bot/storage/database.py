@@ -35,8 +35,8 @@ from .errors import (
 from .games import Games
 from .ledger import Ledger
 from .ratings import Ratings
-from .reviews import Reviews
 from .reports import Reports
+from .reviews import Reviews
 from .shared import TableUpdates, check_shards, utc_now
 from .tables import TABLE_MODES, Tables
 from .units import Native, Unit, UnitOfWork, drive

@@ -54,8 +54,8 @@ from .games import Games
 from .ledger import Ledger
 from .pg_migrate import migrate
 from .ratings import Ratings
-from .reviews import Reviews
 from .reports import Reports
+from .reviews import Reviews
 from .shards import Shards
 from .shared import TableUpdates, check_shards
 from .tables import Tables
