@@ -1,8 +1,10 @@
 """``/commerce history`` and ``/commerce export``: the server's finished games.
 
-``history`` lists them (newest first) and opens a game, its deals and a replay of
-each deal, step by step; its buttons and menu carry their state in their ids and
-are handled by the bot's control handlers (``bot.interactions.history``). ``export`` sends a
+``review`` is the coach's private review of the member's own decisions in one of
+them (``bot.interactions.review``). ``history`` lists them (newest first) and
+opens a game, its deals and a replay of each deal, step by step; its buttons and
+menu carry their state in their ids and are handled by the bot's control handlers
+(``bot.interactions.history``). ``export`` sends a
 finished game's record as a JSON file that ``python -m bot.engine replay`` and
 ``verify`` read. Only games whose table is no longer open are served: a running
 game's decks and seeds stay secret (docs/FAIRNESS.md "In the bot").
@@ -16,6 +18,7 @@ from discord import app_commands
 from bot.interactions.commands import Subcommands
 from bot.interactions.guard import guarded
 from bot.interactions.history import history_message, send_export
+from bot.interactions.review import open_review
 from bot.process.app import CommerceBot
 from bot.runtime.sending import say
 from bot.ui.components import HistoryState
@@ -25,7 +28,7 @@ TableNumber = app_commands.Range[int, 1, 1_000_000_000]
 
 
 class History(Subcommands):
-    """``/commerce history | export``."""
+    """``/commerce history | export | review``."""
 
     def __init__(self, bot: CommerceBot) -> None:
         """The history commands of ``bot``; they join ``bot.commerce`` on load."""
@@ -67,6 +70,17 @@ class History(Subcommands):
             past = await self.service.archive.find_past(guild_id, number=table,
                                                 channel_id=interaction.channel_id)
             await send_export(interaction, self.service, guild_id, past.table_id)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="review",
+                          description="The coach's review of your decisions in a finished game")
+    @app_commands.describe(table="The table's number (default: your latest finished game)")
+    async def review(self, interaction: discord.Interaction,
+                     table: TableNumber | None = None) -> None:
+        """Send the member their own review of a finished game (docs/AI.md
+        "Review"), privately: each of their decisions, the coach's, the cost."""
+        async def work() -> None:
+            await open_review(interaction, self.service, number=table)
         await guarded(interaction, None, work)
 
 

@@ -40,6 +40,7 @@ from ..ui import confirm, panel, render, standings
 from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view, pager_view
 from .guard import guarded, require_manager
 from .history import HistoryHandlers
+from .review import ReviewHandlers
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ def cut_answer(number: int, text: str) -> str:
                          number=number, text=text)
 
 
-class Handlers(HistoryHandlers):
+class Handlers(HistoryHandlers, ReviewHandlers):
     """The handler of every control (``bot.ui.components.ControlHandlers``).
 
     Args:

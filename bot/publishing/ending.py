@@ -20,6 +20,7 @@ from ..runtime.metrics import Metrics
 from ..runtime.sending import retrying
 from ..service import LiveTable, PostedMessage, TableService
 from ..ui import render
+from ..ui.review import final_view
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
 from .places import Places
@@ -165,5 +166,6 @@ class Ending:
     async def _final(self, live: LiveTable) -> None:
         if live.game is not None and live.game.deals and live.row.final_message_id is None:
             message = await retrying(lambda: self.publisher.channel(live).send(
-                embed=render.final_embed(live)), self.publisher.metrics)
+                embed=render.final_embed(live),
+                view=final_view(live.row.guild_id, live.id)), self.publisher.metrics)
             await self.publisher.service.posted(live, PostedMessage("final", message.id))

@@ -30,6 +30,7 @@ into messages, panels and timers.
 - ``archive``: games that are over: records (with each deal's proof), the
   history, a finished deal rebuilt at any step (``TableService.archive``, a
   read-only service of its own over storage);
+- ``reviews``: the coach's review of a member's decisions in a game that is over;
 - ``exports``: a server's own data as one file for its admins (rate-limited).
 """
 
@@ -65,13 +66,14 @@ from .outcome import Answered, Moment, Outcome
 from .posted import Posted, PostedMessage
 from .progress import Progress
 from .queries import Queries
+from .reviews import Review, Reviews
 from .seasons import RatingBoard, Seasons
 from .shuffles import Shuffles
 
 __all__ = ["AI_NAMES", "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
            "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
-           "PostedMessage", "RatingBoard", "ServiceError", "StorageFailure", "TableGone",
+           "PostedMessage", "RatingBoard", "Review", "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
@@ -88,6 +90,7 @@ class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seas
         archive: games that are over (``Archive``): records, the history, replays;
             read from storage only.
         exports: a server's own data as one zip for its admins (``ServerExports``).
+        reviews: the coach's reviews of games that are over (``Reviews``).
     """
 
     def __init__(self, storage: AnyStorage, rng: random.Random | None = None,
@@ -96,3 +99,4 @@ class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seas
         super().__init__(storage, rng, metrics)
         self.archive = Archive(storage, self.tables)
         self.exports = ServerExports(storage, self.lock, self._unit)
+        self.reviews = Reviews(storage, self.archive, self.players)

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from ..engine import AnyDeal, Decision, coach, levels
 from ..engine import easy as engine_easy
+from ..engine import review as engine_review
 from ..engine.strong import DEFAULT_BUDGET, Budget
 from ..engine.view import SeatView, seat_view
 
@@ -37,6 +38,11 @@ HINT_DEADLINE = 0.8
 #: of a fixed size (the same position gives the same quick hint), so the event loop is
 #: held for a few tens of milliseconds; its deadline is a safety net
 QUICK = Budget(playouts=60, seconds=0.06)
+#: seconds one decision of a review may take in the worker (a coach's search and the
+#: playouts that price the difference: about a second; docs/AI.md "Review")
+JUDGE_DEADLINE = 30.0
+#: worlds a review's cost is measured in when the tests decide here (``rng``)
+TEST_WORLDS = 12
 
 
 def _ready() -> bool:
@@ -53,6 +59,11 @@ def _strong(view: SeatView, budget: Budget) -> Decision:
 def _advise(view: SeatView, budget: Budget) -> coach.Advice:
     """In the worker: the coach's advice (seeded by the member's view alone)."""
     return coach.advise(view, budget=budget)
+
+
+def _judge(moment: engine_review.Moment) -> engine_review.Judged:
+    """In the worker: one decision of a review (``bot.engine.review.judge``)."""
+    return engine_review.judge(moment)
 
 
 def _ignore_interrupts() -> None:
@@ -138,6 +149,19 @@ class AiPlayers:
         else:
             self.warm()  # for the next one
         return coach.advise(view, budget=QUICK, worlds=60)
+
+    async def judge(self, moment: engine_review.Moment) -> engine_review.Judged:
+        """One decision of a member's review, judged in the worker (off the event
+        loop; other interactions go on), within ``JUDGE_DEADLINE`` seconds; tests
+        with a seeded ``rng`` judge here with this object's budget (the one their
+        hints use).
+
+        Raises:
+            Exception: the worker failed or overran (the caller says so).
+        """
+        if self.rng is not None:
+            return engine_review.judge(moment, self.budget, worlds=TEST_WORLDS)
+        return await self._off_loop(_judge, moment, deadline=JUDGE_DEADLINE)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any,
                         deadline: float = DEADLINE) -> T:

@@ -93,6 +93,10 @@ class ControlHandlers(Protocol):
                          state: HistoryState) -> None:
         """A history button or menu: show ``state``."""
 
+    async def on_review(self, interaction: discord.Interaction, guild_id: int, table_id: int,
+                        page: int, opens: bool) -> None:
+        """Review (``opens``: a new private message) or a review's Previous / Next."""
+
 
 def handlers(interaction: discord.Interaction) -> ControlHandlers:
     """The handlers of the bot that received ``interaction``."""
@@ -662,8 +666,45 @@ class HistorySelect(Placed, DynamicSelect,
         await handlers(interaction).on_history(interaction, self.guild_id, state)
 
 
+class ReviewButton(Placed, DynamicButton,
+                   template=(r"commerce:review:(?P<guild>\d+):(?P<table>\d+):(?P<page>\d{1,4})"
+                             r":(?P<way>open|prev|next)")):
+    """Review, under a game's final standings, and Previous / Next under a review:
+    the id carries the guild, the game's table and the 0-based page. Whoever
+    presses sees their own review only (``ReviewHandlers.on_review``), so the
+    button needs no owner; it works after any wait and a restart."""
+
+    LABELS = {"open": N_("Review"), "prev": N_("Previous"), "next": N_("Next")}
+
+    def __init__(self, guild_id: int, table_id: int, page: int, way: str,
+                 disabled: bool = False) -> None:
+        """The button of guild ``guild_id``'s game at ``table_id`` leading to
+        ``page``; ``way``: ``open`` (a new message), ``prev`` or ``next``."""
+        super().__init__(discord.ui.Button(
+            label=_(self.LABELS[way]), disabled=disabled,
+            style=discord.ButtonStyle.primary if way == "open" else discord.ButtonStyle.secondary,
+            custom_id=f"commerce:review:{guild_id}:{table_id}:{page}:{way}"))
+        self.guild_id, self.table_id, self.page, self.way = guild_id, table_id, page, way
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ReviewButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
+        return cls(int(match["guild"]), int(match["table"]), int(match["page"]), match["way"])
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Refuse a click in another guild (the game is over: no table check)."""
+        return NOT_HERE if interaction.guild_id != self.guild_id else None
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the page to show to the handlers' ``on_review``."""
+        await handlers(interaction).on_review(interaction, self.guild_id, self.table_id,
+                                              self.page, self.way == "open")
+
+
 DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, PickButton, NextDealButton,
-                 CutButton, LeaderboardButton, ConfirmButton, HistoryButton, HistorySelect)
+                 CutButton, LeaderboardButton, ConfirmButton, HistoryButton, HistorySelect,
+                 ReviewButton)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

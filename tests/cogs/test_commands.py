@@ -12,6 +12,7 @@ SUBCOMMANDS = {
     "new": "Tables", "join": "Tables", "leave": "Tables", "start": "Tables",
     "addbot": "Tables", "hand": "Tables", "end": "Tables", "cut": "Tables", "delay": "Tables",
     "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
+    "review": "History",  # issue 24 §3: the coach's review, added deliberately
     "rules": "Help", "about": "Help",
 }
 
