@@ -21,11 +21,13 @@ from bot.process.app import CommerceBot
 from bot.runtime.sending import reply
 from bot.service import (
     EXPORT_MAX_BYTES,
+    SLOW_TURN,
     UPLOAD_MARGIN,
     ExportTooSoon,
     ServerExport,
     UserError,
     size_text,
+    turn_hours_seconds,
 )
 from bot.ui import help as help_text
 from bot.ui import render
@@ -80,7 +82,8 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
         default_preset="The rules /commerce new uses when none is given",
         keep_days="Days a finished game's channel is kept before it is removed (0 = for ever)",
         max_tables="Open tables (lobbies and games) the server may have at once",
-        language="The language of public messages and pictures (default: the server's)")
+        language="The language of public messages and pictures (default: the server's)",
+        turn_hours="Hours a player has for a move, for slow games (1-72; instead of turn_timer)")
     @app_commands.choices(tables_open_in=[
         app_commands.Choice(name="a new channel under the Commerce category", value="channel"),
         app_commands.Choice(name="a thread in the current channel", value="thread"),
@@ -100,14 +103,21 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
                        default_preset: str | None = None,
                        keep_days: app_commands.Range[int, 0, 365] | None = None,
                        max_tables: app_commands.Range[int, 1, 50] | None = None,
-                       language: app_commands.Choice[str] | None = None) -> None:
-        """Guild settings, checked at run time for Manage Server."""
+                       language: app_commands.Choice[str] | None = None,
+                       turn_hours: int | None = None) -> None:
+        """Guild settings, checked at run time for Manage Server. ``turn_hours``
+        (slow games, issue 24 §4) is checked here, so a value out of range gets a
+        friendly answer."""
         async def work() -> None:
             assert interaction.guild is not None
             member = require_manager(interaction)
             changes: dict[str, object] = {}
             if turn_timer is not None:
                 changes["turn_timer"] = turn_timer
+            if turn_hours is not None:
+                if turn_timer is not None:
+                    raise UserError(_("Give turn_timer (seconds) or turn_hours, not both."))
+                changes["turn_timer"] = turn_hours_seconds(turn_hours)
             if default_preset is not None:
                 preset = default_preset.strip().lower()
                 self.service.check_rules(preset, {})
@@ -129,6 +139,9 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             where = _(WHERE[s.table_mode])
             timer = (_("**{seconds} s** per move").format(seconds=s.turn_timer) if s.turn_timer
                      else _("**off**"))
+            if s.turn_timer >= SLOW_TURN and s.turn_timer % 3600 == 0:
+                timer = _("**{hours} h** per move, with a reminder halfway").format(
+                    hours=s.turn_timer // 3600)
             kept = (f"**{render.plural(s.keep_days, 'day')}**" if s.keep_days
                     else _("**for ever**"))
             text = _("Tables open in **{where}**; the next deal starts "

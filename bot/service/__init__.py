@@ -30,6 +30,7 @@ into messages, panels and timers.
 - ``archive``: games that are over: records (with each deal's proof), the
   history, a finished deal rebuilt at any step (``TableService.archive``, a
   read-only service of its own over storage);
+- ``slow``: turn timers of hours, whose deadline and reminder survive a restart;
 - ``reviews``: the coach's review of a member's decisions in a game that is over;
 - ``exports``: a server's own data as one file for its admins (rate-limited).
 """
@@ -69,15 +70,17 @@ from .queries import Queries
 from .reviews import Review, Reviews
 from .seasons import RatingBoard, Seasons
 from .shuffles import Shuffles
+from .slow import MAX_TURN_HOURS, SLOW_TURN, SlowTurns, turn_hours_seconds
 
-__all__ = ["AI_NAMES", "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
+__all__ = ["AI_NAMES", "MAX_TURN_HOURS", "SLOW_TURN", "turn_hours_seconds",
+           "Answered", "Moment", "Outcome", "DEFAULT_AI_LEVEL", "EXPORT_INTERVAL",
            "EXPORT_MAX_BYTES", "STORAGE_ERRORS",
            "Archived", "ExportTooSoon", "LiveTable", "NotSeated", "OutOfDate", "ServerExport",
            "PostedMessage", "RatingBoard", "Review", "ServiceError", "StorageFailure", "TableGone",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
-class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seasons):
+class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seasons, SlowTurns):
     """Owns every open table; see the module docstring.
 
     Args:
