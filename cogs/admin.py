@@ -63,6 +63,30 @@ def export_text(made: ServerExport, limit: int) -> str:
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
+def timer_change(seconds: int | None, hours: int | None) -> dict[str, int]:
+    """The turn timer a settings command asks for: ``turn_timer`` in seconds, or
+    ``turn_hours`` (slow games, issue 24 §4, checked here so that a value out of
+    range gets a friendly answer); ``{}`` for neither.
+
+    Raises:
+        UserError: both, or hours out of range.
+    """
+    if hours is None:
+        return {} if seconds is None else {"turn_timer": seconds}
+    if seconds is not None:
+        raise UserError(_("Give turn_timer (seconds) or turn_hours, not both."))
+    return {"turn_timer": turn_hours_seconds(hours)}
+
+
+def timer_text(seconds: int) -> str:
+    """The turn timer as the settings say it: seconds, hours for a slow one, or off."""
+    if not seconds:
+        return _("**off**")
+    if seconds >= SLOW_TURN and seconds % 3600 == 0:
+        return _("**{hours} h** per move, with a reminder halfway").format(hours=seconds // 3600)
+    return _("**{seconds} s** per move").format(seconds=seconds)
+
+
 class Admin(commands.GroupCog, group_name="commerce-admin",
             group_description="Commerce server settings and upkeep (Manage Server)"):
     """Commands for members with Manage Server."""
@@ -112,12 +136,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             assert interaction.guild is not None
             member = require_manager(interaction)
             changes: dict[str, object] = {}
-            if turn_timer is not None:
-                changes["turn_timer"] = turn_timer
-            if turn_hours is not None:
-                if turn_timer is not None:
-                    raise UserError(_("Give turn_timer (seconds) or turn_hours, not both."))
-                changes["turn_timer"] = turn_hours_seconds(turn_hours)
+            changes.update(timer_change(turn_timer, turn_hours))
             if default_preset is not None:
                 preset = default_preset.strip().lower()
                 self.service.check_rules(preset, {})
@@ -137,11 +156,7 @@ class Admin(commands.GroupCog, group_name="commerce-admin",
             else:
                 s = await self.service.settings(interaction.guild.id)
             where = _(WHERE[s.table_mode])
-            timer = (_("**{seconds} s** per move").format(seconds=s.turn_timer) if s.turn_timer
-                     else _("**off**"))
-            if s.turn_timer >= SLOW_TURN and s.turn_timer % 3600 == 0:
-                timer = _("**{hours} h** per move, with a reminder halfway").format(
-                    hours=s.turn_timer // 3600)
+            timer = timer_text(s.turn_timer)
             kept = (f"**{render.plural(s.keep_days, 'day')}**" if s.keep_days
                     else _("**for ever**"))
             text = _("Tables open in **{where}**; the next deal starts "
