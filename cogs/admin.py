@@ -61,8 +61,6 @@ def export_text(made: ServerExport, limit: int) -> str:
     return text + f" Next export possible {discord.utils.format_dt(made.next_at, 'R')}."
 
 
-@app_commands.guild_only()
-@app_commands.default_permissions(manage_guild=True)
 def timer_change(seconds: int | None, hours: int | None) -> dict[str, int]:
     """The turn timer a settings command asks for: ``turn_timer`` in seconds, or
     ``turn_hours`` (slow games, issue 24 §4, checked here so that a value out of
@@ -87,6 +85,8 @@ def timer_text(seconds: int) -> str:
     return _("**{seconds} s** per move").format(seconds=seconds)
 
 
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
 class Admin(commands.GroupCog, group_name="commerce-admin",
             group_description="Commerce server settings and upkeep (Manage Server)"):
     """Commands for members with Manage Server."""
