@@ -1,7 +1,7 @@
 """The daily deal, played in duplicate (docs/FAIRNESS.md "The daily deal",
 docs/DAILY.md): one secret seed per UTC day, committed to the day before; every
 member who plays that day gets the same deal from it — the same deck, the same
-first dealer, the same seat (``SEAT``), against AI seats of one level (``LEVEL``)
+first dealer, the same seat (the eldest hand, first to move: ``DailyGame.seat``), against AI seats of one level (``LEVEL``)
 — and is scored against the average of everyone who played the same cards.
 
 The day's deal is deal 1 of a one-deal game under the fairness algorithm of
@@ -29,11 +29,10 @@ from .levels import decide
 from .operations import Operation, operation_from_dict, operation_to_dict
 from .rules import get_preset
 
-#: the preset of every daily deal (docs/RULES.md), its seats, the member's seat
-#: (from 0) and the AI seats' level (docs/AI.md)
+#: the preset of every daily deal (docs/RULES.md), its seats and the AI seats' level
+#: (docs/AI.md); the member sits at the eldest hand, first to move (``DailyGame.seat``)
 PRESET = "foster"
 SEATS = 4
-SEAT = 0
 LEVEL = "normal"
 #: the names of the AI seats, in seat order (as tables name their AI seats)
 AI_NAMES = ("AI Ada", "AI Babbage", "AI Cardano")
@@ -152,6 +151,13 @@ class DailyGame:
         return self.game.deals[0]
 
     @property
+    def seat(self) -> int:
+        """The member's seat: the eldest hand (first to move, before any AI seat
+        can end the deal), which the seed's first dealer decides — the same for
+        everyone that day."""
+        return self.deal.turn_order()[0]
+
+    @property
     def seq(self) -> int:
         """The member's operations so far: the number a control carries (a click
         of an older control is stale)."""
@@ -166,7 +172,7 @@ class DailyGame:
     def result(self) -> int | None:
         """The member's points from the deal once it is over (docs/RULES.md §2:
         what the seat won less what it paid), else ``None``."""
-        return self.deal.delta[SEAT] if self.finished else None
+        return self.deal.delta[self.seat] if self.finished else None
 
     def act(self, decision: Decision) -> Operation:
         """The member's ``decision``, then the AI seats' answers up to the
@@ -175,13 +181,13 @@ class DailyGame:
         Raises:
             IllegalAction: the rules do not allow it now (nothing changed).
         """
-        op = self.deal.act(SEAT, decision)
+        op = self.deal.act(self.seat, decision)
         self.own.append(operation_to_dict(op))
         self._after()
         return op
 
     def _apply(self, op: Operation) -> None:
-        if op.seat != SEAT:
+        if op.seat != self.seat:
             raise DailyError("a daily record holds the member's own operations only")
         self.own.append(operation_to_dict(self.deal.apply(op)))
         self._after()
@@ -193,22 +199,22 @@ class DailyGame:
 
     def _ai(self) -> None:
         deal = self.deal
-        while not deal.finished and deal.to_act is not None and deal.to_act != SEAT:
+        while not deal.finished and deal.to_act is not None and deal.to_act != self.seat:
             seat = deal.to_act
             deal.act(seat, decide(deal, seat, LEVEL))
         if deal.finished and not self.game.closed:
             self.game.close()
 
     def players(self, name: str) -> list[str]:
-        """The record's ``players``: ``name`` at ``SEAT``, the AI seats by number."""
+        """The record's ``players``: ``name`` at the member's seat, the AI seats by name."""
         ai = iter(AI_NAMES)
-        return [name if s == SEAT else next(ai) for s in range(SEATS)]
+        return [name if s == self.seat else next(ai) for s in range(SEATS)]
 
     def to_record(self, name: str) -> dict[str, Any]:
         """The game's record (docs/RECORDS.md, format 2): once the deal is over it
         carries the day's seed, so it is shown only after the day ends."""
         return self.game.to_record(self.players(name), ai_levels={
-            str(s): LEVEL for s in range(SEATS) if s != SEAT})
+            str(s): LEVEL for s in range(SEATS) if s != self.seat})
 
 
 def duplicate_scores(results: Mapping[int, int]) -> dict[int, float]:

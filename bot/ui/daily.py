@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import discord
 
 from ..engine import choices, get_preset
-from ..engine.daily import LEVEL, PRESET, SEAT, SEATS
+from ..engine.daily import LEVEL, PRESET, SEATS
 from ..i18n import N_, _
 from ..service import LiveTable
 from ..service.daily import DailyBoard, DailyProof, DailyState
@@ -101,13 +101,14 @@ DAILY_ITEMS = (DailyButton,)
 
 def daily_table(state: DailyState, guild_id: int, member_id: int, name: str) -> LiveTable:
     """A table holding the member's daily game, for the table renderers only
-    (never stored, never posted): the member at ``SEAT``, AI seats at ``LEVEL``."""
+    (never stored, never posted): the member at their seat, AI seats at ``LEVEL``."""
     row = TableRow(id=0, guild_id=guild_id, channel_id=0, number=0, host_id=member_id,
                    preset=PRESET, options={}, status="playing", lobby_message_id=None,
                    table_message_id=None, next_deal_delay=0,
                    first_dealer=state.game.game.first_dealer, created_at="", coach=False)
-    seats = [SeatRow(0, s, member_id if s == SEAT else None, player,
-                     ai_level=None if s == SEAT else LEVEL)
+    seat = state.game.seat
+    seats = [SeatRow(0, s, member_id if s == seat else None, player,
+                     ai_level=None if s == seat else LEVEL)
              for s, player in enumerate(state.game.players(name))]
     return LiveTable(row, seats, get_preset(PRESET), game=state.game.game)
 
@@ -148,7 +149,7 @@ def game_embed(state: DailyState, live: LiveTable, *, note: str = "") -> discord
     events = [render.event_text(live, e) for e in deal.events[-RECENT:]] if deal.events else [
         render.event_text(live, None)]
     lines.append("\n".join(events))
-    lines.append(render.hand_text(live, deal.observation(SEAT)))
+    lines.append(render.hand_text(live, deal.observation(state.game.seat)))
     embed.description = "\n\n".join(lines)
     if deal.finished and deal.showdown is not None:
         embed.add_field(name=_("Showdown"), value=(
@@ -169,10 +170,10 @@ def game_view(state: DailyState, live: LiveTable, guild_id: int) -> discord.ui.V
     deal = state.game.deal
     if deal.finished:
         return None
-    obs = deal.observation(SEAT)
-    neighbour = panel.neighbour_name(live, deal, SEAT)
+    obs = deal.observation(state.game.seat)
+    neighbour = panel.neighbour_name(live, deal, state.game.seat)
     items: list[DailyButton] = []
-    for name, decisions in panel.groups(deal, SEAT):
+    for name, decisions in panel.groups(deal, state.game.seat):
         for decision in decisions:
             value = None if name not in choices.SELECTS else choices.value(decision)
             control = name if value is None else choices.control(decision)
