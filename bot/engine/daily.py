@@ -1,8 +1,9 @@
 """The daily deal, played in duplicate (docs/FAIRNESS.md "The daily deal",
 docs/DAILY.md): one secret seed per UTC day, committed to the day before; every
 member who plays that day gets the same deal from it — the same deck, the same
-first dealer, the same seat (the eldest hand, first to move: ``DailyGame.seat``), against AI seats of one level (``LEVEL``)
-— and is scored against the average of everyone who played the same cards.
+first dealer, the same seat (the eldest hand, first to move: ``DailyGame.seat``),
+against AI seats of one level (``LEVEL``) — and is scored against the average of
+everyone who played the same cards.
 
 The day's deal is deal 1 of a one-deal game under the fairness algorithm of
 ``fairness`` (the day's number ``day_number`` in the place of a table id, attempt
