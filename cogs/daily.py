@@ -5,11 +5,21 @@ day's commitment and, once the day is over, its seed."""
 
 from __future__ import annotations
 
+import datetime
+import logging
+
 import discord
 from discord import app_commands
+from discord.ext import tasks
 
 from bot.interactions.commands import Subcommands
 from bot.process.app import CommerceBot
+
+log = logging.getLogger(__name__)
+
+#: when, each day, the bot draws the next day's seed if nobody asked for it yet (so its
+#: commitment is public at least half a day before the day starts)
+DRAW_AT = datetime.time(12, 0, tzinfo=datetime.UTC)
 
 #: what ``/commerce daily`` shows
 SHOW_CHOICES = [
@@ -26,6 +36,26 @@ class Daily(Subcommands):
         """The daily command of ``bot``; it joins ``bot.commerce`` on load."""
         super().__init__(bot.commerce)
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Join ``/commerce``, and start the daily draw of tomorrow's seed."""
+        await super().cog_load()
+        self.draw.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the daily draw, and leave ``/commerce``."""
+        self.draw.cancel()
+        await super().cog_unload()
+
+    @tasks.loop(time=DRAW_AT)
+    async def draw(self) -> None:
+        """Draw today's and tomorrow's seeds if they are missing (docs/FAIRNESS.md,
+        "The daily deal"); a failure is logged and tried again the next day or at
+        the next ``/commerce daily``."""
+        try:
+            await self.bot.daily.commitments()
+        except Exception:
+            log.warning("the daily seeds could not be drawn", exc_info=True)
 
     @app_commands.command(name="daily",
                           description="Today's deal: the same cards for everyone, once a day")

@@ -198,3 +198,28 @@ async def test_no_card_of_the_daily_game_reaches_a_public_message(setup):
     cat = guild.add_member(env.create_user("cat"))
     assert list(general.history(viewer=cat)) == []
     assert env.errors == []
+
+
+async def test_tomorrows_commitment_is_drawn_each_day_at_noon_without_anyone_asking(setup):
+    env, guild, general, ann, ben = setup
+    assert await rows(env.bot, "SELECT day FROM daily_seeds") == []
+    # the draw runs daily at DRAW_AT (noon UTC); moved to 00:01 here, as hours of virtual
+    # time would take minutes of the watch's ticks
+    from cogs.daily import DRAW_AT
+    draw = env.bot.get_cog("Daily").draw
+    assert draw.time == [DRAW_AT] and draw.is_running()
+    draw.change_interval(time=datetime.time(0, 1, tzinfo=datetime.UTC))
+    draw.restart()
+    await env.advance_time(30)
+    assert await rows(env.bot, "SELECT day FROM daily_seeds") == []
+    await env.advance_time(31)  # 2026-01-01 00:01:01 UTC
+    today = day_number(datetime.date(2026, 1, 1))
+    assert [d for (d,) in await rows(env.bot, "SELECT day FROM daily_seeds ORDER BY day")] == [
+        today, today + 1]
+    # tomorrow's commitment is public now, its seed is not
+    [(seed, committed)] = await rows(env.bot, "SELECT seed, commitment FROM daily_seeds"
+                                     " WHERE day = ?", (today + 1,))
+    res = await ann.slash(general, "commerce daily", show="proof", day="2026-01-02")
+    text = message_text(res.response)
+    assert committed in text and seed not in text
+    assert env.errors == []
