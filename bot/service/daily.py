@@ -128,7 +128,11 @@ class DailyService:
         return day_of(self.clock())
 
     async def _seed(self, day: datetime.date) -> DailySeed:
-        """The seed of ``day``, drawn from the CSPRNG and stored if it has none yet."""
+        """The seed of ``day``, drawn from the CSPRNG and stored if it has none yet
+        (a read when it has: no write at every click)."""
+        stored = await self.storage.stored_daily_seed(day_number(day))
+        if stored is not None:
+            return stored
         seed = new_seed()
         return await self.storage.daily_seed(day_number(day), seed.hex(), commitment(seed))
 

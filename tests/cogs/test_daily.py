@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import re
 
 import pytest
@@ -116,15 +117,22 @@ async def test_two_members_play_the_same_deal_once_each_and_the_board_compares(s
     assert env.errors == []
 
 
-async def test_the_seed_is_hidden_until_the_day_ends_then_verifies(setup):
+async def test_the_seed_is_hidden_until_the_day_ends_then_verifies(setup, caplog):
     env, guild, general, ann, ben = setup
+    caplog.set_level(logging.DEBUG)
     res = await ann.slash(general, "commerce daily")
     await play_through(ann, res.response)
+    await play_through(ben, (await ben.slash(general, "commerce daily")).response, pick=2)
     [(seed, committed)] = await rows(env.bot, "SELECT seed, commitment FROM daily_seeds"
                                      " WHERE day = ?", (day_number(datetime.date(2026, 1, 1)),))
     today = await ann.slash(general, "commerce daily", show="proof", day="2026-01-01")
     text = message_text(today.response)
     assert committed in text and seed not in text and "Secret until the day ends" in text
+    # before the day ends the seed is in no message anyone sees, no request, no log line
+    for member in (ann, ben):
+        assert not any(seed in message_text(m) for m in general.history(viewer=member))
+    assert not any(seed in json.dumps(e.json or {}) for e in env.http_requests)
+    assert seed not in caplog.text
 
     # the next UTC day: the day's seed is revealed and verifies against its commitment
     env.bot.daily.clock = lambda: datetime.datetime(2026, 1, 2, 0, 0, 1, tzinfo=datetime.UTC)
