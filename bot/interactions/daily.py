@@ -13,7 +13,7 @@ import discord
 
 from ..runtime.sending import edit, reply, say
 from ..service import OutOfDate
-from ..service.daily import AlreadyPlayed, DailyService, DailyState, parse_day
+from ..service.daily import AlreadyPlayed, DailyService, DailyState, parse_day, record_of
 from ..ui import daily as ui
 from .guard import guarded
 from .handlers import decide
@@ -87,5 +87,14 @@ class DailyHandlers:
         """``/commerce daily show:proof``: a day's commitment, and its seed once over."""
         async def work() -> None:
             proof = await self.service.proof(parse_day(day) if day else None)
-            await say(interaction, embed=ui.proof_embed(proof), ephemeral=True)
+            embed = ui.proof_embed(proof)
+            record = None
+            if interaction.guild_id is not None and proof.seed is not None:
+                record = await record_of(self.service, interaction.guild_id,
+                                         interaction.user.id, proof.day)
+            if record is None:
+                await say(interaction, embed=embed, ephemeral=True)
+                return
+            await say(interaction, ui.record_text(proof.day), embed=embed, ephemeral=True,
+                      file=ui.record_file(proof.day, record))
         await guarded(interaction, None, work)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import Decision, IllegalAction
 from ..engine.daily import (
@@ -234,6 +235,24 @@ class DailyService:
                           verify_seed(stored.seed, stored.commitment), day_end(day))
 
 
+async def record_of(service: DailyService, guild_id: int, member_id: int,
+                    day: datetime.date) -> dict[str, Any] | None:
+    """The record (docs/RECORDS.md, format 2, with the seed) of the member's game of
+    ``day`` in the guild, once the day is over; ``None`` before, or when they did
+    not finish a game that day."""
+    if day >= service.today():
+        return None
+    play = await service.storage.daily_play(guild_id, day_number(day), member_id)
+    seed = await service.storage.stored_daily_seed(day_number(day))
+    if play is None or play.result is None or seed is None:
+        return None
+    try:
+        game = DailyGame.replay(bytes.fromhex(seed.seed), day, play.moves)
+    except DailyError:
+        return None
+    return game.to_record(play.name)
+
+
 def parse_day(text: str) -> datetime.date:
     """A day typed as ``YYYY-MM-DD``.
 
@@ -253,4 +272,4 @@ def _signed(value: int) -> str:
 
 
 __all__ = ["AlreadyPlayed", "BoardLine", "DailyBoard", "DailyProof", "DailyService",
-           "DailyState", "day_from_number", "parse_day"]
+           "DailyState", "day_from_number", "parse_day", "record_of"]

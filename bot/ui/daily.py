@@ -14,6 +14,8 @@ act for whoever clicked, never for someone else.
 from __future__ import annotations
 
 import datetime
+import io
+import json
 import re
 from typing import Any, Protocol
 
@@ -206,6 +208,20 @@ def board_embed(board: DailyBoard, today: datetime.date) -> discord.Embed:
     embed.set_footer(text=_("Duplicate score: your points less the average of the {count} "
                             "players who played the same cards.").format(count=len(board.lines)))
     return embed
+
+
+def record_file(day: datetime.date, record: dict[str, Any]) -> discord.File:
+    """The member's game of ``day`` as ``commerce-daily-<day>.json``: what
+    ``python -m bot.engine verify`` and ``replay`` read (docs/RECORDS.md)."""
+    data = json.dumps(record, indent=1).encode()
+    return discord.File(io.BytesIO(data), filename=f"commerce-daily-{day.isoformat()}.json")
+
+
+def record_text(day: datetime.date) -> str:
+    """What the attached record of the member's game is, and how to check it."""
+    return _("Your game of {day}, with the day's seed: check it with `python -m bot.engine "
+             "verify commerce-daily-{day}.json --commitment C`, C the commitment above.").format(
+        day=day.isoformat())
 
 
 def proof_embed(proof: DailyProof) -> discord.Embed:

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from bot.engine.daily import DailyGame, day_number, deck_of, verify_seed
+from bot.engine.proof import verify_record
 from bot.ui.words import signed
 from tests.cogs.helpers import answer_text, emit_component, message_text, restart, rows
 
@@ -128,6 +129,7 @@ async def test_the_seed_is_hidden_until_the_day_ends_then_verifies(setup, caplog
     today = await ann.slash(general, "commerce daily", show="proof", day="2026-01-01")
     text = message_text(today.response)
     assert committed in text and seed not in text and "Secret until the day ends" in text
+    assert today.response.attachments == []  # no record of a day that has not ended
     # before the day ends the seed is in no message anyone sees, no request, no log line
     for member in (ann, ben):
         assert not any(seed in message_text(m) for m in general.history(viewer=member))
@@ -140,6 +142,14 @@ async def test_the_seed_is_hidden_until_the_day_ends_then_verifies(setup, caplog
     text = message_text(after.response)
     assert seed in text and committed in text and "✅" in text
     assert verify_seed(seed, committed)
+    # Ann, who played that day, gets her game's record, which the engine's own check proves
+    [att] = after.response.attachments
+    record = json.loads(await att.read())
+    assert record["shuffle"]["seed"] == seed and record["players"].count("ann") == 1
+    _, summary = verify_record(record, commitment_shown=committed)
+    checks = {c["check"]: c["status"] for c in summary["checks"]}
+    assert checks["commitment"] == checks["random"] == checks["chain"] == "proven"
+    assert [a["seat"] for a in record["deals"][0]["actions"]]  # her moves and the AI's
     # and anyone can recompute the day's deal from it: Ann's first hand came from it
     deck = deck_of(bytes.fromhex(seed), datetime.date(2026, 1, 1))
     assert len(deck) == 52
