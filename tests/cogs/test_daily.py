@@ -241,3 +241,31 @@ async def test_tomorrows_commitment_is_drawn_each_day_at_noon_without_anyone_ask
     text = message_text(res.response)
     assert committed in text and seed not in text
     assert env.errors == []
+
+
+async def test_a_forged_daily_button_acts_only_from_its_own_guild_and_a_private_message(setup):
+    env, guild, general, ann, ben = setup
+    res = await ann.slash(general, "commerce daily")
+    [(label, custom), *_] = daily_buttons(res.response)
+    [mine] = [m for m in general.history(viewer=ann) if m.id == res.response.id]
+    # another guild's id in the button: refused, nothing played
+    elsewhere = custom.replace(f"commerce:daily:{guild.id}:", "commerce:daily:42:")
+    forged = emit_component(env, ann, mine, elsewhere, shown=True)
+    await env.settle()
+    assert "does not belong here" in answer_text(forged)
+    # the button on a message everyone sees (a table's lobby): refused, nothing played
+    await ann.slash(general, "commerce new")
+    lobby = guild.channels["commerce-1"].history()[0]
+    public = emit_component(env, ann, lobby, custom, shown=True)
+    await env.settle()
+    assert "private panel" in answer_text(public)
+    assert await rows(env.bot, "SELECT seq FROM daily_plays") == [(0,)]
+    # and Ben pressing Ann's button plays his own game, never hers
+    ben_res = await ben.slash(general, "commerce daily")
+    [(_, bens), *_] = daily_buttons(ben_res.response)
+    assert bens == custom  # the same deal: the same first decisions
+    [bens_message] = [m for m in general.history(viewer=ben) if m.id == ben_res.response.id]
+    await ben.click(bens_message, custom_id=custom)
+    assert dict(await rows(env.bot, "SELECT member_id, seq FROM daily_plays")) == {
+        ann.id: 0, ben.id: 1}
+    assert env.errors == []
