@@ -19,10 +19,11 @@ Pure: no discord, no storage, no asyncio.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import card_code
 from .fairness import Attempt, ShuffleLog, Shuffler, commitment
 from .family import DealBase, Decision, IllegalAction
 from .game import Game
@@ -90,7 +91,6 @@ def verify_seed(seed_hex: str, committed: str) -> bool:
 def deck_of(seed: bytes, day: datetime.date) -> list[str]:
     """The day's deck (card codes, top first) and so the deal everybody gets:
     what anyone can recompute from the revealed seed (docs/FAIRNESS.md)."""
-    from .cards import card_code
     return [card_code(c) for c in Shuffler(seed, day_number(day), PRESET).deck(1, 1, ())]
 
 
@@ -238,14 +238,3 @@ def ranked(results: Mapping[int, int]) -> list[tuple[int, int, int, float]]:
         rank = out[-1][0] if out and results[member] == out[-1][2] else i + 1
         out.append((rank, member, results[member], scores[member]))
     return out
-
-
-def own_operations(rows: Sequence[Any]) -> list[dict[str, Any]]:
-    """The stored member's operations, checked to be a list of objects.
-
-    Raises:
-        DailyError: anything else.
-    """
-    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        raise DailyError("a daily play's moves must be a list of objects")
-    return [dict(r) for r in rows]

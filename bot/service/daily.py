@@ -27,7 +27,6 @@ from ..engine.daily import (
     DailyError,
     DailyGame,
     day_end,
-    day_from_number,
     day_number,
     day_of,
     ranked,
@@ -137,11 +136,14 @@ class DailyService:
         seed = new_seed()
         return await self.storage.daily_seed(day_number(day), seed.hex(), commitment(seed))
 
+    async def _days(self, today: datetime.date) -> tuple[DailySeed, DailySeed]:
+        """The seeds of ``today`` and of the next day (both drawn now when missing)."""
+        return await self._seed(today), await self._seed(today + datetime.timedelta(days=1))
+
     async def commitments(self) -> tuple[str, str]:
         """Today's commitment and tomorrow's (both drawn now when missing)."""
-        today = self.today()
-        return ((await self._seed(today)).commitment,
-                (await self._seed(today + datetime.timedelta(days=1))).commitment)
+        mine, tomorrow = await self._days(self.today())
+        return mine.commitment, tomorrow.commitment
 
     async def play(self, guild_id: int, member_id: int, name: str) -> DailyState:
         """Begin the member's game of today's deal, or resume the one they began.
@@ -150,8 +152,7 @@ class DailyService:
             AlreadyPlayed: they finished today's deal already.
         """
         today = self.today()
-        mine, tomorrow = await self.commitments()
-        seed = await self._seed(today)
+        seed, tomorrow = await self._days(today)
         play, new = await self.storage.begin_daily_play(guild_id, day_number(today), member_id,
                                                         name)
         if play.result is not None:
@@ -159,7 +160,8 @@ class DailyService:
                 "You have played today's daily deal already: {points} points. The next "
                 "one starts at 00:00 UTC.").format(points=_signed(play.result)), play.result)
         game = self._replay(seed, today, play.moves)
-        return DailyState(game, mine, tomorrow, day_end(today), resumed=not new)
+        return DailyState(game, seed.commitment, tomorrow.commitment, day_end(today),
+                          resumed=not new)
 
     async def act(self, guild_id: int, member_id: int, number: int, seq: int,
                   decision: Decision) -> DailyState:
@@ -182,7 +184,7 @@ class DailyService:
         if play.seq != seq:
             raise OutOfDate(_("That control is out of date. Type `/commerce daily` to see "
                               "your game."))
-        seed = await self._seed(today)
+        seed, tomorrow = await self._days(today)
         game = self._replay(seed, today, play.moves)
         try:
             game.act(decision)
@@ -192,8 +194,7 @@ class DailyService:
                                                    game.result):
             raise OutOfDate(_("That control is out of date. Type `/commerce daily` to see "
                               "your game."))
-        mine, tomorrow = await self.commitments()
-        return DailyState(game, mine, tomorrow, day_end(today))
+        return DailyState(game, seed.commitment, tomorrow.commitment, day_end(today))
 
     @staticmethod
     def _replay(seed: DailySeed, day: datetime.date, moves: list[dict[str, object]]) -> DailyGame:
@@ -272,4 +273,4 @@ def _signed(value: int) -> str:
 
 
 __all__ = ["AlreadyPlayed", "BoardLine", "DailyBoard", "DailyProof", "DailyService",
-           "DailyState", "day_from_number", "parse_day", "record_of"]
+           "DailyState", "parse_day", "record_of"]

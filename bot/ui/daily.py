@@ -23,7 +23,7 @@ import discord
 
 from ..engine import choices, get_preset
 from ..engine.daily import LEVEL, PRESET, SEATS
-from ..i18n import N_, _
+from ..i18n import _
 from ..service import LiveTable
 from ..service.daily import DailyBoard, DailyProof, DailyState
 from ..storage import SeatRow, TableRow
@@ -39,8 +39,6 @@ RECENT = 6
 GREEN = discord.Colour.from_rgb(46, 125, 50)
 #: the board's lines at most
 BOARD_LINES = 25
-#: what a click gets when its guild is not the one the game was begun in
-NOT_YOURS = N_("That daily deal was begun on another server.")
 
 
 class DailyHandlers(Protocol):
