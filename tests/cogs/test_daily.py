@@ -269,3 +269,17 @@ async def test_a_forged_daily_button_acts_only_from_its_own_guild_and_a_private_
     assert dict(await rows(env.bot, "SELECT member_id, seq FROM daily_plays")) == {
         ann.id: 0, ben.id: 1}
     assert env.errors == []
+
+
+async def test_two_clicks_at_once_make_one_move(setup):
+    env, guild, general, ann, ben = setup
+    res = await ann.slash(general, "commerce daily")
+    [(label, custom), *_] = daily_buttons(res.response)
+    [mine] = [m for m in general.history(viewer=ann) if m.id == res.response.id]
+    first = emit_component(env, ann, mine, custom, shown=True)
+    second = emit_component(env, ann, mine, custom, shown=True)
+    await env.settle()
+    assert await rows(env.bot, "SELECT seq FROM daily_plays") == [(1,)]
+    answers = [answer_text(first), answer_text(second)]
+    assert sum("out of date" in a for a in answers) == 1, answers
+    assert env.errors == []
