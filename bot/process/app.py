@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from ..changes.after import AfterChange
 from ..interactions.commands import CommerceGroup
+from ..interactions.daily import DailyHandlers
 from ..interactions.guard import answer_error
 from ..interactions.handlers import Handlers
 from ..interactions.translator import CommandTranslator
@@ -28,18 +29,20 @@ from ..publishing.showing import AI_PACE, FRAME_SHARE
 from ..runtime.metrics import GLOBAL_LIMIT, Metrics
 from ..runtime.sending import NO_PINGS
 from ..service import TableService
+from ..service.daily import DailyService
 from ..service.locks import InFlight
 from ..storage import AnyStorage, open_storage
 from ..storage.shards import Shards
 from ..timers.clock import Timers
 from ..ui.components import DYNAMIC_ITEMS, dispatch_cut_form
+from ..ui.daily import DAILY_ITEMS
 from .health import BotReadings, Endpoint, problems
 
 log = logging.getLogger(__name__)
 
 #: loaded in this order; ``/commerce`` lists its subcommands in the order their cogs load
 EXTENSIONS = ("cogs.play", "cogs.tables", "cogs.ledger", "cogs.history", "cogs.help",
-              "cogs.admin")
+              "cogs.admin", "cogs.daily")
 
 
 class CommerceTree(app_commands.CommandTree["CommerceBot"]):
@@ -70,6 +73,8 @@ class CommerceBot(commands.Bot):
         handlers: what every control does (``bot.interactions.handlers.Handlers``); the controls
             reach it as ``interaction.client.handlers``.
         commerce: the ``/commerce`` group the command cogs add their commands to.
+        daily: the daily deal (``bot.service.daily.DailyService``), on Discord's clock
+            (virtual under SimCord); ``daily_handlers``: its command and buttons.
 
     Attributes (from the start):
         in_flight: the interactions running now (``bot.interactions.guard.guarded``);
@@ -90,6 +95,8 @@ class CommerceBot(commands.Bot):
     after: AfterChange
     handlers: Handlers
     commerce: CommerceGroup
+    daily: DailyService
+    daily_handlers: DailyHandlers
 
     def __init__(self, db_path: str | Path, *, rng: random.Random | None = None,
                  dev_guild: int | None = None, sync_commands: bool = True,
@@ -185,10 +192,12 @@ class CommerceBot(commands.Bot):
         self.after = AfterChange(self.publisher, self.timers)
         self.timers.show, self.timers.catch_up = self.after.show, self.after.catch_up
         self.handlers = Handlers(self.service, self.publisher, self.timers, self.after)
+        self.daily = DailyService(self.storage, clock=discord.utils.utcnow)
+        self.daily_handlers = DailyHandlers(self.daily)
         self.commerce = CommerceGroup()
         self.tree.add_command(self.commerce)
         await self.tree.set_translator(CommandTranslator())  # names in each member's language
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *DAILY_ITEMS)
         self.add_listener(dispatch_cut_form, "on_interaction")  # the Cut form's answer
         for ext in EXTENSIONS:
             await self.load_extension(ext)

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from .daily import DailyDeals
 from .errors import (
     CorruptDatabase,
     DatabaseInUse,
@@ -260,7 +261,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games, Ledger,
-              Reports, Ratings, Reviews):
+              Reports, Ratings, Reviews, DailyDeals):
     """All persistence on SQLite. Every public coroutine is its own transaction
     unless noted (``atomic()``: ``units.UnitOfWork``); a duplicate or a write the
     schema's triggers refuse raises ``sqlite3.IntegrityError``, a failed write

@@ -48,6 +48,7 @@ import asyncpg
 from asyncpg.transaction import Transaction
 
 from .claims import KEEPALIVE, Claim
+from .daily import DailyDeals
 from .database import BUSY_WAIT
 from .errors import DatabaseNotWritable, DatabaseUnavailable
 from .games import Games
@@ -182,7 +183,7 @@ class PgTx:
 
 
 class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdates, Games,
-                Ledger, Reports, Ratings, Reviews):
+                Ledger, Reports, Ratings, Reviews, DailyDeals):
     """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
     each method); every public coroutine is its own transaction unless noted.
 

@@ -13,7 +13,7 @@ SUBCOMMANDS = {
     "addbot": "Tables", "hand": "Tables", "end": "Tables", "cut": "Tables", "delay": "Tables",
     "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
     "review": "History",  # issue 24 §3: the coach's review, added deliberately
-    "rules": "Help", "about": "Help",
+    "rules": "Help", "about": "Help", "daily": "Daily",
 }
 
 #: /commerce-admin's subcommands, in the order Discord lists them (no ``backup``: a copy of
@@ -44,6 +44,11 @@ async def test_commerce_is_one_guild_only_group_made_of_four_cogs(simcord_env):
     assert [c["value"] for c in by["choices"]] == ["points", "rating"] and not by.get("required")
     assert board["options"][3]["min_value"] == 1 and not board["options"][3].get("required")
     assert {c.qualified_name for c in env.bot.tree.get_commands()} == {"commerce", "commerce-admin"}
+    # issue 24 §2: /commerce daily plays today's deal, or shows a day's board or shuffle
+    daily = next(o for o in commerce["options"] if o["name"] == "daily")
+    assert [o["name"] for o in daily["options"]] == ["show", "day"]
+    assert [c["value"] for c in daily["options"][0]["choices"]] == ["play", "board", "proof"]
+    assert not any(o.get("required") for o in daily["options"])
 
 
 async def test_commerce_admin_syncs_its_five_subcommands_and_no_backup(simcord_env):
