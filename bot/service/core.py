@@ -203,6 +203,8 @@ class ServiceBase:
         #: who decides for AI seats, and the coach (strong search off the event loop)
         self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
+        #: each member's deck by ``(guild id, member id)`` (``Preferences.deck``)
+        self._decks: dict[tuple[int, int], str] = {}
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
         #: is not dealt from the game's seed, and ``verify`` says so)
         self.arranged_decks: list[list[Card]] = []

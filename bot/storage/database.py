@@ -34,6 +34,7 @@ from .errors import (
 )
 from .games import Games
 from .ledger import Ledger
+from .members import Members
 from .ratings import Ratings
 from .reports import Reports
 from .shared import TableUpdates, check_shards, utc_now
@@ -259,7 +260,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games, Ledger,
-              Reports, Ratings):
+              Reports, Ratings, Members):
     """All persistence on SQLite. Every public coroutine is its own transaction
     unless noted (``atomic()``: ``units.UnitOfWork``); a duplicate or a write the
     schema's triggers refuse raises ``sqlite3.IntegrityError``, a failed write

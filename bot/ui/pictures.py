@@ -79,13 +79,13 @@ BACK = (40, 62, 140)
 BACK_LINE = (92, 118, 198)
 SHADOW_ALPHA = 90
 
-#: the four-colour deck's diamonds and clubs (chosen in bot/ui/deck.py)
+#: the four-colour deck's diamonds and clubs (chosen in bot/runtime/deck.py)
 BLUE = (16, 72, 172)
 GREEN = (48, 130, 96)
 Ink = tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]
 #: suit index (``cards.suit``: clubs, diamonds, hearts, spades) -> ink
 SUIT_INK: Ink = (BLACK, RED, RED, BLACK)
-#: the same for the four-colour deck a member may choose (``bot.ui.deck``)
+#: the same for the four-colour deck a member may choose (``bot.runtime.deck``)
 FOUR_COLOUR_INK: Ink = (GREEN, BLUE, RED, BLACK)
 #: the three jaques pots, in order
 POT_NAMES = ("tricon", "sequence/flush", "pair/high")
@@ -457,9 +457,9 @@ def _palette(inks: Ink = SUIT_INK) -> Image.Image:
     for ink in dict.fromkeys(i for i in inks if i not in SUIT_INK):
         for k in range(FOUR_COLOUR_STEPS + 1):
             t = k / (FOUR_COLOUR_STEPS + 1)
-            shade = tuple(round(i + (f - i) * t) for f, i in zip(FACE, ink, strict=True))
-            if shade not in colours:
-                colours.append((shade[0], shade[1], shade[2]))
+            tint = tuple(round(i + (f - i) * t) for f, i in zip(FACE, ink, strict=True))
+            if tint not in colours:
+                colours.append((tint[0], tint[1], tint[2]))
     assert len(colours) <= PALETTE_COLOURS, len(colours)
     pal = Image.new("P", (1, 1))
     pal.putpalette([v for c in colours for v in c] + [0] * (768 - 3 * len(colours)))
@@ -591,7 +591,7 @@ def hand_png(obs: Observation, inks: Ink = SUIT_INK) -> bytes:
     """PNG of the private hand of ``obs.seat``: its 3 (or 4) cards highest first,
     its category beneath, and a drawn or offered card set apart. About 530 × 300
     pixels for three cards; ``inks``: the suits' colours (``FOUR_COLOUR_INK``:
-    the four-colour deck a member may choose, ``bot.ui.deck``).
+    the four-colour deck a member may choose, ``bot.runtime.deck``).
 
     Raises:
         ValueError: ``obs`` is the public observation.

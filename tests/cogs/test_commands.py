@@ -1,4 +1,4 @@
-"""``/commerce`` is one top-level group whose subcommands come from four cogs
+"""``/commerce`` is one top-level group whose subcommands come from five cogs
 (tables, ledger, history, help; ``bot/interactions/commands.py``): Discord sees exactly the commands it
 saw when one cog held them all, in the same order, and a cog that unloads takes
 its subcommands with it without leaving anything at the top level."""
@@ -12,7 +12,7 @@ SUBCOMMANDS = {
     "new": "Tables", "join": "Tables", "leave": "Tables", "start": "Tables",
     "addbot": "Tables", "hand": "Tables", "end": "Tables", "cut": "Tables", "delay": "Tables",
     "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
-    "rules": "Help", "about": "Help",
+    "rules": "Help", "about": "Help", "settings": "Settings",
 }
 
 #: /commerce-admin's subcommands, in the order Discord lists them (no ``backup``: a copy of
