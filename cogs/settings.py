@@ -1,6 +1,6 @@
 """``/commerce settings``: a member's own settings on this server, answered only to
 them. Today the deck their own cards are shown in: two colours (the server's, as
-everyone sees the table) or four (``bot.runtime.deck``), kept by the bot
+everyone sees the table) or four (``bot.i18n.deck``), kept by the bot
 (``TableService.set_deck``) and used from the member's next click on.
 """
 
@@ -9,11 +9,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, deck
 from bot.interactions.commands import Subcommands
 from bot.interactions.guard import guarded
 from bot.process.app import CommerceBot
-from bot.runtime import deck
 from bot.runtime.sending import reply
 from bot.ui.cards import hand_label
 

@@ -20,8 +20,7 @@ import discord
 from discord import app_commands
 
 from .. import i18n
-from ..i18n import N_, _
-from ..runtime import deck
+from ..i18n import N_, _, deck
 from ..runtime.language import server_language
 from ..runtime.metrics import Metrics, interaction_kind
 from ..runtime.sending import reply

@@ -26,7 +26,7 @@ from typing import Any
 import discord
 
 from .. import i18n
-from ..runtime import deck
+from ..i18n import deck
 from ..runtime.metrics import Metrics
 from ..runtime.sending import edit, retrying
 from ..service import LiveTable, TableService

@@ -1,5 +1,4 @@
 """What every Discord-facing part of the bot shares at run time: the metrics it
 counts (``metrics``) and how a message or an answer is sent to Discord
-(``sending``: pings, retries, replies), and the language and the deck of what it
-shows (``language``, ``deck``). Imports nothing of the bot above the
+(``sending``: pings, retries, replies). Imports nothing of the bot above the
 service."""

@@ -15,8 +15,8 @@ from typing import Any, ParamSpec, TypeVar
 import discord
 
 from .. import i18n
+from ..i18n import deck
 from ..service import STORAGE_ERRORS, LiveTable, ServiceError
-from . import deck
 
 P = ParamSpec("P")
 R = TypeVar("R")

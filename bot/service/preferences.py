@@ -1,12 +1,12 @@
 """A member's own settings in a guild (part of ``TableService``): today the deck
-of their private pictures and texts (``bot.storage.members.DECKS``; what each
-shows: bot/runtime/deck.py). Read once per member and kept in memory, so that
+of their private pictures and texts (``bot.i18n.deck.DECKS``; what each
+shows there). Read once per member and kept in memory, so that
 answering a click costs no read; a change is written first, then kept.
 """
 
 from __future__ import annotations
 
-from ..storage.members import DECKS
+from ..i18n.deck import DECKS
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, UserError
 

@@ -1,7 +1,7 @@
 """A member's own settings in a guild (``member_settings``, migration 0013), written
 once for both storages (``Members``: a mixin of ``Storage`` and ``PgStorage``).
 Today one setting: the deck of the member's private pictures and texts
-(``DECKS``; bot/runtime/deck.py says what each shows)."""
+(``DECKS``, the same as ``bot.i18n.deck.DECKS``: it says what each shows)."""
 
 from __future__ import annotations
 

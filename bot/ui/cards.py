@@ -6,7 +6,7 @@ A♣" reads "Trade A"). Text built for members names a card with the outline
 suit characters instead (``♤ ♧ ♡ ♢``), which have no emoji form: Discord writes
 them in the theme's text colour, readable on either theme, and their shapes
 tell the four suits apart without colour. A member who chose the four-colour
-deck reads their own cards with coloured suits (``bot.runtime.deck``). The engine's own labels
+deck reads their own cards with coloured suits (``bot.i18n.deck``). The engine's own labels
 (``bot.engine.card_label``), and so records and replays, are unchanged; the
 pictures draw their suits themselves.
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from ..engine import Card
 from ..engine import card_label as engine_card_label
-from ..runtime import deck
+from ..i18n import deck
 
 #: each filled suit character (the engine's labels) and its outline form
 OUTLINE = deck.SUITS[deck.TWO]

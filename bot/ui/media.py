@@ -18,8 +18,7 @@ import threading
 import discord
 
 from ..engine import Observation
-from ..i18n import _
-from ..runtime import deck
+from ..i18n import _, deck
 from ..service import LiveTable
 from . import payments, pictures
 from .render import seat_labels

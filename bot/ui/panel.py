@@ -25,8 +25,7 @@ import discord
 from .. import i18n
 from ..engine import AnyDeal, Decision, Observation, choices
 from ..engine.actions import BUTTONS, Action, kind_of
-from ..i18n import _
-from ..runtime import deck
+from ..i18n import _, deck
 from ..service import LiveTable
 from . import names, payments, render
 from .cards import card_label, outline_suits
@@ -244,7 +243,7 @@ def key_of(live: LiveTable, seat: int, *, focus: str | None = None, note: str = 
     building it: two panels with equal keys look the same. Its last item is the
     seat's observation, its fifth the focus ``build`` keeps (``None`` when the
     menu asked for is not the seat's to use now), its last but one the language and
-    the one before the deck (``bot.runtime.deck``) it is worded and drawn in."""
+    the one before the deck (``bot.i18n.deck``) it is worded and drawn in."""
     deal = live.deal
     assert deal is not None
     return _key(live, seat, groups(deal, seat), focus=focus, note=note, controls=controls)

@@ -79,13 +79,13 @@ BACK = (40, 62, 140)
 BACK_LINE = (92, 118, 198)
 SHADOW_ALPHA = 90
 
-#: the four-colour deck's diamonds and clubs (chosen in bot/runtime/deck.py)
+#: the four-colour deck's diamonds and clubs (chosen in bot/i18n/deck.py)
 BLUE = (16, 72, 172)
 GREEN = (48, 130, 96)
 Ink = tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]
 #: suit index (``cards.suit``: clubs, diamonds, hearts, spades) -> ink
 SUIT_INK: Ink = (BLACK, RED, RED, BLACK)
-#: the same for the four-colour deck a member may choose (``bot.runtime.deck``)
+#: the same for the four-colour deck a member may choose (``bot.i18n.deck``)
 FOUR_COLOUR_INK: Ink = (GREEN, BLUE, RED, BLACK)
 #: the three jaques pots, in order
 POT_NAMES = ("tricon", "sequence/flush", "pair/high")
@@ -591,7 +591,7 @@ def hand_png(obs: Observation, inks: Ink = SUIT_INK) -> bytes:
     """PNG of the private hand of ``obs.seat``: its 3 (or 4) cards highest first,
     its category beneath, and a drawn or offered card set apart. About 530 × 300
     pixels for three cards; ``inks``: the suits' colours (``FOUR_COLOUR_INK``:
-    the four-colour deck a member may choose, ``bot.runtime.deck``).
+    the four-colour deck a member may choose, ``bot.i18n.deck``).
 
     Raises:
         ValueError: ``obs`` is the public observation.

@@ -1,4 +1,4 @@
-"""The four-colour deck through the real bot (issue 23 §2; bot/runtime/deck.py): a member
+"""The four-colour deck through the real bot (issue 23 §2; bot/i18n/deck.py): a member
 chooses it with ``/commerce settings``, it is kept across a restart (a new bot on the same
 database), and from then on their own hand picture has blue diamonds and green clubs and
 their own panel, buttons and menus name cards with the coloured suits, while another
@@ -10,7 +10,7 @@ import io
 
 from PIL import Image
 
-from bot.runtime import deck
+from bot.i18n import deck
 from bot.ui import media, pictures
 from tests.cogs.helpers import Table, answer_text, message_text, restart, rows
 from tests.cogs.test_table_pictures import pick

@@ -1,4 +1,4 @@
-"""The four-colour deck's inks and suits (bot/runtime/deck.py): the inks of the hand
+"""The four-colour deck's inks and suits (bot/i18n/deck.py): the inks of the hand
 picture have at least 4.5:1 contrast on the card's white face (WCAG 2.1, the same face
 on Discord's dark and light themes) and stay apart for protanopes, deuteranopes and
 tritanopes (Machado's simulation, CIEDE2000, measured with ColorAide), better than the
@@ -14,7 +14,7 @@ import pytest
 from coloraide import Color
 
 from bot.engine import Game, get_preset, shuffled_deck
-from bot.runtime import deck
+from bot.i18n import deck
 from bot.ui import cards, pictures
 from tests.ui.test_pictures import decode
 
@@ -94,3 +94,11 @@ def test_the_public_picture_ignores_a_member_s_deck():
     with deck.use(deck.FOUR):
         assert pictures.table_png(deal.observation(None), names) == plain
         assert pictures.hand_png(obs) == pictures.hand_png(obs, pictures.SUIT_INK)
+
+
+def test_the_storage_keeps_the_same_decks_as_its_check():
+    from bot.storage import members
+    assert members.DECKS == deck.DECKS
+    sql = (members.__file__.rsplit("/", 1)[0] + "/migrations/0013_member_settings.sql")
+    with open(sql, encoding="utf-8") as f:
+        assert "CHECK (deck IN ('two', 'four'))" in f.read()

@@ -1,4 +1,4 @@
--- 0013: a member's own settings in a guild (issue 23 §2; bot/runtime/deck.py): the deck their
+-- 0013: a member's own settings in a guild (issue 23 §2; bot/i18n/deck.py): the deck their
 -- private pictures and texts use, 'two' (the server's default: black spades and clubs, red
 -- hearts and diamonds) or 'four' (spades black, hearts red, diamonds blue, clubs green).
 -- A member without a row has the defaults.

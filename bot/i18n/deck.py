@@ -2,7 +2,7 @@
 public picture and text shows them) or four, chosen with ``/commerce settings``
 and kept per member and guild (``bot.service.preferences``, migration 0013).
 
-Like the language (``bot.i18n``), the deck is a context variable: ``guarded``
+Like the language (``bot.i18n``), how a member reads cards is a context variable: ``guarded``
 sets it for a member's own interaction (``use``), ``bot.runtime.language``'s
 ``in_server_language`` puts it back to ``TWO`` for whatever is shown in public,
 and a panel refreshed after someone else's move is built again in the deck it
@@ -45,10 +45,11 @@ import contextlib
 import contextvars
 from collections.abc import Iterator
 
-from ..storage.members import DECKS
-
 __all__ = ["DECKS", "FOUR", "TWO", "current", "enter", "leave", "suits", "use"]
 
+#: the decks a member may choose, the first the default (bot.storage.members keeps
+#: the same two names, as its table's CHECK does)
+DECKS = ("two", "four")
 TWO, FOUR = DECKS
 #: each filled suit character (the engine's labels) as text names it, by deck
 SUITS = {
