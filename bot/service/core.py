@@ -54,6 +54,7 @@ from .errors import STORAGE_ERRORS, ServiceError, StorageFailure, TableGone, Use
 from .live import LiveTable
 from .locks import InFlight, KeyedLock
 from .players import AiPlayers
+from .refusals import refusal
 from .skill import rate_finished
 
 log = logging.getLogger(__name__)
@@ -402,7 +403,7 @@ class ServiceBase:
         try:
             return get_preset(preset, options)
         except RulesError as exc:
-            text = str(exc)
+            text = refusal(exc)
             raise UserError(text[:1].upper() + text[1:200] + ".") from None
 
     async def _row(self, table_id: int) -> TableRow:

@@ -6,6 +6,7 @@ answering a click costs no read; a change is written first, then kept.
 
 from __future__ import annotations
 
+from ..i18n import _
 from ..i18n.deck import DECKS
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, UserError
@@ -35,7 +36,7 @@ class Preferences(ServiceBase):
             UserError: ``deck`` is not one of ``DECKS``. StorageFailure: nothing changed.
         """
         if deck not in DECKS:
-            raise UserError(f"Unknown deck {deck!r}.")
+            raise UserError(_("There is no deck called {name}.").format(name=repr(deck)))
         async with self._unit(None):
             await self.storage.set_member_deck(guild_id, member_id, deck)
         self._decks[(guild_id, member_id)] = deck
