@@ -131,3 +131,30 @@ async def test_the_deck_setting_is_per_guild_and_its_values_are_checked(simcord_
     else:
         raise AssertionError("an unknown deck was accepted")
     assert await service.deck(one.id, user.id) == deck.FOUR
+
+
+async def test_a_showdown_after_a_four_colour_member_s_knock_is_in_two_colours(simcord_env,
+                                                                              bots):
+    from tests.cogs.helpers import solo, until_ann_acts
+    env = simcord_env
+    guild, table, ann, _lobby = await solo(env, bots)
+    await ann.slash(guild.channels["general"], "commerce settings", deck="four")
+    await until_ann_acts(env, table)
+    number = table.live.deal_number
+    knocked = await ann.click(table.table_message(), label="Knock")  # the deal ends after the AI
+    assert knocked.acknowledged
+    for _ in range(10):
+        if table.live.deal_number != number or table.live.deal.finished:
+            break
+        await env.advance_time(5)
+    showdowns = [m for m in table.channel.history() if not m.flags.ephemeral and m.embeds
+                 and (m.embeds[0].title or "").startswith("Showdown")]
+    assert showdowns, [message_text(m) for m in table.channel.history()]
+    public = [m for m in table.channel.history() if not m.flags.ephemeral]
+    said = [message_text(m) + "\n".join(a.description or "" for a in m.attachments)
+            for m in public]
+    assert any(s in said[public.index(showdowns[-1])] for s in OUTLINE_SUITS)  # hands named
+    for message, text in zip(public, said, strict=True):
+        assert not any(s in text for s in FOUR_SUITS), text
+        for attachment in message.attachments:
+            assert not colours(await attachment.read()) & {pictures.BLUE, pictures.GREEN}
