@@ -74,7 +74,7 @@ class Seasons(ServiceBase):
             UserError: an unknown preset or season.
         """
         if preset is not None and preset not in PRESETS:
-            raise UserError("There is no preset by that name: pick one from the list.")
+            raise UserError(_("There is no preset by that name: pick one from the list."))
         row, current = await self.season_of(guild_id, season)
         if preset is None:
             rated = await self.storage.rated_presets(guild_id, row.number)
