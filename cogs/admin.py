@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, ngettext
 from bot.interactions.guard import guarded, require_manager
 from bot.process.app import CommerceBot
 from bot.runtime.sending import reply
@@ -43,22 +43,28 @@ LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Es
 
 def export_text(made: ServerExport, limit: int) -> str:
     """What the admin is told with the export file (``limit``: its largest size,
-    bytes)."""
-    games = f"{made.games} finished game{'' if made.games == 1 else 's'}"
-    text = (f"This server's Commerce data: its settings, {made.ledger_rows} ledger "
-            f"entr{'y' if made.ledger_rows == 1 else 'ies'}, the balances of {made.members} "
-            f"member{'' if made.members == 1 else 's'} and {games} (each as "
-            "`/commerce export` gives it: check one with `python -m bot.engine verify "
-            "games/commerce-table-<n>.json`).")
+    bytes), in their language."""
+    games = ngettext("{count} finished game", "{count} finished games",
+                     made.games).format(count=made.games)
+    text = _("This server's Commerce data: its settings, {entries}, the balances of {members} "
+             "and {games} (each as `/commerce export` gives it: check one with `python -m "
+             "bot.engine verify games/commerce-table-<n>.json`).").format(
+                 entries=ngettext("{count} ledger entry", "{count} ledger entries",
+                                  made.ledger_rows).format(count=made.ledger_rows),
+                 members=ngettext("{count} member", "{count} members",
+                                  made.members).format(count=made.members),
+                 games=games)
     if made.games_left_out:
-        text += (f" All of it would be more than the {size_text(limit)} the bot may upload "
-                 "here: the "
-                 f"file holds the most recent {games}, and "
-                 + (f"{made.games_left_out} older ones were" if made.games_left_out > 1
-                    else "1 older one was") + " left out.")
+        text += " " + _("All of it would be more than the {size} the bot may upload here: the "
+                        "file holds the most recent {games}, and {left}").format(
+                            size=size_text(limit), games=games,
+                            left=ngettext("{count} older one was left out.",
+                                          "{count} older ones were left out.",
+                                          made.games_left_out).format(count=made.games_left_out))
     if made.open_tables:
-        text += " Open tables are listed by number and status only."
-    return text + f" Next export possible {discord.utils.format_dt(made.next_at, 'R')}."
+        text += " " + _("Open tables are listed by number and status only.")
+    return text + " " + _("Next export possible {when}.").format(
+        when=discord.utils.format_dt(made.next_at, "R"))
 
 
 def timer_change(seconds: int | None, hours: int | None) -> dict[str, int]:

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.engine import PRESETS
+from bot.i18n import _
 from bot.interactions.commands import Subcommands
 from bot.interactions.guard import guarded
 from bot.interactions.handlers import PER_PAGE
@@ -94,8 +95,8 @@ class Ledger(Subcommands):
         seasons: a period other than all time is refused (``UserError``)."""
         assert interaction.guild is not None
         if period is not None and period.value != "all":
-            raise UserError("Ratings count whole seasons: leave the period out, or pick a "
-                            "season.")
+            raise UserError(_("Ratings count whole seasons: leave the period out, or pick a "
+                              "season."))
         board = await self.service.rating_board(interaction.guild.id, season=season,
                                                 preset=preset)
         known = await self.service.member_names(interaction.guild.id,

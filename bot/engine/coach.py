@@ -74,16 +74,30 @@ def showdown_share(view: SeatView, rng: random.Random, worlds: int = WORLDS) -> 
 STOPS = frozenset({"knock", "stand", "keep_hand", "pass", "refuse", "pounce"})
 
 
+#: the reasons ``explain`` gives, as templates (the UI words them in each language)
+REASONS = ("it is the choice that does best for the hands you could hold",
+           "your {hand} wins about {share}% of showdowns here",
+           "your {hand} would win only about {share}% of showdowns as it is")
+
+
+def reason(advice: Advice, obs: Observation) -> tuple[str, dict[str, object]]:
+    """The reason for ``advice`` as one of ``REASONS`` and its fields: ``hand``
+    (the seat's hand as ``describe`` names it) and ``share`` (whole percent)."""
+    if not obs.hand:  # a dealer who has not looked yet: no figure to give
+        return REASONS[0], {}
+    fields: dict[str, object] = {"hand": describe(obs.hand, obs.rules.ranking),
+                                 "share": round(advice.wins * 100)}
+    if advice.decision.kind in STOPS or advice.decision.knock:
+        return REASONS[1], fields
+    return REASONS[2], fields
+
+
 def explain(advice: Advice, obs: Observation) -> str:
     """One line of reason for ``advice``, given to the seat that asked (its own
-    hand is named), e.g. "your sequence to 8 wins about 83% of showdowns here"."""
-    if not obs.hand:  # a dealer who has not looked yet: no figure to give
-        return "it is the choice that does best for the hands you could hold"
-    hand = describe(obs.hand, obs.rules.ranking)
-    share = round(advice.wins * 100)
-    if advice.decision.kind in STOPS or advice.decision.knock:
-        return f"your {hand} wins about {share}% of showdowns here"
-    return f"your {hand} would win only about {share}% of showdowns as it is"
+    hand is named), e.g. "your sequence to 8 wins about 83% of showdowns here"
+    (``reason``, in English: the words the game record keeps)."""
+    template, fields = reason(advice, obs)
+    return template.format(**fields)
 
 
 def _canonical(value: object) -> str:

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from .. import i18n
-from ..i18n import N_, _
+from ..i18n import N_, _, deck
 from ..runtime.language import server_language
 from ..runtime.metrics import Metrics, interaction_kind
 from ..runtime.sending import reply
@@ -69,6 +69,7 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
     began = time.perf_counter()
     outcome = "failed"  # unless it ends as one of the ways below
     language = i18n.enter(interaction.locale)  # private answers in the member's language
+    cards = deck.enter(deck.TWO)  # and in their deck, once it is read (``_guarded``)
     try:
         in_flight = getattr(client, "in_flight", None)
         if not isinstance(in_flight, InFlight):
@@ -82,6 +83,7 @@ async def guarded(interaction: discord.Interaction, table_id: int | None,
                 return
             outcome = await _guarded(interaction, table_id, work, public)
     finally:
+        deck.leave(cards)
         i18n.leave(language)
         if isinstance(metrics, Metrics):
             metrics.interaction(interaction_kind(interaction), outcome,
@@ -105,6 +107,8 @@ async def _guarded(interaction: discord.Interaction, table_id: int | None,
     try:
         with waiting.hook(defer_hook(interaction, public)):
             service = getattr(client, "service", None)
+            if service is not None and interaction.guild_id is not None and not public:
+                deck.enter(await service.deck(interaction.guild_id, interaction.user.id))
             if service is not None and table_id is not None:
                 await service.settled(table_id)  # never read a move still being committed
             await work()

@@ -35,8 +35,9 @@ from ..service import (
     TableService,
     UserError,
 )
+from ..service.refusals import refusal
 from ..timers.clock import Timers, still_member
-from ..ui import confirm, panel, render, standings
+from ..ui import confirm, hints, panel, render, standings
 from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view, pager_view
 from .guard import guarded, require_manager
 from .history import HistoryHandlers
@@ -64,7 +65,7 @@ def decide(action: str, value: str | None = None) -> Decision:
     try:
         return choices.decide(action, value)
     except choices.ChoiceError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(refusal(exc)) from None
 
 
 def said_on_panel(exc: ServiceError, *, earlier: bool = False) -> bool:
@@ -322,7 +323,8 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                                      note=exc.text)
             return
         await self.panels.update(interaction, live,
-                                 note="💡 " + i18n._("**Coach:** {advice}").format(advice=line))
+                                 note="💡 " + i18n._("**Coach:** {advice}").format(
+                                     advice=hints.hint_text(live, line)))
 
     async def decide_from_panel(self, interaction: discord.Interaction, table_id: int,
                                 deal: int, seq: int, action: str, decision: Decision) -> None:

@@ -59,8 +59,8 @@ async def send_export(interaction: discord.Interaction, service: TableService, g
         UserError: no such game in the guild, or its table is still open.
     """
     arch = await service.archive.archived(guild_id, table_id)
-    await reply(interaction, history.EXPORT_TEXT.format(number=arch.past.number,
-                                                        preset=arch.past.preset),
+    await reply(interaction, _(history.EXPORT_TEXT).format(number=arch.past.number,
+                                                           preset=arch.past.preset),
                 file=history.export_file(arch.past, arch.record))
 
 

@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 #: loaded in this order; ``/commerce`` lists its subcommands in the order their cogs load
 EXTENSIONS = ("cogs.play", "cogs.tables", "cogs.ledger", "cogs.history", "cogs.help",
-              "cogs.admin", "cogs.daily")
+              "cogs.settings", "cogs.admin", "cogs.daily")
 
 
 class CommerceTree(app_commands.CommandTree["CommerceBot"]):

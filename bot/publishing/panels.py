@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from .. import i18n
+from ..i18n import deck
 from ..runtime.metrics import Metrics
 from ..runtime.sending import edit, retrying
 from ..service import LiveTable, TableService
@@ -179,7 +180,8 @@ class Panels:
             async with self.lock(*key):
                 if self.open.get(key) is not opened:
                     continue  # replaced meanwhile
-                with i18n.use(opened.key[-2]):  # in its owner's language (``panel.key_of``)
+                # in its owner's language and deck (``panel.key_of``)
+                with i18n.use(opened.key[-2]), deck.use(opened.key[-3]):
                     if panel.key_of(live, seat, focus=opened.focus, note=opened.note) == opened.key:
                         continue  # it shows this already: nothing to build
                     rendered = panel.build(live, seat, focus=opened.focus, note=opened.note)

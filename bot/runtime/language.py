@@ -15,6 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 import discord
 
 from .. import i18n
+from ..i18n import deck
 from ..service import STORAGE_ERRORS, LiveTable, ServiceError
 
 P = ParamSpec("P")
@@ -39,7 +40,9 @@ def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
     """Run a method that shows a table publicly (the publisher's, the ending's...)
     in the language of the table's guild (``server_language``): the first
     argument that is a ``LiveTable``, or an ``Outcome`` of one, names the table;
-    the client is the object's ``client``, or its ``publisher``'s."""
+    the client is the object's ``client``, or its ``publisher``'s. Cards are
+    drawn and named in the two-colour deck there, whoever's click it follows
+    (``deck``: a member's four colours are for their own eyes)."""
     @functools.wraps(method)
     async def speaking(*args: P.args, **kwargs: P.kwargs) -> R:
         owner = args[0] if args else None
@@ -49,6 +52,6 @@ def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
                      if isinstance(getattr(a, "live", a), LiveTable)), None)
         if not isinstance(client, discord.Client) or not isinstance(live, LiveTable):
             return await method(*args, **kwargs)
-        with i18n.use(await server_language(client, live.row.guild_id)):
+        with i18n.use(await server_language(client, live.row.guild_id)), deck.use(deck.TWO):
             return await method(*args, **kwargs)
     return speaking

@@ -25,6 +25,7 @@ into messages, panels and timers.
 - ``players``: who decides for AI seats at their level, and the coach's hints
   (strong search in a worker process, off the event loop);
 - ``queries``: settings, ledger pages, stats, ledger reset;
+- ``preferences``: a member's own settings (the deck of their private pictures and texts);
 - ``seasons`` and ``skill``: seasons, skill ratings (updated as a game finishes)
   and the rating board (docs/RATINGS.md);
 - ``archive``: games that are over: records (with each deal's proof), the
@@ -65,6 +66,7 @@ from .lifecycle import AI_NAMES, DEFAULT_AI_LEVEL, LifeCycle
 from .live import LiveTable
 from .outcome import Answered, Moment, Outcome
 from .posted import Posted, PostedMessage
+from .preferences import Preferences
 from .progress import Progress
 from .queries import Queries
 from .reviews import Review, Reviews
@@ -80,7 +82,8 @@ __all__ = ["AI_NAMES", "MAX_TURN_HOURS", "SLOW_TURN", "turn_hours_seconds",
            "TableService", "UPLOAD_MARGIN", "UserError", "record_of", "size_text"]
 
 
-class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seasons, SlowTurns):
+class TableService(LifeCycle, Shuffles, Actions, Progress, Queries, Posted, Seasons, SlowTurns,
+                   Preferences):
     """Owns every open table; see the module docstring.
 
     Args:

@@ -7,15 +7,26 @@ from __future__ import annotations
 
 import logging
 
-from ..engine import AnyDeal, Decision, IllegalAction, choices, coach
+from ..engine import AnyDeal, Decision, IllegalAction, Observation, choices, coach
 from ..engine import easy as engine_easy
 from ..i18n import _
 from .core import ServiceBase
 from .errors import OutOfDate, UserError
 from .live import LiveTable
 from .outcome import Answered, Moment, Outcome
+from .refusals import refusal
 
 log = logging.getLogger(__name__)
+
+
+class Hint(str):
+    """The coach's hint as the game record keeps it (English: "Knock — your
+    sequence to 8 wins about 83% of showdowns here."), with what it was made of,
+    for the UI to word it in the member's language: ``advice``
+    (``coach.Advice``) and ``obs``, the member's observation it was made for."""
+
+    advice: coach.Advice
+    obs: Observation
 
 
 class Actions(ServiceBase):
@@ -74,7 +85,7 @@ class Actions(ServiceBase):
                 try:
                     op = deal.act(seat, decision)
                 except IllegalAction as exc:  # checked before anything changes
-                    raise UserError(str(exc)) from None
+                    raise UserError(refusal(exc)) from None
                 await self._persist(live, op, member_id)
                 if live.seats[seat].timeouts:
                     await self.storage.set_seat_state(table_id, seat, timeouts=0)
@@ -92,7 +103,7 @@ class Actions(ServiceBase):
         return Answered(before.deal, seq, seat, answers)
 
     async def hint(self, table_id: int, member_id: int, deal_number: int,
-                   seq: int) -> tuple[LiveTable, str]:
+                   seq: int) -> tuple[LiveTable, Hint]:
         """The coach's hint for the member's own decision now (docs/AI.md
         "Coach"): the strong AI's choice from the member's view only, with one
         line of reason, e.g. "Knock — your sequence to 8 wins about 83% of
@@ -127,7 +138,8 @@ class Actions(ServiceBase):
                 what = f"{verb} ({text.replace(' · ', ', ')})"
             else:
                 what = f"{verb} {text}"
-            line = f"{what[:1].upper()}{what[1:]} — {coach.explain(advice, obs)}."
+            line = Hint(f"{what[:1].upper()}{what[1:]} — {coach.explain(advice, obs)}.")
+            line.advice, line.obs = advice, obs
             async with self._unit(table_id):
                 await self.storage.add_hint(live.deal_key, len(deal.operations), seat,
                                             member_id, what, coach.explain(advice, obs))

@@ -54,6 +54,7 @@ from .errors import STORAGE_ERRORS, ServiceError, StorageFailure, TableGone, Use
 from .live import LiveTable
 from .locks import InFlight, KeyedLock
 from .players import AiPlayers
+from .refusals import refusal
 from .skill import rate_finished
 
 log = logging.getLogger(__name__)
@@ -203,6 +204,8 @@ class ServiceBase:
         #: who decides for AI seats, and the coach (strong search off the event loop)
         self.players = AiPlayers(None if rng is None else random.Random(0))
         self._settings: dict[int, GuildSettings] = {}
+        #: each member's deck by ``(guild id, member id)`` (``Preferences.deck``)
+        self._decks: dict[tuple[int, int], str] = {}
         #: tests only: decks to deal next, in order, instead of fair ones (such a deal
         #: is not dealt from the game's seed, and ``verify`` says so)
         self.arranged_decks: list[list[Card]] = []
@@ -400,7 +403,7 @@ class ServiceBase:
         try:
             return get_preset(preset, options)
         except RulesError as exc:
-            text = str(exc)
+            text = refusal(exc)
             raise UserError(text[:1].upper() + text[1:200] + ".") from None
 
     async def _row(self, table_id: int) -> TableRow:

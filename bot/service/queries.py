@@ -14,6 +14,7 @@ from ..i18n import _
 from ..storage import GuildSettings, MemberStats
 from .core import ServiceBase
 from .errors import STORAGE_ERRORS, UserError
+from .refusals import refusal
 from .seasons import pick_season
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,8 @@ class Queries(ServiceBase):
                 await self.storage.audit(guild_id, member_id, "settings",
                                          ", ".join(f"{k}={v}" for k, v in sorted(fields.items())))
         except ValueError as exc:
-            raise UserError(str(exc).capitalize() + ".") from None
+            text = refusal(exc)
+            raise UserError(text[:1].upper() + text[1:] + ".") from None
         self._settings[guild_id] = settings
         return settings
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import PRESETS
+from ..i18n import _
 from ..storage.ratings import SeasonRow
 from .core import ServiceBase
 from .errors import UserError
@@ -45,8 +46,8 @@ def pick_season(seasons: list[SeasonRow], season: int | None) -> SeasonRow:
     if season is None:
         return seasons[-1]
     if not 1 <= season <= current:
-        raise UserError(f"There is no season {season} on this server: the current one is "
-                        f"season {current}.")
+        raise UserError(_("There is no season {season} on this server: the current one is "
+                          "season {current}.").format(season=season, current=current))
     return seasons[season - 1]
 
 
@@ -73,7 +74,7 @@ class Seasons(ServiceBase):
             UserError: an unknown preset or season.
         """
         if preset is not None and preset not in PRESETS:
-            raise UserError("There is no preset by that name: pick one from the list.")
+            raise UserError(_("There is no preset by that name: pick one from the list."))
         row, current = await self.season_of(guild_id, season)
         if preset is None:
             rated = await self.storage.rated_presets(guild_id, row.number)

@@ -15,6 +15,7 @@ from .core import ServiceBase
 from .errors import UserError
 from .live import LiveTable
 from .outcome import Moment, Outcome
+from .refusals import refusal
 
 
 class Shuffles(ServiceBase):
@@ -88,7 +89,7 @@ class Shuffles(ServiceBase):
             try:
                 text = cut_text(raw)
             except CutError as exc:
-                raise UserError(str(exc)) from None
+                raise UserError(refusal(exc)) from None
             before = Moment.of(live)
             async with self._unit(table_id):
                 await self.storage.add_cut(table_id, number, member_id, text)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from ..engine import Game
+from ..i18n import ngettext
 from ..storage import AnyStorage, SeatRow
 from ..storage.ratings import Player
 from .live import LiveTable
@@ -78,7 +79,7 @@ class Shown:
 
     def text(self) -> str:
         """``**12.3** (25.0 ± 16.7, 5 games)``."""
-        games = f"{self.games} game{'' if self.games == 1 else 's'}"
+        games = ngettext("{count} game", "{count} games", self.games).format(count=self.games)
         return f"**{self.ordinal:.1f}** ({self.mu:.1f} ± {self.spread:.1f}, {games})"
 
 

@@ -39,7 +39,8 @@ from .postgres import connect, describe_url
 #: follows, by name)
 COPY_ORDER = ("guild_settings", "tables", "seats", "games", "shuffle_events", "deals",
               "actions", "ledger", "deal_hands", "hints", "audit", "seasons", "ratings",
-              "rated_games", "reviews", "turn_moments", "daily_seeds", "daily_plays")
+              "rated_games", "reviews", "turn_moments", "daily_seeds", "daily_plays",
+              "member_settings")
 #: the tables no copy carries: the schema's own history (the copy's migrations write
 #: it) and the claims of the running processes (bot/storage/claims.py), not data
 NOT_COPIED = ("schema_version", "shard_claims")

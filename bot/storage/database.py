@@ -35,6 +35,7 @@ from .errors import (
 )
 from .games import Games
 from .ledger import Ledger
+from .members import Members
 from .ratings import Ratings
 from .reports import Reports
 from .reviews import Reviews
@@ -261,7 +262,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games, Ledger,
-              Reports, Ratings, Reviews, DailyDeals):
+              Reports, Ratings, Reviews, DailyDeals, Members):
     """All persistence on SQLite. Every public coroutine is its own transaction
     unless noted (``atomic()``: ``units.UnitOfWork``); a duplicate or a write the
     schema's triggers refuse raises ``sqlite3.IntegrityError``, a failed write

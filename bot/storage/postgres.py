@@ -53,6 +53,7 @@ from .database import BUSY_WAIT
 from .errors import DatabaseNotWritable, DatabaseUnavailable
 from .games import Games
 from .ledger import Ledger
+from .members import Members
 from .pg_migrate import migrate
 from .ratings import Ratings
 from .reports import Reports
@@ -183,7 +184,7 @@ class PgTx:
 
 
 class PgStorage(UnitOfWork[Transaction, asyncpg.Connection], Tables, TableUpdates, Games,
-                Ledger, Reports, Ratings, Reviews, DailyDeals):
+                Ledger, Reports, Ratings, Reviews, DailyDeals, Members):
     """All persistence on PostgreSQL: the interface of ``Storage`` (see there for
     each method); every public coroutine is its own transaction unless noted.
 

@@ -11,8 +11,8 @@ from importlib import metadata
 
 import discord
 
+from ..i18n import _, ngettext
 from .render import GREEN
-from .words import plural
 
 #: the permissions the README lists under "Inviting the bot", and no other
 INVITE_PERMISSIONS = discord.Permissions(
@@ -58,20 +58,24 @@ class About:
 def about_embed(about: About) -> discord.Embed:
     """The ``/commerce about`` embed."""
     embed = discord.Embed(title="Commerce", colour=GREEN,
-                          description="The historical three-card exchange game, with provably "
-                                      "fair deals.")
-    embed.add_field(name="Version", value=version())
-    embed.add_field(name="Up since", value=discord.utils.format_dt(about.started, "R"))
-    embed.add_field(name="Servers", value=str(about.guilds))
-    embed.add_field(name="Tables", inline=False,
-                    value=f"{about.open_tables} open now · {plural(about.tables, 'table')} "
-                          f"opened and {plural(about.games, 'game')} started in all")
+                          description=_("The historical three-card exchange game, with provably "
+                                        "fair deals."))
+    embed.add_field(name=_("Version"), value=version())
+    embed.add_field(name=_("Up since"), value=discord.utils.format_dt(about.started, "R"))
+    embed.add_field(name=_("Servers"), value=str(about.guilds))
+    opened = ngettext("{count} table opened", "{count} tables opened",
+                      about.tables).format(count=about.tables)
+    started = ngettext("{count} game started", "{count} games started",
+                       about.games).format(count=about.games)
+    embed.add_field(name=_("Tables"), inline=False,
+                    value=_("{open} open now · {opened} and {started} in all").format(
+                        open=about.open_tables, opened=opened, started=started))
     if about.client_id is not None:
-        embed.add_field(name="Invite", inline=False,
-                        value=f"[Add Commerce to a server]({invite_url(about.client_id)}) "
-                              "(the permissions the README lists, nothing more)")
-    embed.add_field(name="Rules and fairness", inline=False,
-                    value="`/commerce rules` here; in full in docs/RULES.md. How every deal "
-                          "can be checked: docs/FAIRNESS.md, and `/commerce export` gives a "
-                          "finished game's record to check.")
+        embed.add_field(name=_("Invite"), inline=False,
+                        value="[" + _("Add Commerce to a server") + f"]({invite_url(about.client_id)}) "
+                              + _("(the permissions the README lists, nothing more)"))
+    embed.add_field(name=_("Rules and fairness"), inline=False,
+                    value=_("`/commerce rules` here; in full in docs/RULES.md. How every deal "
+                            "can be checked: docs/FAIRNESS.md, and `/commerce export` gives a "
+                            "finished game's record to check."))
     return embed

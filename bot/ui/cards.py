@@ -5,7 +5,8 @@ colour, and its black spade and club all but vanish on the dark theme ("Trade
 A♣" reads "Trade A"). Text built for members names a card with the outline
 suit characters instead (``♤ ♧ ♡ ♢``), which have no emoji form: Discord writes
 them in the theme's text colour, readable on either theme, and their shapes
-tell the four suits apart without colour. The engine's own labels
+tell the four suits apart without colour. A member who chose the four-colour
+deck reads their own cards with coloured suits (``bot.i18n.deck``). The engine's own labels
 (``bot.engine.card_label``), and so records and replays, are unchanged; the
 pictures draw their suits themselves.
 """
@@ -16,17 +17,21 @@ from collections.abc import Iterable
 
 from ..engine import Card
 from ..engine import card_label as engine_card_label
+from ..i18n import deck
 
 #: each filled suit character (the engine's labels) and its outline form
-OUTLINE = {"♣": "♧", "♦": "♢", "♥": "♡", "♠": "♤"}
-_OUTLINED = str.maketrans(OUTLINE)
+OUTLINE = deck.SUITS[deck.TWO]
+#: ``str.translate`` tables of each deck
+_TABLES = {name: str.maketrans(suits) for name, suits in deck.SUITS.items()}
 
 
 def outline_suits(text: str) -> str:
     """``text`` with every filled suit character in its outline form (``"give 7♠ ·
     take K♥"`` → ``"give 7♤ · take K♡"``): for text the engine words (a menu
-    option, the coach's advice) or a catalog message naming cards."""
-    return text.translate(_OUTLINED)
+    option, the coach's advice) or a catalog message naming cards. In a member's
+    four-colour deck (``deck.current()``, set for their own answers) the suits of
+    ``deck.SUITS`` instead (``"K❤️"``)."""
+    return text.translate(_TABLES[deck.current()])
 
 
 def card_label(card: Card) -> str:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 import discord
 
+from .. import i18n
 from ..engine import AnyDeal, describe
 from ..engine.proof import NOT_PROVEN, PROVEN, verify_record
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..service import Archived, LiveTable
 from ..storage import DealRow, PastGame
 from . import names, render
@@ -126,10 +128,49 @@ def verified(record: dict[str, Any]) -> dict[str, Any]:
 
 
 #: how each of ``verify``'s checks is named on a game's page
-CHECK_NAMES = {"commitment": "Commitment", "random": "Every random choice", "cuts": "Cuts",
-               "complete": "Complete", "chain": "Record chain",
-               "published": "Shown in the channel"}
+CHECK_NAMES = {"commitment": N_("Commitment"), "random": N_("Every random choice"),
+               "cuts": N_("Cuts"), "complete": N_("Complete"), "chain": N_("Record chain"),
+               "published": N_("Shown in the channel")}
 MARKS = {PROVEN: "✅", NOT_PROVEN: "⚠️"}
+#: ``verify``'s details of a check (bot/engine/proof.py, English), by pattern, and the
+#: catalog's words for each (``{deals}``: a count of deals, ``{numbers}``: deal numbers);
+#: a detail of no pattern here (a failure's own figures) is shown as ``verify`` gives it
+DETAILS = (
+    (re.compile(r"SHA-256 of the seed is the commitment"), N_("SHA-256 of the seed is the commitment")),
+    (re.compile(r"the first dealer, every deck and every reshuffle are what the seed and the "
+                r"cuts give"),
+     N_("the first dealer, every deck and every reshuffle are what the seed and the cuts give")),
+    (re.compile(r"every deal was cut by a seated member"), N_("every deal was cut by a seated member")),
+    (re.compile(r"deals? (.+) (?:was|were) not cut by anyone: the bot alone chose "
+                r"(?:that shuffle|those shuffles)"),
+     N_("not cut by anyone, so the bot alone chose the shuffle: deal {numbers}")),
+    (re.compile(r"the game finished after (\d+) deals?, every attempt listed"),
+     N_("the game finished after {deals}, every attempt listed")),
+    (re.compile(r"the game was closed before its end after (\d+) deals?, every attempt listed"),
+     N_("the game was closed before its end after {deals}, every attempt listed")),
+    (re.compile(r"the chain over the record gives its head"), N_("the chain over the record gives its head")),
+    (re.compile(r"the seed is not revealed yet(?:: the game is not over)?"),
+     N_("the seed is not revealed yet")),
+    (re.compile(r"the seed, the chain's key, is not revealed"), N_("the seed is not revealed yet")),
+    (re.compile(r"the record carries no head"), N_("the record carries no head")),
+    (re.compile(r"no deal was dealt"), N_("no deal was dealt")),
+    (re.compile(r"the record does not say how the game ended: it is not over"),
+     N_("the record does not say how the game ended: it is not over")),
+)
+
+
+def detail_words(detail: str) -> str:
+    """A check's detail (``verify``'s English) in the current language
+    (``DETAILS``); English, and a detail of no known pattern, as it is."""
+    if i18n.current() == i18n.DEFAULT:
+        return detail
+    for pattern, template in DETAILS:
+        found = pattern.fullmatch(detail)
+        if found is not None:
+            value = found.group(1) if found.groups() else ""
+            deals = plural(int(value), "deal") if value.isdigit() else ""
+            return _(template).format(numbers=value, deals=deals)
+    return detail
 
 
 def checks_text(summary: dict[str, Any]) -> str:
@@ -139,12 +180,12 @@ def checks_text(summary: dict[str, Any]) -> str:
     for check in summary["checks"]:
         if check["check"] == "published":
             continue  # the bot cannot vouch for itself: said below
-        detail = check["detail"].replace("`", "'")
-        lines.append(f"{MARKS.get(check['status'], '❌')} **{CHECK_NAMES[check['check']]}**: "
+        detail = detail_words(check["detail"]).replace("`", "'")
+        lines.append(f"{MARKS.get(check['status'], '❌')} **{_(CHECK_NAMES[check['check']])}**: "
                      f"{clip(detail, 160)}")
-    lines.append("To check without trusting the bot: **Export**, then run `python -m "
-                 "bot.engine verify` with `--commitment` from the table's fair-shuffle "
-                 "message and `--head` from its final standings.")
+    lines.append(_("To check without trusting the bot: **Export**, then run `python -m "
+                   "bot.engine verify` with `--commitment` from the table's fair-shuffle "
+                   "message and `--head` from its final standings."))
     return clip("\n".join(lines))
 
 
@@ -214,30 +255,38 @@ def proof_text(live: LiveTable, row: DealRow, item: dict[str, Any],
     burned, and whether it checks out (``item``: the deal as ``verify`` lists it)."""
     status = item.get("status")
     if row.attempt is None and row.commitment is None:
-        return "This deal was not dealt from a committed seed: nothing proves its shuffle."
+        return _("This deal was not dealt from a committed seed: nothing proves its shuffle.")
     if row.attempt is None:  # format 1: a seed of its own, one cut
-        cutter = ("a member's press (its id, which no member can see)"
-                  if row.cut_by is not None else "the bot (random bytes)")
-        cuts = ", ".join(row.cuts or []) or "none"
-        verdict = {"verified": "Its seed matches its commitment and gives this deck, but a "
-                               "format 1 deal proves nothing against the bot.",
-                   "failed": "Check FAILED: " + "; ".join(
-                       f.get("reason", "") for f in item.get("failed", []))}.get(
-            str(status), f"Not verifiable: {item.get('detail', '')}.")
-        return clip(f"Commitment `{row.commitment}`\nSeed `{row.seed}`\nCut `{cuts}` by "
-                    f"{cutter}\n**{verdict}**")
+        cutter = (_("a member's press (its id, which no member can see)")
+                  if row.cut_by is not None else _("the bot (random bytes)"))
+        cuts = ", ".join(row.cuts or []) or _("none")
+        if status == "verified":
+            verdict = _("Its seed matches its commitment and gives this deck, but a format 1 "
+                        "deal proves nothing against the bot.")
+        elif status == "failed":
+            verdict = _("Check FAILED: {reason}").format(reason="; ".join(
+                f.get("reason", "") for f in item.get("failed", [])))
+        else:
+            verdict = _("Not verifiable: {detail}.").format(detail=item.get("detail", ""))
+        return clip(_("Commitment `{commitment}`\nSeed `{seed}`\nCut `{cuts}` by {cutter}").format(
+            commitment=row.commitment, seed=row.seed, cuts=cuts, cutter=cutter)
+            + f"\n**{verdict}**")
     cut_by = item.get("cut_by") or []
     who = (", ".join(f"{name(live, c['seat'])} `{c['text']}`" for c in cut_by)
-           if cut_by else "nobody")
-    lines = [f"Attempt {row.attempt} · cut by {who}"]
+           if cut_by else _("nobody"))
+    lines = [_("Attempt {attempt} · cut by {who}").format(attempt=row.attempt, who=who)]
     for b in burned:
         top = " ".join((b.get("deck") or [])[:9])
-        lines.append(f"Burned before it: attempt {b['attempt']} (a failed write)"
-                     + (f"; its deck would have begun {top}" if top else ""))
-    verdict = {PROVEN: "Proven: dealt from the game's seed and these cuts.",
-               "not cut": "Dealt from the game's seed, but nobody cut it: its shuffle was "
-                          "the bot's alone."}.get(str(status),
-                                                  f"Check FAILED: {item.get('detail', '')}")
+        lines.append(_("Burned before it: attempt {attempt} (a failed write)").format(
+            attempt=b["attempt"]) + (_("; its deck would have begun {cards}").format(cards=top)
+                                     if top else ""))
+    if status == PROVEN:
+        verdict = _("Proven: dealt from the game's seed and these cuts.")
+    elif status == "not cut":
+        verdict = _("Dealt from the game's seed, but nobody cut it: its shuffle was the bot's "
+                    "alone.")
+    else:
+        verdict = _("Check FAILED: {reason}").format(reason=item.get("detail", ""))
     lines.append(f"**{verdict}**")
     return clip("\n".join(lines))
 
@@ -249,21 +298,26 @@ def deal_embed(arch: Archived, number: int) -> discord.Embed:
     game = live.game
     assert game is not None
     deal = game.deals[number - 1]
-    embed = discord.Embed(title=f"Table {arch.past.number} · {arch.past.preset} · deal "
-                                f"{number} of {len(game.deals)}", colour=render.GOLD)
-    embed.description = (f"Dealer: {name(live, deal.dealer)}\nEnded: {ended_text(live, deal)}\n"
-                         f"{len(arch.deals[number - 1].actions)} actions: Replay shows each")
+    embed = discord.Embed(title=_("Table {number}").format(number=arch.past.number)
+                          + f" · {arch.past.preset} · " + _("deal {number} of {total}").format(
+                              number=number, total=len(game.deals)), colour=render.GOLD)
+    actions = len(arch.deals[number - 1].actions)
+    embed.description = (_("Dealer: {name}").format(name=name(live, deal.dealer)) + "\n"
+                         + _("Ended: {how}").format(how=ended_text(live, deal)) + "\n"
+                         + ngettext("{count} action: Replay shows it",
+                                    "{count} actions: Replay shows each", actions).format(
+                                        count=actions))
     sd = deal.showdown
     hands = sd.hands if sd is not None else tuple(tuple(h) for h in deal.hands)
     winner = sd.winner if sd is not None else None
-    embed.add_field(name="Hands at the end", inline=False, value=clip("\n".join(
+    embed.add_field(name=_("Hands at the end"), inline=False, value=clip("\n".join(
         hand_line(live, deal, s, h) + (" 🏆" if s == winner else "")
         for s, h in enumerate(hands))))
-    embed.add_field(name="Payments", value=clip("\n".join(render.payment_lines(live, deal))))
+    embed.add_field(name=_("Payments"), value=clip("\n".join(render.payment_lines(live, deal))))
     summary = verified(arch.record)
     item = summary["deals"][number - 1]
     burned = [b for b in summary.get("burned", []) if b["deal"] == number]
-    embed.add_field(name="Proof of the shuffle", inline=False,
+    embed.add_field(name=_("Proof of the shuffle"), inline=False,
                     value=proof_text(live, arch.deals[number - 1], item, burned))
     return embed
 
@@ -274,12 +328,12 @@ def deal_view(guild_id: int, arch: Archived, page: int, number: int) -> discord.
     total = len(arch.deals)
     return view_of(
         HistoryButton(guild_id, HistoryState("deal", page, table, max(number - 1, 1)), "prev",
-                      "Previous deal", disabled=number <= 1),
+                      _("Previous deal"), disabled=number <= 1),
         HistoryButton(guild_id, HistoryState("deal", page, table, min(number + 1, total)),
-                      "next", "Next deal", disabled=number >= total),
+                      "next", _("Next deal"), disabled=number >= total),
         HistoryButton(guild_id, HistoryState("step", page, table, number, 0), "replay",
-                      "Replay"),
-        HistoryButton(guild_id, HistoryState("game", page, table), "back", "Back to the game"))
+                      _("Replay")),
+        HistoryButton(guild_id, HistoryState("game", page, table), "back", _("Back to the game")))
 
 
 def changes(before: LiveTable, after: LiveTable) -> list[str]:
@@ -290,8 +344,9 @@ def changes(before: LiveTable, after: LiveTable) -> list[str]:
     for seat, (old, new) in enumerate(zip(before.deal.hands, after.deal.hands, strict=True)):
         gave, got = [c for c in old if c not in new], [c for c in new if c not in old]
         if gave or got:
-            lines.append(f"{name(after, seat)}: gave {hand_label(gave) or 'nothing'}, "
-                         f"got {hand_label(got) or 'nothing'}")
+            lines.append(_("{name}: gave {gave}, got {got}").format(
+                name=name(after, seat), gave=hand_label(gave) or _("nothing"),
+                got=hand_label(got) or _("nothing")))
     return lines
 
 
@@ -302,18 +357,20 @@ def step_embed(arch: Archived, number: int, step: int, total: int) -> discord.Em
     deal = at.deal
     assert deal is not None
     embed = discord.Embed(
-        title=f"Table {arch.past.number} · deal {number} · step {step} of {total}",
+        title=_("Table {number}").format(number=arch.past.number) + " · "
+        + _("deal {number}").format(number=number) + " · "
+        + _("step {step} of {total}").format(step=step, total=total),
         colour=render.GREEN if not deal.finished else render.GOLD)
     if step == 0:
-        text = f"The cards are dealt. Dealer: {name(at, deal.dealer)}."
+        text = _("The cards are dealt. Dealer: {name}.").format(name=name(at, deal.dealer))
     else:
         text = render.event_text(at, deal.last_event)
         text += "".join(f"\n• {line}" for line in changes(arch.at_step(number, step - 1), at))
     if deal.finished:
-        text += f"\n**The deal is over:** {ended_text(at, deal)}."
+        text += "\n" + _("**The deal is over:** {how}.").format(how=ended_text(at, deal))
     embed.description = clip(text, 4096)
     marks = {deal.to_act: "▶ "} if deal.to_act is not None and not deal.finished else {}
-    embed.add_field(name="Hands", inline=False, value=clip("\n".join(
+    embed.add_field(name=_("Hands"), inline=False, value=clip("\n".join(
         hand_line(at, deal, s, h, marks.get(s, "")) for s, h in enumerate(deal.hands))))
     for field, value in render.middle_fields(deal.observation(None)):
         embed.add_field(name=field, value=value)
@@ -325,11 +382,11 @@ def step_view(guild_id: int, page: int, table: int, number: int, step: int,
     """Previous / Next step and back to the deal."""
     return view_of(
         HistoryButton(guild_id, HistoryState("step", page, table, number, max(step - 1, 0)),
-                      "prev", "Previous", disabled=step <= 0),
+                      "prev", _("Previous"), disabled=step <= 0),
         HistoryButton(guild_id, HistoryState("step", page, table, number, min(step + 1, total)),
-                      "next", "Next", disabled=step >= total),
+                      "next", _("Next"), disabled=step >= total),
         HistoryButton(guild_id, HistoryState("deal", page, table, number), "back",
-                      "Back to the deal"))
+                      _("Back to the deal")))
 
 
 def export_file(game: PastGame, record: dict[str, Any]) -> discord.File:
@@ -339,7 +396,7 @@ def export_file(game: PastGame, record: dict[str, Any]) -> discord.File:
     return discord.File(io.BytesIO(data), filename=f"commerce-table-{game.number}.json")
 
 
-EXPORT_TEXT = ("The record of table {number} ({preset}): every deck, action and cut, and the "
+EXPORT_TEXT = N_("The record of table {number} ({preset}): every deck, action and cut, and the "
                "game's seed. Check it with `python -m bot.engine verify "
                "commerce-table-{number}.json --commitment C --head H`, C from the table's "
                "fair-shuffle message and H from its final standings (exit 0: everything "

@@ -18,7 +18,7 @@ import threading
 import discord
 
 from ..engine import Observation
-from ..i18n import _
+from ..i18n import _, deck
 from ..service import LiveTable
 from . import payments, pictures
 from .render import seat_labels
@@ -110,20 +110,25 @@ def showdown_file(live: LiveTable) -> discord.File:
 
 
 def hand_png(obs: Observation) -> bytes:
-    """PNG of the private hand of ``obs.seat``, from its own observation only.
+    """PNG of the private hand of ``obs.seat``, from its own observation only,
+    in the current deck (``deck.current()``: the member's own, two or four colours).
 
     Raises:
         ValueError: ``obs`` is the public observation.
     """
-    return pictures.hand_png(obs)
+    four = deck.current() == deck.FOUR
+    return pictures.hand_png(obs, pictures.FOUR_COLOUR_INK if four else pictures.SUIT_INK)
 
 
 def hand_file(obs: Observation, png: bytes | None = None) -> discord.File:
     """The private hand picture of ``obs.seat`` (``png``: ``hand_png(obs)``
     already made); its description is the text line of the hand
-    (``pictures.hand_alt``)."""
-    return discord.File(io.BytesIO(png if png is not None else pictures.hand_png(obs)),
-                        filename=HAND_FILE, description=pictures.hand_alt(obs))
+    (``pictures.hand_alt``), with the outline suits whatever the deck (a screen
+    reader names them as suits)."""
+    with deck.use(deck.TWO):
+        alt = pictures.hand_alt(obs)
+    return discord.File(io.BytesIO(png if png is not None else hand_png(obs)),
+                        filename=HAND_FILE, description=alt)
 
 
 def attach(embed: discord.Embed, filename: str) -> discord.Embed:

@@ -25,7 +25,7 @@ import discord
 from .. import i18n
 from ..engine import AnyDeal, Decision, Observation, choices
 from ..engine.actions import BUTTONS, Action, kind_of
-from ..i18n import _
+from ..i18n import _, deck
 from ..service import LiveTable
 from . import names, payments, render
 from .cards import card_label, outline_suits
@@ -242,7 +242,8 @@ def key_of(live: LiveTable, seat: int, *, focus: str | None = None, note: str = 
     """What ``build`` would show for these arguments (its ``Panel.key``), without
     building it: two panels with equal keys look the same. Its last item is the
     seat's observation, its fifth the focus ``build`` keeps (``None`` when the
-    menu asked for is not the seat's to use now)."""
+    menu asked for is not the seat's to use now), its last but one the language and
+    the one before the deck (``bot.i18n.deck``) it is worded and drawn in."""
     deal = live.deal
     assert deal is not None
     return _key(live, seat, groups(deal, seat), focus=focus, note=note, controls=controls)
@@ -257,7 +258,7 @@ def _key(live: LiveTable, seat: int, grouped: list[tuple[str, list[Decision]]], 
     legal = {name for name, _ in grouped}
     focus = focus if focus in legal and focus in choices.SELECTS else None
     return (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
-            controls, i18n.current(), obs)
+            controls, deck.current(), i18n.current(), obs)
 
 
 def over(deal_number: int, current: int | None) -> str:

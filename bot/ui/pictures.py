@@ -79,8 +79,14 @@ BACK = (40, 62, 140)
 BACK_LINE = (92, 118, 198)
 SHADOW_ALPHA = 90
 
+#: the four-colour deck's diamonds and clubs (chosen in bot/i18n/deck.py)
+BLUE = (16, 72, 172)
+GREEN = (48, 130, 96)
+Ink = tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]
 #: suit index (``cards.suit``: clubs, diamonds, hearts, spades) -> ink
-SUIT_INK = (BLACK, RED, RED, BLACK)
+SUIT_INK: Ink = (BLACK, RED, RED, BLACK)
+#: the same for the four-colour deck a member may choose (``bot.i18n.deck``)
+FOUR_COLOUR_INK: Ink = (GREEN, BLUE, RED, BLACK)
 #: the three jaques pots, in order
 POT_NAMES = ("tricon", "sequence/flush", "pair/high")
 #: the tag of the seat to act, by the deal's phase (any other: ``turn``)
@@ -326,9 +332,10 @@ def card_height(width: int) -> int:
     return round(width * 1.4)
 
 
-def _card_face(card: Card | None, width: int) -> Image.Image:
-    """An RGBA card ``width`` pixels wide: face of ``card``, or the back for ``None``.
-    Drawn ``SCALE`` times larger and reduced, so edges and pips are smooth."""
+def _card_face(card: Card | None, width: int, inks: Ink = SUIT_INK) -> Image.Image:
+    """An RGBA card ``width`` pixels wide: face of ``card``, or the back for ``None``,
+    its suit in ``inks[suit]``. Drawn ``SCALE`` times larger and reduced, so edges
+    and pips are smooth."""
     w, h = width * SCALE, card_height(width) * SCALE
     img = Image.new("RGBA", (w, h), EDGE + (0,))
     draw = ImageDraw.Draw(img)
@@ -354,7 +361,7 @@ def _card_face(card: Card | None, width: int) -> Image.Image:
                                width=max(SCALE, round(width * 0.012 * SCALE)))
         return img.reduce(SCALE)
     r, s = rank(card), suit(card)
-    ink = SUIT_INK[s]
+    ink = inks[s]
     label = RANK_LABELS.get(RANKS[r], RANKS[r])
     size = (0.23 if len(label) > 1 else 0.28) * width * SCALE
     cx = 0.19 * w
@@ -384,10 +391,10 @@ def _shadow_offset(width: int) -> int:
 
 
 @lru_cache(maxsize=512)
-def _card_sprite(card: Card | None, width: int) -> Image.Image:
+def _card_sprite(card: Card | None, width: int, inks: Ink = SUIT_INK) -> Image.Image:
     """``_card_face`` with its soft shadow below and to the right, ready to paste.
     Cached: callers only paste it, never draw on it."""
-    face = _card_face(card, width)
+    face = _card_face(card, width, inks)
     off = _shadow_offset(width)
     sprite = Image.new("RGBA", (face.width + off, face.height + off), (0, 0, 0, 0))
     shadow = face.getchannel("A").point(lambda v: v * SHADOW_ALPHA // 255)
@@ -423,60 +430,70 @@ _INKS_ON = {
     PLATE_EDGE: (WHITE,),
 }
 BLEND_STEPS = 6  # shades between an ink and its ground
+FOUR_COLOUR_STEPS = 4  # the same for the four-colour deck's two inks on a card's face
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+@lru_cache(maxsize=2)
+def _palette(inks: Ink = SUIT_INK) -> Image.Image:
     """The one 256-colour palette of every picture: our colours, and for each
     ink on each ground it meets, ``BLEND_STEPS`` shades between them (the
     anti-aliased edges). A palette PNG is a third the size of an RGB one, and
-    mapping to a fixed palette is much faster than Pillow's RGB row filters."""
+    mapping to a fixed palette is much faster than Pillow's RGB row filters.
+    ``inks`` other than ``SUIT_INK`` (a four-colour hand picture) add theirs on
+    a card's face after the rest, every other colour keeping its index."""
     colours: list[tuple[int, int, int]] = []
-    for ground, inks in _INKS_ON.items():
-        for ink in (ground, *inks):
+    for ground, on in _INKS_ON.items():
+        for ink in (ground, *on):
             if ink not in colours:
                 colours.append(ink)
-    for ground, inks in _INKS_ON.items():
-        for ink in inks:
+    for ground, on in _INKS_ON.items():
+        for ink in on:
             for k in range(1, BLEND_STEPS + 1):
                 t = k / (BLEND_STEPS + 1)
                 red, green, blue = (round(g + (i - g) * t) for g, i in zip(ground, ink, strict=True))
                 shade = (red, green, blue)
                 if shade not in colours:
                     colours.append(shade)
+    for ink in dict.fromkeys(i for i in inks if i not in SUIT_INK):
+        for k in range(FOUR_COLOUR_STEPS + 1):
+            t = k / (FOUR_COLOUR_STEPS + 1)
+            tint = tuple(round(i + (f - i) * t) for f, i in zip(FACE, ink, strict=True))
+            if tint not in colours:
+                colours.append((tint[0], tint[1], tint[2]))
     assert len(colours) <= PALETTE_COLOURS, len(colours)
     pal = Image.new("P", (1, 1))
     pal.putpalette([v for c in colours for v in c] + [0] * (768 - 3 * len(colours)))
     return pal
 
 
-def _quantize(img: Image.Image) -> Image.Image:
+def _quantize(img: Image.Image, inks: Ink = SUIT_INK) -> Image.Image:
     """``img`` (RGB) mapped to the palette (``_palette``), pixel by pixel: a part
     of a picture maps to the same indices as the whole picture would there."""
-    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return img.quantize(palette=_palette(inks), dither=Image.Dither.NONE)
 
 
-def _part_of(img: Image.Image) -> Image.Image:
+def _part_of(img: Image.Image, inks: Ink = SUIT_INK) -> Image.Image:
     """``img`` (RGB) mapped to the palette, as a cached part to paste into a
     picture that has the palette: without a palette of its own (hundreds of
     parts are cached, each copy of the palette would be kept too)."""
-    part = _quantize(img)
+    part = _quantize(img, inks)
     part.palette = None
     return part
 
 
-def _encode(img: Image.Image, *, framed: bool = False, smaller_over: int | None = None) -> bytes:
+def _encode(img: Image.Image, *, framed: bool = False, smaller_over: int | None = None,
+            inks: Ink = SUIT_INK) -> bytes:
     """``img`` (palette mode) as PNG bytes with the palette (``png.encode``;
     ``framed``: its first column is the rows' filter bytes, ``_framed``;
     ``smaller_over``: compressed again, harder, above so many bytes)."""
-    return png_file.encode(img, PALETTE_COLOURS, framed=framed, palette=_palette_bytes(),
+    return png_file.encode(img, PALETTE_COLOURS, framed=framed, palette=_palette_bytes(inks),
                            smaller_over=smaller_over)
 
 
-@lru_cache(maxsize=1)
-def _palette_bytes() -> bytes:
+@lru_cache(maxsize=2)
+def _palette_bytes(inks: Ink = SUIT_INK) -> bytes:
     """The palette (``_palette``) as the PNG's ``PLTE`` entries: every picture's."""
-    return bytes((_palette().getpalette("RGB") or [])[:3 * PALETTE_COLOURS])
+    return bytes((_palette(inks).getpalette("RGB") or [])[:3 * PALETTE_COLOURS])
 
 
 def _framed(img: Image.Image) -> Image.Image:
@@ -528,6 +545,7 @@ class HandScene:
     extra: tuple[tuple[str, Card], ...]
     caption: str
     note: str
+    inks: Ink = SUIT_INK
 
 
 def hand_scene(obs: Observation) -> HandScene:
@@ -569,15 +587,16 @@ def hand_alt(obs: Observation) -> str:
     return text + "."
 
 
-def hand_png(obs: Observation) -> bytes:
+def hand_png(obs: Observation, inks: Ink = SUIT_INK) -> bytes:
     """PNG of the private hand of ``obs.seat``: its 3 (or 4) cards highest first,
     its category beneath, and a drawn or offered card set apart. About 530 × 300
-    pixels for three cards.
+    pixels for three cards; ``inks``: the suits' colours (``FOUR_COLOUR_INK``:
+    the four-colour deck a member may choose, ``bot.i18n.deck``).
 
     Raises:
         ValueError: ``obs`` is the public observation.
     """
-    return draw_hand(hand_scene(obs))
+    return draw_hand(replace(hand_scene(obs), inks=inks))
 
 
 HAND_CARD = 150
@@ -592,13 +611,13 @@ def _felt(size: tuple[int, int]) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def _card_on_felt(card: Card | None, width: int) -> Image.Image:
+def _card_on_felt(card: Card | None, width: int, inks: Ink = SUIT_INK) -> Image.Image:
     """``card`` with its shadow on plain felt, mapped to the palette: pasted on
     felt, the pixels of ``_paste_card`` there."""
-    sprite = _card_sprite(card, width)
+    sprite = _card_sprite(card, width, inks)
     tile = Image.new("RGB", sprite.size, FELT)
     tile.paste(sprite, (0, 0), sprite)
-    return _part_of(tile)
+    return _part_of(tile, inks)
 
 
 @lru_cache(maxsize=16)
@@ -627,7 +646,7 @@ def draw_hand(scene: HandScene) -> bytes:
     x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
     faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
     for card in faces:
-        _put(img, _card_on_felt(card, HAND_CARD), (x, HAND_PAD))
+        _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x, HAND_PAD))
         x += HAND_CARD + HAND_GAP
     centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
     labels: list[tuple[str, int]] = []
@@ -637,13 +656,13 @@ def draw_hand(scene: HandScene) -> bytes:
             ImageDraw.Draw(img).line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10),
                                      fill=_index(SOFT), width=2)
         for label, card in scene.extra:
-            _put(img, _card_on_felt(card, HAND_CARD), (x, HAND_PAD))
+            _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x, HAND_PAD))
             labels.append((label, x + HAND_CARD // 2))
             x += HAND_CARD + HAND_GAP
     img.paste(_hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
                           HAND_PAD + cards_h + 22 - below, centre if main else width // 2,
                           scene.caption, scene.note), (0, below))
-    return _encode(img)
+    return _encode(img, inks=scene.inks)
 
 
 @lru_cache(maxsize=64)

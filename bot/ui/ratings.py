@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import discord
 
+from ..i18n import _, ngettext
 from ..service import RatingBoard
 from ..service.skill import MIN_GAMES, ORDINAL_SIGMAS, SHOWN_SIGMAS
 from . import names
 from .render import GOLD
-from .words import plural
 
 #: members the rating board lists at most (the rest are counted)
 BOARD_ROWS = 20
@@ -26,22 +26,30 @@ def rating_embed(board: RatingBoard, known: dict[int, str] | None = None) -> dis
     lines = [f"{i + 1}. {who[member]}: {shown.text()}"
              for i, (member, shown) in enumerate(board.ranked[:BOARD_ROWS])]
     if len(board.ranked) > BOARD_ROWS:
-        lines.append(f"… and {plural(len(board.ranked) - BOARD_ROWS, 'more player')}")
+        more = len(board.ranked) - BOARD_ROWS
+        lines.append(ngettext("… and {count} more player", "… and {count} more players",
+                              more).format(count=more))
     if not lines:
-        lines.append(f"Nobody has played {MIN_GAMES} rated games of {board.preset} this season "
-                     "yet.")
+        lines.append(_("Nobody has played {count} rated games of {preset} this season "
+                       "yet.").format(count=MIN_GAMES, preset=board.preset))
     if board.unranked:
-        lines.append(f"\n{plural(board.unranked, 'player')} with fewer than {MIN_GAMES} rated "
-                     "games, not ranked yet.")
-    season = f"season {board.season}" + ("" if board.season == board.current else " (over)")
-    embed = discord.Embed(title=f"Commerce ratings · {board.preset} · {season}", colour=GOLD,
-                          description="\n".join(lines))
+        lines.append("\n" + ngettext("{count} player with fewer than {games} rated games, not "
+                                     "ranked yet.",
+                                     "{count} players with fewer than {games} rated games, not "
+                                     "ranked yet.", board.unranked).format(
+                                         count=board.unranked, games=MIN_GAMES))
+    season = (_("season {number}") if board.season == board.current
+              else _("season {number} (over)")).format(number=board.season)
+    embed = discord.Embed(title=_("Commerce ratings · {preset} · {season}").format(
+                              preset=board.preset, season=season),
+                          colour=GOLD, description="\n".join(lines))
     if board.levels:
-        embed.add_field(name="AI levels", inline=False, value="\n".join(
+        embed.add_field(name=_("AI levels"), inline=False, value="\n".join(
             f"{level}: {shown.text()}" for level, shown in board.levels))
-    embed.set_footer(text=f"Ranked by mu − {ORDINAL_SIGMAS}·sigma (shown first); in brackets "
-                          f"mu ± {SHOWN_SIGMAS}·sigma. Ranked after {MIN_GAMES} rated games. "
-                          "See docs/RATINGS.md.")
+    embed.set_footer(text=_("Ranked by mu − {sigmas}·sigma (shown first); in brackets "
+                            "mu ± {shown}·sigma. Ranked after {games} rated games. "
+                            "See docs/RATINGS.md.").format(
+                                sigmas=ORDINAL_SIGMAS, shown=SHOWN_SIGMAS, games=MIN_GAMES))
     return embed
 
 
@@ -49,5 +57,5 @@ def empty_season(season: int, current: int) -> str:
     """The answer when the points board of ``season`` (``current``: the guild's
     current season) has nobody on it."""
     if season == current:
-        return f"Nobody has won or lost points in season {season} yet."
-    return f"Nobody won or lost points in season {season}."
+        return _("Nobody has won or lost points in season {number} yet.").format(number=season)
+    return _("Nobody won or lost points in season {number}.").format(number=season)

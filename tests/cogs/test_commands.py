@@ -1,4 +1,4 @@
-"""``/commerce`` is one top-level group whose subcommands come from four cogs
+"""``/commerce`` is one top-level group whose subcommands come from five cogs
 (tables, ledger, history, help; ``bot/interactions/commands.py``): Discord sees exactly the commands it
 saw when one cog held them all, in the same order, and a cog that unloads takes
 its subcommands with it without leaving anything at the top level."""
@@ -13,7 +13,7 @@ SUBCOMMANDS = {
     "addbot": "Tables", "hand": "Tables", "end": "Tables", "cut": "Tables", "delay": "Tables",
     "leaderboard": "Ledger", "stats": "Ledger", "history": "History", "export": "History",
     "review": "History",  # issue 24 §3: the coach's review, added deliberately
-    "rules": "Help", "about": "Help", "daily": "Daily",
+    "rules": "Help", "about": "Help", "settings": "Settings", "daily": "Daily",
 }
 
 #: /commerce-admin's subcommands, in the order Discord lists them (no ``backup``: a copy of
