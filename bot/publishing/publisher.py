@@ -34,8 +34,10 @@ from ..ui.components import (
     CutButton,
     NextDealButton,
     PlayButton,
+    ProofButton,
     answer_buttons,
     lobby_view,
+    proof_view,
     table_controls,
     view_of,
 )
@@ -225,7 +227,9 @@ class Publisher:
             if message_id is not None:  # no button or countdown left on the deal before
                 await self.older.settle(live.id, message_id, functools.partial(
                     settle_old, self.channel(live), message_id,
-                    self.older.embeds(live.id, message_id, drop=True)))
+                    self.older.embeds(live.id, message_id, drop=True),
+                    proof_view(live.id, live.deal_number - 1) if message_id == previous
+                    else None))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await moments.showing(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
@@ -435,6 +439,8 @@ class Publisher:
                 items += [CutButton(live.id)] if live.game.shuffler is not None else []
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
+            if live.game.shuffler is not None:  # the deal's proof, one click away
+                items.append(ProofButton(live.id, live.deal_number))
             view = sent_view(view_of(*items) if items else None)
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)

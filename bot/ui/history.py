@@ -19,7 +19,7 @@ from ..engine.proof import NOT_PROVEN, PROVEN, verify_record
 from ..i18n import _, ngettext
 from ..service import Archived, LiveTable
 from ..storage import DealRow, PastGame
-from . import names, render
+from . import names, proofs, render
 from .cards import hand_label
 from .components import HistoryButton, HistorySelect, HistoryState, view_of
 from .words import hand_words, plural
@@ -235,8 +235,7 @@ def proof_text(live: LiveTable, row: DealRow, item: dict[str, Any],
         lines.append(f"Burned before it: attempt {b['attempt']} (a failed write)"
                      + (f"; its deck would have begun {top}" if top else ""))
     verdict = {PROVEN: "Proven: dealt from the game's seed and these cuts.",
-               "not cut": "Dealt from the game's seed, but nobody cut it: its shuffle was "
-                          "the bot's alone."}.get(str(status),
+               "not cut": _(proofs.NOT_CUT) + "."}.get(str(status),
                                                   f"Check FAILED: {item.get('detail', '')}")
     lines.append(f"**{verdict}**")
     return clip("\n".join(lines))
