@@ -271,7 +271,8 @@ class CardSelect(AtMoment, Private, DynamicSelect,
     those of ``bot.engine.choices`` (one encoding: ``Kd``, ``Kd!``, ``Kd@3``...)."""
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str,
-                 choices: list[tuple[str, str]] | None = None) -> None:
+                 choices: list[tuple[str, str]] | None = None,
+                 placeholder: str | None = None) -> None:
         """The select for ``action`` (one of ``controls.SELECT_NAMES``) at operation count
         ``seq`` of deal ``deal`` at table ``table_id``.
 
@@ -282,11 +283,13 @@ class CardSelect(AtMoment, Private, DynamicSelect,
             action: one of ``controls.SELECT_NAMES``.
             choices: ``(label, value)`` pairs (``bot.engine.choices.options``), the
                 first 25 shown; none when the control is rebuilt from its ``custom_id``.
+            placeholder: what the menu says before a choice (default: the
+                action's placeholder, ``controls.CONTROLS``).
         """
         choices = choices or []
         options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
         super().__init__(table_id, deal, seq, action, discord.ui.Select(
-            placeholder=CONTROLS[action].placeholder,
+            placeholder=placeholder or _(CONTROLS[action].placeholder),
             options=options or [discord.SelectOption(label="?", value="?")],
             custom_id=f"commerce:card:{table_id}:{deal}:{seq}:{action}"))
 
