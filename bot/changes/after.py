@@ -118,9 +118,10 @@ class Arming:
             self.timers.schedule_next(live)
 
     async def ended(self, table_id: int) -> None:
-        """Stop every timer of an ended table, and take its reminder away."""
-        self.timers.forget(table_id)
+        """Stop every timer of an ended table, and take its reminder away (first:
+        ``Timers.forget`` drops the reminder from what it knows without deleting it)."""
         await self.timers.stop_turn_timer(table_id)
+        self.timers.forget(table_id)
 
 
 class AfterChange:

@@ -175,14 +175,20 @@ class Handlers(HistoryHandlers):
 
     async def on_proof(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Proof pressed on a showdown: the deal's fair-shuffle proof, privately
-        (``proofs.deal_proof``); once the table is closed, where the game's whole
-        proof is (its final standings, ``/commerce history``, ``/commerce export``)."""
+        (``proofs.deal_proof``), from the open table or, once the game is over,
+        from its stored record (``archive.archived``); when neither can be read,
+        where the game's whole proof is (its final standings, ``/commerce
+        history``, ``/commerce export``)."""
         async def work() -> None:
             try:
                 live = self.service.get(table_id)
-            except TableGone:
-                await reply(interaction, i18n._(GAME_PROOF))
-                return
+            except TableGone:  # a game that is over: its proof from its stored record
+                try:
+                    guild = interaction.guild_id or 0
+                    live = (await self.service.archive.archived(guild, table_id)).live
+                except UserError:
+                    await reply(interaction, i18n._(GAME_PROOF))
+                    return
             text = proofs.deal_proof(live, deal)
             await reply(interaction, text if text is not None else i18n._(
                 "This deal was not dealt from the game's committed seed: nothing proves its "
