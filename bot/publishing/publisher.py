@@ -201,13 +201,14 @@ class Publisher:
                                                    guild_id=live.row.guild_id)
 
     def table_embed(self, live: LiveTable) -> discord.Embed:
-        """The table message's embed now: the turn deadline or the next deal's
-        time as relative timestamps, and the table picture as its image."""
+        """The table message's embed now: the turn deadline as a relative
+        timestamp (the next deal's time is the showdown's), and the table picture
+        as its image."""
         deal = live.deal
         countdowns = self.countdowns
         turn = countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
         return media.attach(render.table_embed(
-            live, deadline=turn, next_deal=countdowns.next_deal_at(live.id)), media.TABLE_FILE)
+            live, deadline=turn), media.TABLE_FILE)
 
     @in_server_language
     async def post_deal(self, live: LiveTable, *, paced: bool = True,

@@ -254,14 +254,14 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
 
 
 def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
-                next_deal: datetime.datetime | None = None) -> discord.Embed:
+                ) -> discord.Embed:
     """The public table message of the current deal (from the public observation),
     saying what its picture (``media.table_png``) cannot: who is to act and
-    when their time runs out (``deadline``) or when the next deal comes
-    (``next_deal``; both relative timestamps), the latest moves, the seats the
-    AI plays for, and in the footer what to do and who cut the deal. The seats,
-    balances, chips, lives, dealer, pool, stock and face-up cards are the
-    picture's alone."""
+    when their time runs out (``deadline``, a relative timestamp), the latest
+    moves, the seats the AI plays for, and in the footer what to do and who cut
+    the deal. The seats, balances, chips, lives, dealer, pool, stock and face-up
+    cards are the picture's alone; once the deal is over, when the next one
+    comes is its showdown's to say."""
     deal = live.deal
     game = live.game
     assert deal is not None and game is not None
@@ -278,8 +278,6 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
     if deadline is not None and not obs.finished:
         timing = "\n⏱ " + _("Time runs out {when}; then the AI moves for them.").format(
             when=when(deadline))
-    if next_deal is not None and obs.finished:
-        timing = "\n⏭ " + _("Next deal {when}.").format(when=when(next_deal))
     embed.description = (
         f"**{table_status(live, obs)}**{timing}{ai_plays(live)}\n\n"
         + ("\n".join(f"• {line}" for line in recent) or event_text(live, None))

@@ -104,7 +104,7 @@ def test_every_embed_of_the_largest_table_keeps_within_discords_limits(preset):
     for deal in moments(live, rng):
         if deal.finished:
             assert embed_problems(render.showdown_embed(live, next_deal=NOW)) == []
-        assert embed_problems(render.table_embed(live, deadline=NOW, next_deal=NOW)) == []
+        assert embed_problems(render.table_embed(live, deadline=NOW)) == []
         checked += 1
     assert embed_problems(render.final_embed(live)) == []
     assert checked > 10
