@@ -1,6 +1,7 @@
 """Screenshots of every family in the offline sandbox: ``docs/screens/``.
 
     .venv/bin/python scripts/screens.py [--out docs/screens] [--only foster,jaques]
+                                        [--language de]
 
 For each family (foster: trade and barter; widow; oldway: lives and the middle;
 jaques: the discard pile and chips) the real bot plays a whole game against
@@ -9,7 +10,10 @@ plays every move of hers from her private panel. Five stages are photographed
 through SimCord's preview page in headless Chromium: the lobby, the table (as
 Sam, a member who is not seated, sees it), Ann's private panel (as Ann sees it),
 the first showdown and the final standings. The public shots are checked to hold
-no private answer of Ann's.
+no private answer of Ann's. SimCord's preview draws Discord's dark theme.
+``--language`` (``de``, ``fr``, ``es``; default English) plays the games in a
+server of that Discord locale with Ann's client in it too, and writes the shots
+to ``docs/screens/<language>/`` (English ones stay in ``docs/screens/``).
 
 Run it before a release (``./scripts/test`` does not: it needs a browser).
 It needs Debian's Chromium (``apt-get install chromium``) and Playwright in a
@@ -41,8 +45,11 @@ WIDTH, HEIGHT = 1000, 1000
 #: the games photographed: (file prefix, preset, /commerce new options)
 GAMES = (("foster", "foster", {}), ("widow", "widow", {}), ("oldway", "oldway", {}),
          ("jaques", "jaques", {"chips": 2}))
-#: the buttons Ann prefers on her panel, best first (to end deals quickly, yet play)
-PREFERRED = ("Knock", "Stand", "Keep my hand", "No horse", "Pass")
+#: the moves Ann prefers on her panel, best first (to end deals quickly, yet play), by
+#: the action that ends their buttons' ids (their labels are in the server's language)
+PREFERRED = ("knock", "stand", "keep_hand", "decline_horse", "pass")
+#: Discord's locale of each language the bot speaks besides English
+LOCALES = {"de": "de", "fr": "fr", "es": "es-ES"}
 
 CAPTURE = r"""
 import asyncio, sys
@@ -89,15 +96,18 @@ def shots_python() -> str | None:
 class Camera:
     """Photographs a channel through SimCord's preview, as one member sees it."""
 
-    def __init__(self, env, python: str, out: Path) -> None:
-        self.env, self.python, self.out = env, python, out
+    def __init__(self, env, python: str, out: Path, locale: str = "en-US",
+                 private_word: str = "Your hand") -> None:
+        self.env, self.python, self.out, self.locale = env, python, out, locale
+        #: words only a private panel shows ("Your hand", in the game's language)
+        self.private_word = private_word
         self.taken: list[Path] = []
 
     async def shoot(self, channel, viewer, name: str) -> str:
         """Save ``name``.png as ``viewer`` sees ``channel``; returns the page's text."""
         path = self.out / f"{name}.png"
         async with self.env.preview(channel, viewers=[viewer], layout="channel", width=WIDTH,
-                                    height=HEIGHT, port=0,
+                                    height=HEIGHT, port=0, locale=self.locale,
                                     presentation_time=self.env.now()) as preview:
             proc = await asyncio.create_subprocess_exec(
                 self.python, "-c", CAPTURE, preview.url, str(path), str(WIDTH), str(HEIGHT),
@@ -109,25 +119,43 @@ class Camera:
         return text.decode()
 
 
-def buttons(result) -> list[dict]:
-    """The buttons of an interaction's response (a panel)."""
+def buttons(result, kind: int = 2) -> list[dict]:
+    """The buttons (``kind`` 3: the menus) of an interaction's response (a panel)."""
     if result.response is None:
         return []
     return [c for row in result.response.components for c in row["components"]
-            if c.get("type") == 2 and not c.get("custom_id", "").endswith(":hint")]  # moves
+            if c.get("type") == kind and not c.get("custom_id", "").endswith(":hint")]  # moves
+
+
+def action(control: dict) -> str:
+    """The action a panel's button makes (``commerce:pick:table:deal:seq:action[:value]``)."""
+    return control["custom_id"].split(":")[5]
+
+
+async def click(actor, message, ending: str):
+    """``actor`` presses the button of ``message`` whose id ends with ``ending``
+    (``:ai``, ``:start``, ``:hand``...; its label is in the server's language)."""
+    ids = [c.custom_id for row in message.components for c in row.children
+           if (c.custom_id or "").endswith(ending) or (c.custom_id or "").startswith(ending)]
+    return await actor.click(message, custom_id=ids[0])
 
 
 async def ann_moves(panel, ann, rng: random.Random, eager: bool) -> None:
-    """Ann presses one button of her ``panel``: a card move while ``eager`` (so the
-    pictures show play), else whatever ends the deal soonest."""
-    choices = buttons(panel)
-    if not choices:
+    """Ann makes one move of her ``panel``: a card move while ``eager`` (so the
+    pictures show play: a button or a menu's option), else whatever ends the deal
+    soonest."""
+    choices, menus = buttons(panel), buttons(panel, 3)
+    preferred = sorted((c for c in choices if action(c) in PREFERRED),
+                       key=lambda c: PREFERRED.index(action(c)))
+    cards = [c for c in choices if action(c) not in PREFERRED]
+    if (eager or not (preferred or cards)) and menus and not cards:
+        menu = rng.choice(menus)
+        await ann.select(panel.response, [rng.choice(menu["options"])["value"]],
+                         custom_id=menu["custom_id"])
         return
-    by_label = {c["label"]: c for c in choices}
-    preferred = [by_label[label] for label in PREFERRED if label in by_label]
-    cards = [c for c in choices if c["label"] not in PREFERRED]
     pool = (cards or preferred) if eager else (preferred or cards)
-    await ann.click(panel.response, custom_id=rng.choice(pool[:3])["custom_id"])
+    if pool:
+        await ann.click(panel.response, custom_id=rng.choice(pool[:3])["custom_id"])
 
 
 async def play_family(env, bot, camera: Camera, guild, prefix: str, preset: str,
@@ -141,10 +169,10 @@ async def play_family(env, bot, camera: Camera, guild, prefix: str, preset: str,
     res = await ann.slash(channel, "commerce new", rules=preset, **options)
     assert res.ephemeral, res.response.content
     lobby = channel.history()[-2]  # then the fair-shuffle message
-    await ann.click(lobby, label="Add AI")
-    await ann.click(lobby, label="Add AI")
+    await click(ann, lobby, ":ai")
+    await click(ann, lobby, ":ai")
     await camera.shoot(channel, sam, f"{prefix}-1-lobby")
-    await ann.click(lobby, label="Start")
+    await click(ann, lobby, ":start")
     live = bot.service.in_channel(channel.id)
     taken: set[str] = set()
     for _ in range(600):
@@ -154,19 +182,19 @@ async def play_family(env, bot, camera: Camera, guild, prefix: str, preset: str,
             if "showdown" not in taken:
                 await camera.shoot(channel, sam, f"{prefix}-4-showdown")
                 taken.add("showdown")
-            await ann.click(channel.history()[-1], label="Next deal")
+            await click(ann, channel.history()[-1], "commerce:next:")
             continue
         if live.deal.to_act != live.seat_of(ann.id):
             await env.advance_time(1)
             continue
         if "table" not in taken:
             public = await camera.shoot(channel, sam, f"{prefix}-2-table")
-            if "Your hand" in public:
+            if camera.private_word in public:
                 raise RuntimeError(f"{prefix}: Sam's page shows Ann's hand")
             taken.add("table")
         message = next(m for m in channel.history() if m.id == live.row.table_message_id)
-        panel = await ann.click(message, label="My hand")
-        if "panel" not in taken and buttons(panel):
+        panel = await click(ann, message, ":hand")
+        if "panel" not in taken and (buttons(panel) or buttons(panel, 3)):
             await camera.shoot(channel, ann, f"{prefix}-3-panel")
             taken.add("panel")
         await ann_moves(panel, ann, rng, eager=live.deal_number == 1 and
@@ -176,7 +204,24 @@ async def play_family(env, bot, camera: Camera, guild, prefix: str, preset: str,
     await camera.shoot(channel, sam, f"{prefix}-5-final")
 
 
-async def main(out: Path, only: set[str] | None) -> int:
+def speak(locale: str) -> None:
+    """Every interaction SimCord sends carries ``locale`` (it sends ``en-US``), and
+    its guild's own preferred locale: the members' clients speak the language."""
+    import simcord.interactions as simcord_interactions
+
+    made = simcord_interactions.base_payload
+
+    def base_payload(backend, *, user_id, guild_id, **kwargs):
+        record, payload = made(backend, user_id=user_id, guild_id=guild_id, **kwargs)
+        payload["locale"] = locale
+        if guild_id is not None:
+            payload["guild_locale"] = backend.get_guild(guild_id).preferred_locale
+        return record, payload
+
+    simcord_interactions.base_payload = base_payload
+
+
+async def main(out: Path, only: set[str] | None, language: str = "en") -> int:
     python = shots_python()
     if not Path(CHROMIUM).exists() or python is None:
         missing = "Debian's Chromium (apt-get install chromium)" if not Path(CHROMIUM).exists() \
@@ -185,8 +230,14 @@ async def main(out: Path, only: set[str] | None) -> int:
         return 0
     import simcord
 
-    from bot import create_bot
+    from bot import create_bot, i18n
 
+    locale = LOCALES.get(language, "en-US")
+    if language in LOCALES:
+        speak(locale)
+        out = out / language
+    with i18n.use(language):
+        private_word = i18n._("**Your hand:** ").strip("* :")
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="commerce-screens-") as tmp:
         bot = create_bot(Path(tmp) / "screens.db", rng=random.Random(3), cooldown=None,
@@ -194,11 +245,12 @@ async def main(out: Path, only: set[str] | None) -> int:
         try:
             async with simcord.run(bot) as env:
                 owner = env.create_user("owner")
-                guild = env.create_guild(name="Commerce club", owner=owner)
+                guild = env.create_guild(name="Commerce club", owner=owner,
+                                         preferred_locale=locale)
                 host = guild.add_member(owner)
                 await bot.service.update_settings(guild.id, host.id, table_mode="here",
                                                   next_deal_delay=30, turn_timer=120)
-                camera = Camera(env, python, out)
+                camera = Camera(env, python, out, locale, private_word)
                 for prefix, preset, options in GAMES:
                     if only and prefix not in only:
                         continue
@@ -215,9 +267,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
     parser.add_argument("--only", default="", help="comma-separated prefixes: foster,widow,...")
+    parser.add_argument("--language", default="en", choices=["en", *LOCALES],
+                        help="the server's and the members' language")
     args = parser.parse_args()
     chosen = {p for p in args.only.split(",") if p} or None
     if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
         print("screens: skipped, Debian's Chromium is missing (apt-get install chromium).")
         sys.exit(0)
-    sys.exit(asyncio.run(main(args.out, chosen)))
+    sys.exit(asyncio.run(main(args.out, chosen, args.language)))

@@ -39,7 +39,7 @@ from ..runtime.sending import NO_PINGS, edit
 from ..service import LiveTable, Outcome
 from ..timers.clock import Timers
 from ..ui import render
-from ..ui.components import lobby_view
+from ..ui.components import lobby_view, proof_view
 
 #: the operations of an exchange whose public line hides what the player got
 CONCEALED = frozenset({"trade", "barter_offer", "barter_answer"})
@@ -118,9 +118,10 @@ class Arming:
             self.timers.schedule_next(live)
 
     async def ended(self, table_id: int) -> None:
-        """Stop every timer of an ended table, and take its reminder away."""
-        self.timers.forget(table_id)
+        """Stop every timer of an ended table, and take its reminder away (first:
+        ``Timers.forget`` drops the reminder from what it knows without deleting it)."""
         await self.timers.stop_turn_timer(table_id)
+        self.timers.forget(table_id)
 
 
 class AfterChange:
@@ -180,7 +181,8 @@ class AfterChange:
                 # answer: no request of the bot's token (docs/SCALING.md, "Discord's limit")
                 assert interaction is not None
                 await edit(interaction, embeds=publisher.older.settled_embeds(
-                    interaction.message), view=None)
+                    interaction.message), view=proof_view(live.id, outcome.before.deal)
+                    if live.game is not None and live.game.shuffler is not None else None)
                 settled = shown
             self.timers.cancel_timer(live.id)  # the next deal is here
             await publisher.post_deal(live, paced=paced, settled=settled, moments=self.arming)

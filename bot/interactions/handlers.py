@@ -37,7 +37,7 @@ from ..service import (
 )
 from ..service.refusals import refusal
 from ..timers.clock import Timers, still_member
-from ..ui import confirm, hints, panel, render, standings
+from ..ui import confirm, hints, panel, proofs, render, standings
 from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view, pager_view
 from .guard import guarded, require_manager
 from .history import HistoryHandlers
@@ -79,6 +79,12 @@ def said_on_panel(exc: ServiceError, *, earlier: bool = False) -> bool:
     if isinstance(exc, OutOfDate):
         return earlier or not exc.earlier_deal
     return not isinstance(exc, TableGone | NotSeated)
+
+
+#: what Proof on a showdown answers once its table is closed
+GAME_PROOF = i18n.N_("This game is over: its final standings show the seed and the record's "
+                     "head, `/commerce history` shows each deal's proof, and `/commerce export` "
+                     "gives the record to check.")
 
 
 def cut_answer(number: int, text: str) -> str:
@@ -168,6 +174,28 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                                   "(the form could not open just now)."))
             await interaction.response.send_modal(cut_form(table_id, live.next_number))
         await guarded(interaction, table_id, work)
+
+    async def on_proof(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
+        """Proof pressed on a showdown: the deal's fair-shuffle proof, privately
+        (``proofs.deal_proof``), from the open table or, once the game is over,
+        from its stored record (``archive.archived``); when neither can be read,
+        where the game's whole proof is (its final standings, ``/commerce
+        history``, ``/commerce export``)."""
+        async def work() -> None:
+            try:
+                live = self.service.get(table_id)
+            except TableGone:  # a game that is over: its proof from its stored record
+                try:
+                    guild = interaction.guild_id or 0
+                    live = (await self.service.archive.archived(guild, table_id)).live
+                except UserError:
+                    await reply(interaction, i18n._(GAME_PROOF))
+                    return
+            text = proofs.deal_proof(live, deal)
+            await reply(interaction, text if text is not None else i18n._(
+                "This deal was not dealt from the game's committed seed: nothing proves its "
+                "shuffle."), suppress_embeds=True)
+        await guarded(interaction, None, work)
 
     async def on_cut(self, interaction: discord.Interaction, table_id: int, text: str) -> None:
         """A member's cut from the Cut form (or ``/commerce cut``): stored for the

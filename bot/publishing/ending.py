@@ -20,6 +20,7 @@ from ..runtime.metrics import Metrics
 from ..runtime.sending import retrying
 from ..service import LiveTable, PostedMessage, TableService
 from ..ui import render
+from ..ui.components import proof_view
 from ..ui.review import final_view
 from .older import OlderMessages, retryable, settle_old
 from .panels import Panels
@@ -146,7 +147,9 @@ class Ending:
         if shown is not None and live.row.status == "closed":
             channel = self.publisher.channel(live)
             await self.publisher.older.settle(live.id, shown, functools.partial(
-                settle_old, channel, shown, self.publisher.older.embeds(live.id, shown)))
+                settle_old, channel, shown, self.publisher.older.embeds(live.id, shown),
+                proof_view(live.id, live.deal_number) if live.game and live.game.shuffler
+                else None))
         for (table_id, deal, seq), _ in list(self.publisher.offers.items()):
             if table_id == live.id:
                 await self.publisher.close_offer(live, deal, seq, i18n._("This table is closed."))

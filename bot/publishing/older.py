@@ -27,11 +27,13 @@ def retryable(exc: discord.HTTPException) -> bool:
 
 
 async def settle_old(channel: discord.PartialMessageable, message_id: int,
-                     sent: list[discord.Embed] | None = None) -> None:
+                     sent: list[discord.Embed] | None = None,
+                     keep: discord.ui.View | None = None) -> None:
     """A message of the deal before, once the next deal has started (or the
-    table ended): its buttons go, and so does its line counting down to the next
-    deal. ``sent``: the message's embeds as the bot sent them (then the message
-    is not fetched first: one request fewer of Discord's global limit).
+    table ended): its buttons go (but ``keep``: a showdown's Proof), and so does
+    its line counting down to the next deal. ``sent``: the message's embeds as
+    the bot sent them (then the message is not fetched first: one request fewer
+    of Discord's global limit).
 
     Raises:
         discord.HTTPException: Discord refused (``OlderMessages.settle`` keeps it owed).
@@ -42,7 +44,7 @@ async def settle_old(channel: discord.PartialMessageable, message_id: int,
         message, found = fetched, fetched.embeds
     else:
         message, found = channel.get_partial_message(message_id), sent
-    await message.edit(embeds=without_countdown(found), view=None)
+    await message.edit(embeds=without_countdown(found), view=keep)
 
 
 def without_countdown(embeds: list[discord.Embed]) -> list[discord.Embed]:

@@ -34,8 +34,10 @@ from ..ui.components import (
     CutButton,
     NextDealButton,
     PlayButton,
+    ProofButton,
     answer_buttons,
     lobby_view,
+    proof_view,
     table_controls,
     view_of,
 )
@@ -199,13 +201,14 @@ class Publisher:
                                                    guild_id=live.row.guild_id)
 
     def table_embed(self, live: LiveTable) -> discord.Embed:
-        """The table message's embed now: the turn deadline or the next deal's
-        time as relative timestamps, and the table picture as its image."""
+        """The table message's embed now: the turn deadline as a relative
+        timestamp (the next deal's time is the showdown's), and the table picture
+        as its image."""
         deal = live.deal
         countdowns = self.countdowns
         turn = countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
         return media.attach(render.table_embed(
-            live, deadline=turn, next_deal=countdowns.next_deal_at(live.id)), media.TABLE_FILE)
+            live, deadline=turn), media.TABLE_FILE)
 
     @in_server_language
     async def post_deal(self, live: LiveTable, *, paced: bool = True,
@@ -225,7 +228,9 @@ class Publisher:
             if message_id is not None:  # no button or countdown left on the deal before
                 await self.older.settle(live.id, message_id, functools.partial(
                     settle_old, self.channel(live), message_id,
-                    self.older.embeds(live.id, message_id, drop=True)))
+                    self.older.embeds(live.id, message_id, drop=True),
+                    proof_view(live.id, live.deal_number - 1) if message_id == previous
+                    else None))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await moments.showing(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
@@ -435,6 +440,8 @@ class Publisher:
                 items += [CutButton(live.id)] if live.game.shuffler is not None else []
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
+            if live.game.shuffler is not None:  # the deal's proof, one click away
+                items.append(ProofButton(live.id, live.deal_number))
             view = sent_view(view_of(*items) if items else None)
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)

@@ -78,6 +78,9 @@ class ControlHandlers(Protocol):
     async def on_cut_button(self, interaction: discord.Interaction, table_id: int) -> None:
         """Cut, on the lobby or a showdown: ask for the member's cut."""
 
+    async def on_proof(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
+        """Proof, on a showdown: the deal's fair-shuffle proof, privately."""
+
     async def on_cut(self, interaction: discord.Interaction, table_id: int, text: str) -> None:
         """The cut a member typed (the Cut form)."""
 
@@ -272,7 +275,8 @@ class CardSelect(AtMoment, Private, DynamicSelect,
     those of ``bot.engine.choices`` (one encoding: ``Kd``, ``Kd!``, ``Kd@3``...)."""
 
     def __init__(self, table_id: int, deal: int, seq: int, action: str,
-                 choices: list[tuple[str, str]] | None = None) -> None:
+                 choices: list[tuple[str, str]] | None = None,
+                 placeholder: str | None = None) -> None:
         """The select for ``action`` (one of ``controls.SELECT_NAMES``) at operation count
         ``seq`` of deal ``deal`` at table ``table_id``.
 
@@ -283,11 +287,13 @@ class CardSelect(AtMoment, Private, DynamicSelect,
             action: one of ``controls.SELECT_NAMES``.
             choices: ``(label, value)`` pairs (``bot.engine.choices.options``), the
                 first 25 shown; none when the control is rebuilt from its ``custom_id``.
+            placeholder: what the menu says before a choice (default: the
+                action's placeholder, ``controls.CONTROLS``).
         """
         choices = choices or []
         options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
         super().__init__(table_id, deal, seq, action, discord.ui.Select(
-            placeholder=CONTROLS[action].placeholder,
+            placeholder=placeholder or _(CONTROLS[action].placeholder),
             options=options or [discord.SelectOption(label="?", value="?")],
             custom_id=f"commerce:card:{table_id}:{deal}:{seq}:{action}"))
 
@@ -377,6 +383,42 @@ class CutButton(Placed, DynamicButton, template=r"commerce:cut:(?P<table>\d+)"):
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the handlers' ``on_cut_button``."""
         await handlers(interaction).on_cut_button(interaction, self.table_id)
+
+
+class ProofButton(Placed, DynamicButton,
+                  template=r"commerce:proof:(?P<table>\d+):(?P<deal>\d+)"):
+    """Proof, on each showdown, kept once the game has moved on: answers privately
+    with the deal's fair-shuffle proof (``proofs.deal_proof``, docs/FAIRNESS.md
+    "In the bot"). Anyone in the guild may ask; after the game, the answer says
+    where the whole game's proof is."""
+
+    def __init__(self, table_id: int, deal: int) -> None:
+        """The proof of deal number ``deal`` at table ``table_id``."""
+        super().__init__(discord.ui.Button(
+            label=_("Proof"), style=discord.ButtonStyle.secondary, emoji="🔒",
+            custom_id=f"commerce:proof:{table_id}:{deal}"))
+        self.table_id, self.deal = table_id, deal
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ProofButton:
+        """Rebuild the button from its ``custom_id`` (discord.py calls this on a click)."""
+        return cls(int(match["table"]), int(match["deal"]))
+
+    def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Refuse a click in another channel than its table's while the table is
+        open; a closed table's proof is answered by the handler."""
+        text = table_refusal(interaction, self.table_id)
+        return text if text == NOT_HERE else None
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the handlers' ``on_proof``."""
+        await handlers(interaction).on_proof(interaction, self.table_id, self.deal)
+
+
+def proof_view(table_id: int, deal: int) -> discord.ui.View:
+    """What a showdown keeps once its deal is behind: its Proof button alone."""
+    return view_of(ProofButton(table_id, deal))
 
 
 #: the ``custom_id`` of table n's Cut form, and of its one line
@@ -703,8 +745,8 @@ class ReviewButton(Placed, DynamicButton,
 
 
 DYNAMIC_ITEMS = (LobbyButton, PlayButton, AnswerButton, CardSelect, PickButton, NextDealButton,
-                 CutButton, LeaderboardButton, ConfirmButton, HistoryButton, HistorySelect,
-                 ReviewButton)
+                 CutButton, ProofButton, LeaderboardButton, ConfirmButton, HistoryButton,
+                 HistorySelect, ReviewButton)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -746,16 +788,29 @@ def table_view(table_id: int, deal: int, controls: Controls, *, seq: int = 0,
 
 def table_controls(live: LiveTable, frame: bool = False) -> discord.ui.View | None:
     """The table message's controls now (``table_view``; ``None`` once the deal
-    is over); for a step being shown (``frame``), My hand only (and I'm back while
-    a seat is away): nobody acts on a step the table is still reading."""
+    is over; no answers while an offer waits for a member: ``offered_to_member``);
+    for a step being shown (``frame``), My hand only (and I'm back while a seat
+    is away): nobody acts on a step the table is still reading."""
     deal = live.deal
     away = any(s.away for s in live.seats)
     if frame:
         return table_view(live.id, live.deal_number, Controls(), away=away)
     if deal is None or deal.finished:
         return None
-    return table_view(live.id, live.deal_number, deal.controls(), seq=len(deal.operations),
+    controls = deal.controls()
+    if offered_to_member(live):  # its answers are on the offer's own message, said once
+        controls = Controls(moves=controls.moves, private=controls.private)
+    return table_view(live.id, live.deal_number, controls, seq=len(deal.operations),
                       away=away)
+
+
+def offered_to_member(live: LiveTable) -> bool:
+    """Whether an offer waits for a member's answer (not an AI's): its message
+    (``render.offer_ping``) pings them and carries the answers, so the table
+    message does neither."""
+    deal = live.deal
+    return (deal is not None and not deal.finished and deal.pending is not None
+            and deal.to_act is not None and not live.is_ai(deal.to_act))
 
 
 def answer_buttons(table_id: int, deal: int, seq: int,

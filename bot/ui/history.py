@@ -21,7 +21,7 @@ from ..engine.proof import NOT_PROVEN, PROVEN, verify_record
 from ..i18n import N_, _, ngettext
 from ..service import Archived, LiveTable
 from ..storage import DealRow, PastGame
-from . import names, render
+from . import names, proofs, render
 from .cards import hand_label
 from .components import HistoryButton, HistorySelect, HistoryState, view_of
 from .words import hand_words, plural
@@ -283,8 +283,7 @@ def proof_text(live: LiveTable, row: DealRow, item: dict[str, Any],
     if status == PROVEN:
         verdict = _("Proven: dealt from the game's seed and these cuts.")
     elif status == "not cut":
-        verdict = _("Dealt from the game's seed, but nobody cut it: its shuffle was the bot's "
-                    "alone.")
+        verdict = _(proofs.NOT_CUT) + "."
     else:
         verdict = _("Check FAILED: {reason}").format(reason=item.get("detail", ""))
     lines.append(f"**{verdict}**")

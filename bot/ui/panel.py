@@ -1,15 +1,18 @@
 """A player's private panel: the hand picture, the hand as text (the picture's
 fallback) and a button for every decision the player can make now.
 
-"Trade K♡", "Barter K♡ with Ben", "Give 7♤", "Lay 7♤, take Q♡", "Knock"...:
-each button is one decision (``PickButton``, its value encoded by
-``bot.engine.choices``), so a move is one click. The decisions come from the
-deal's own interface (``deal.controls(seat)``, ``deal.choices(seat, action)``)
-and only from what the seat may see. Cards are listed in hand order (highest
-first, as the hand is shown). An action with more decisions than buttons fit
-is a menu (``CardSelect``) instead, and so is the *focused* action: the one
-picked on the table message (its Trade, Barter... buttons open the panel
-with that action's menu on top).
+"Trade K♡", "Barter K♡ with Ben", "Offer 7♤ to Ben", "Knock"...: an action
+of at most ``GROUP_BUTTONS`` decisions is a button for each (``PickButton``,
+its value encoded by ``bot.engine.choices``), so such a move is one click; an
+action of more (Hoyle's trades with their "then knock" twins, the widow's
+swaps, the discard pile's) is one menu (``CardSelect``) of its decisions, so
+a panel shows a few clear controls rather than rows of look-alike buttons
+(issue 23 §3). The *focused* action is a menu too: the one picked on the
+table message (its Trade, Barter... buttons open the panel with that action's
+menu on top). The decisions come from the deal's own interface
+(``deal.controls(seat)``, ``deal.choices(seat, action)``) and only from what
+the seat may see. Cards are listed in hand order (highest first, as the hand
+is shown).
 
 Built here, sent and kept up to date by ``bot.publishing.panels``.
 """
@@ -38,7 +41,8 @@ from .words import choice_words
 ROWS = 5
 PER_ROW = 5
 #: an action with more decisions than this is a menu rather than a row of buttons
-GROUP_BUTTONS = 10
+#: (three: one card of the hand each; a "then knock" twin of each makes it a menu)
+GROUP_BUTTONS = 3
 
 @dataclass(frozen=True)
 class Panel:
@@ -133,6 +137,17 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     return text[:1].upper() + text[1:]
 
 
+def menu_placeholder(name: str, neighbour: str | None) -> str:
+    """What the menu of action ``name`` says before a choice: the action and what
+    to pick ("Trade: card to give the dealer"; a barter names the neighbour)."""
+    what = _(CONTROLS[name].placeholder)
+    if name == Action.BARTER and neighbour:
+        return _("Barter: card to offer {neighbour} face down").format(neighbour=neighbour)[:150]
+    if name == Action.DRAW_KEEP:  # its placeholder names the action already
+        return what
+    return _("{action}: {what}").format(action=_(CONTROLS[name].label), what=what)[:150]
+
+
 def _style(name: str) -> discord.ButtonStyle:
     return CONTROLS[name].on_panel
 
@@ -183,7 +198,8 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
                 name, decisions[0], obs, live, neighbour), style=_style(name)))
             continue
         if menus[name]:
-            select = CardSelect(table, number, seq, name, picker_options(live, seat, name))
+            select = CardSelect(table, number, seq, name, picker_options(live, seat, name),
+                                placeholder=menu_placeholder(name, neighbour))
             select.row = row
             items.append(select)
             row += 1

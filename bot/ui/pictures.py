@@ -49,7 +49,7 @@ from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
 from ..i18n import N_, _, current
 from . import fonts
 from . import png as png_file
-from .cards import hand_label
+from .cards import card_label, hand_label
 from .status import PICTURE, ending_line, middle_word, status_line
 from .words import hand_words, plural
 
@@ -850,7 +850,7 @@ def table_alt(obs: Observation, names: Sequence[str], balances: Sequence[int] | 
         parts.append(_("Stock: {cards}.").format(cards=plural(scene.stock, "card")))
     if scene.middle:
         parts.append(_("Face up ({middle}): {cards}.").format(
-            middle=scene.middle_label, cards=hand_label(scene.middle)))
+            middle=scene.middle_label, cards=" ".join(card_label(c) for c in scene.middle)))
     if scene.discard is not None:
         top, count = scene.discard
         parts.append(_("Discard pile: {cards}, {card} on top.").format(

@@ -1,8 +1,8 @@
 """The fair shuffle on the public messages (docs/FAIRNESS.md "In the bot"): the
 fair-shuffle message with the game's commitment (posted once, never edited),
 the lobby's link to it and the cuts made there, who cut each deal on its table
-message and its showdown with the record's head so far, and the seed and the
-final head on the final standings.
+message and, behind its showdown's **Proof** button, with the record's head so
+far, and the seed and the final head on the final standings.
 
 The seed is only ever read through ``Game.revealed_seed`` (and a format 1 deal's
 through ``Game.reveal``), which give it once the game (the deal) is over.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import discord
 
 from ..engine import Game
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..service import LiveTable
 from . import names
 from .words import plural
@@ -123,7 +123,7 @@ def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
     if cuts:
         line = _("Shuffle cut by {cuts}").format(cuts=cut_list(live, cuts, plain=True))
     else:
-        line = _("Not cut by anyone: this deal's shuffle is the bot's alone")
+        line = _(NOT_CUT)
     burned = burned_before(live, index + 1)
     if burned:
         line += " · " + ngettext("{count} earlier attempt burned after a failed write",
@@ -134,27 +134,41 @@ def stamp_table_cuts(embed: discord.Embed, live: LiveTable) -> None:
     embed.set_footer(text=f"{text}\n{line}" if text else line)
 
 
-def add_showdown_proof(embed: discord.Embed, live: LiveTable) -> None:
-    """The showdown's field: who cut this deal (or that nobody did), attempts
-    burned, the record's head so far, and how to cut the next deal."""
-    last = _last_deal_cuts(live)
-    if last is None:
-        return
-    game, index, cuts = last
-    lines = [_("Cut by {cuts}.").format(cuts=cut_list(live, cuts)) if cuts else
-             _("Not cut by anyone: this deal's shuffle was the bot's alone.")]
-    burned = burned_before(live, index + 1)
+#: how a deal nobody cut is described, on its table message, in its proof and in
+#: the history: the same words everywhere (docs/FAIRNESS.md "In the bot")
+NOT_CUT = N_("Not cut by anyone: the bot alone shuffled this deal")
+
+
+def deal_proof(live: LiveTable, number: int) -> str | None:
+    """The fair-shuffle proof of deal ``number`` (from 1), as a showdown's **Proof**
+    button answers it privately: who cut the deal (or that nobody did), attempts
+    burned, the record's head after it, where the game's commitment is, and how
+    to cut the next deal while the game goes on; ``None`` when the deal was not
+    dealt from the game's seed (or is not played yet)."""
+    game = live.game
+    if game is None or not 1 <= number <= len(game.deals):
+        return None
+    cuts = deal_cuts(live, number - 1)
+    if cuts is None:
+        return None
+    lines = ["🔒 " + _("**Fair shuffle · deal {number}**").format(number=number),
+             _("Cut by {cuts}.").format(cuts=cut_list(live, cuts)) if cuts else _(NOT_CUT) + "."]
+    burned = burned_before(live, number)
     if burned:
         lines.append(ngettext("{count} earlier attempt at this deal was burned after a failed "
                               "write; the record lists them.",
                               "{count} earlier attempts at this deal were burned after a failed "
                               "write; the record lists them.", burned).format(count=burned))
-    head = live.chain_heads().get(f"deal {index + 1}")
+    head = live.chain_heads().get(f"deal {number}")
     if head is not None:
         lines.append(_("Record so far: `{head}`").format(head=head[:SHORT]))
-    if not game.complete:
+    link = message_link(live)
+    lines.append(_("The game's commitment is in {where}; the final standings show its seed "
+                   "once the game is over.").format(where="[" + _("the fair-shuffle message") + f"]({link})"
+                                   if link else _("the fair-shuffle message")))
+    if not game.complete and number == len(game.deals):
         lines.append(_("Cut the next deal: **Cut** below, or `/commerce cut`."))
-    embed.add_field(name=_("Fair shuffle"), value="\n".join(lines)[:1024], inline=False)
+    return "\n".join(lines)
 
 
 def add_final_proof(embed: discord.Embed, live: LiveTable) -> None:

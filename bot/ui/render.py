@@ -18,7 +18,7 @@ from ..engine.actions import Action
 from ..i18n import N_, _, ngettext
 from ..service import LiveTable
 from . import names, payments, proofs
-from .cards import hand_label
+from .cards import card_label, hand_label
 from .controls import label
 from .status import MESSAGE, ending_line, status_line
 from .words import hand_words
@@ -95,9 +95,11 @@ def seat_name(live: LiveTable, seat: int, *, mention: bool = False) -> str:
 
 def ping_target(live: LiveTable) -> int | None:
     """The member the table message pings now: the one to move (never an AI
-    seat, nobody once the deal is over)."""
+    seat, nobody once the deal is over, nor the target of an offer: the offer's
+    own message pings them, ``offer_ping``)."""
     deal = live.deal
-    if deal is None or deal.finished or deal.to_act is None or live.is_ai(deal.to_act):
+    if (deal is None or deal.finished or deal.to_act is None or live.is_ai(deal.to_act)
+            or deal.pending is not None):
         return None
     return live.member_of(deal.to_act)
 
@@ -252,11 +254,14 @@ def lobby_embed(live: LiveTable) -> discord.Embed:
 
 
 def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
-                next_deal: datetime.datetime | None = None) -> discord.Embed:
-    """The public table message of the current deal (from the public observation):
-    who is to act and the latest moves, what lies in the middle, the players.
-    ``deadline``: when the turn timer runs out; ``next_deal``: when the next deal
-    comes (both shown as relative timestamps)."""
+                ) -> discord.Embed:
+    """The public table message of the current deal (from the public observation),
+    saying what its picture (``media.table_png``) cannot: who is to act and
+    when their time runs out (``deadline``, a relative timestamp), the latest
+    moves, the seats the AI plays for, and in the footer what to do and who cut
+    the deal. The seats, balances, chips, lives, dealer, pool, stock and face-up
+    cards are the picture's alone; once the deal is over, when the next one
+    comes is its showdown's to say."""
     deal = live.deal
     game = live.game
     assert deal is not None and game is not None
@@ -273,24 +278,31 @@ def table_embed(live: LiveTable, *, deadline: datetime.datetime | None = None,
     if deadline is not None and not obs.finished:
         timing = "\n⏱ " + _("Time runs out {when}; then the AI moves for them.").format(
             when=when(deadline))
-    if next_deal is not None and obs.finished:
-        timing = "\n⏭ " + _("Next deal {when}.").format(when=when(next_deal))
     embed.description = (
-        _("Dealer: {name}").format(name=seat_name(live, obs.dealer))
-        + f"\n**{table_status(live, obs)}**{timing}\n\n"
+        f"**{table_status(live, obs)}**{timing}{ai_plays(live)}\n\n"
         + ("\n".join(f"• {line}" for line in recent) or event_text(live, None))
     )
-    for name, value in middle_fields(obs):
-        embed.add_field(name=name, value=value)
-    balances = game.running_balances
-    lines = [player_line(live, obs, s, balances[s]) for s in range(obs.n_seats)]
-    add_lines(embed, players_title(obs), lines, inline=False)
-    if obs.shown_waste:
-        embed.add_field(name=_("Traded face up"), value=hand_label(obs.shown_waste), inline=False)
     if not obs.finished:
         embed.set_footer(text=footer(obs))
     proofs.stamp_table_cuts(embed, live)
     return embed
+
+
+def ai_plays(live: LiveTable) -> str:
+    """A line for the seats the AI plays for because their member left or is away
+    (the picture does not show why a seat moves by itself); empty when none."""
+    gone = [seat_name(live, s.seat) for s in live.seats if s.gone]
+    away = [seat_name(live, s.seat) for s in live.seats if s.away and not s.gone]
+    text = ""
+    if gone:
+        text += "\n" + ngettext("{names} left: the AI plays for them.",
+                                "{names} left: the AI plays for them.", len(gone)).format(
+                                    names=names_list(gone))
+    if away:
+        text += "\n💤 " + ngettext("{names} is away: the AI plays until they press **I'm back**.",
+                                   "{names} are away: the AI plays until they press **I'm back**.",
+                                   len(away)).format(names=names_list(away))
+    return text
 
 
 def table_status(live: LiveTable, obs: Observation) -> str:
@@ -302,12 +314,14 @@ def table_status(live: LiveTable, obs: Observation) -> str:
 
 def middle_fields(obs: Observation) -> list[tuple[str, str]]:
     """The inline ``(name, value)`` fields of what lies on the table, in order:
-    the widow (widow family), the discard pile (discard family), the pool or the
-    pots (points or chips), the horse (oldway) and the stock, when it is used."""
+    the widow (widow family; its cards in the order the table picture lays them
+    out), the discard pile (discard family), the pool or the pots (points or
+    chips), the horse (oldway) and the stock, when it is used. For a view with
+    no picture (a replayed step in the history)."""
     fields = []
     if obs.widow is not None:
         fields.append((_("Middle (face up)") if obs.rules.lives else _("Widow (face up)"),
-                       hand_label(obs.widow) or "—"))
+                       " ".join(card_label(c) for c in obs.widow) or "—"))
     if obs.discard_top is not None:
         top = hand_label([obs.discard_top])
         fields.append((_("Discard pile"), _("{card} on top ({count})").format(
@@ -324,31 +338,6 @@ def middle_fields(obs: Observation) -> list[tuple[str, str]]:
     if obs.widow is None or obs.stock_count:
         fields.append((_("Stock"), plural(obs.stock_count, "card")))
     return fields
-
-
-def players_title(obs: Observation) -> str:
-    """The Players field's name: what its marks and numbers mean."""
-    figure = _("chips") if obs.chips is not None else _("balance")
-    if obs.lives is not None:
-        figure += _(", lives")
-    return _("Players (🂠 dealer · ▶ to act · {figure})").format(figure=figure)
-
-
-def player_line(live: LiveTable, obs: Observation, seat: int, balance: int) -> str:
-    """One seat in the table message's Players field: the dealer's and the actor's
-    marks, the name, the running ``balance`` (points; chips instead in jaques),
-    lives (oldway), and whether the AI plays for it or it knocked or stands."""
-    marks = ("🂠 " if seat == obs.dealer else "") + ("▶ " if seat == obs.to_act else "")
-    row = live.seats[seat]
-    note = _(" · left, AI plays") if row.gone else _(" · 💤 away, AI plays") if row.away else ""
-    if seat in obs.stood:
-        note += _(" · knocked") if obs.rules.widow_end == "two_knocks" else _(" · stands")
-    figure = _("balance {balance}").format(balance=f"{balance:+d}")
-    if obs.chips is not None:
-        figure = plural(obs.chips[seat], "chip") + ("" if obs.chips[seat] else _(" (out)"))
-    if obs.lives is not None:
-        figure += _(" · lives {hearts}").format(hearts='♥' * obs.lives[seat] or _('none'))
-    return f"{marks}{seat_name(live, seat)}: {figure}{note}"
 
 
 def footer(obs: Observation) -> str:
@@ -415,8 +404,12 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
 
 def showdown_embed(live: LiveTable, *, next_deal: datetime.datetime | None = None,
                    ) -> discord.Embed:
-    """Every hand with its category, the winner and the payments of a finished
-    deal; ``next_deal``: when the next deal comes by itself."""
+    """A finished deal's showdown in words: how it ended, who won what and what
+    comes next (``next_deal``: when the next deal comes by itself). The hands and
+    the payments are the showdown picture's (``media.showdown_file``, its alt
+    text says them too), the standing the table picture's, and the deal's
+    fair-shuffle proof is one click away (``proofs.deal_proof``, the **Proof**
+    button): the text says only what no picture shows."""
     deal = live.deal
     assert deal is not None and deal.showdown is not None
     sd = deal.showdown
@@ -426,13 +419,6 @@ def showdown_embed(live: LiveTable, *, next_deal: datetime.datetime | None = Non
     if next_deal is not None:
         embed.description += "\n\n⏭ " + _("Next deal {when}, or press **Next deal**.").format(
             when=when(next_deal))
-    add_lines(embed, _("Hands"), showdown_hands(live, deal), inline=False)
-    pay = dealer_pays(live, sd)
-    if pay is not None:
-        embed.add_field(name=_("Dealer pays"), value=pay, inline=False)
-    add_lines(embed, _("This deal"), payment_lines(live, deal), inline=False)
-    add_lines(embed, _("Standing"), standing_lines(live))
-    proofs.add_showdown_proof(embed, live)
     return embed
 
 
@@ -485,38 +471,6 @@ def showdown_result(live: LiveTable, deal: AnyDeal) -> str:
             if lives else ngettext("{names} takes the pot.", "{names} take the pot.", count)
         ).format(names=names)
     return result
-
-
-def showdown_hands(live: LiveTable, deal: AnyDeal) -> list[str]:
-    """One line per seat: its hand and category (🏆 for the winner), or that it
-    sat out the deal."""
-    sd = deal.showdown
-    assert sd is not None
-    ranking = deal.rules.ranking
-    hands = []
-    for s, h in enumerate(sd.hands):
-        if not h:
-            hands.append(_("{name}: sits out").format(name=seat_name(live, s)))
-            continue
-        mark = " 🏆" if s == sd.winner else ""
-        dealer = _(" (dealer)") if s == deal.dealer else ""
-        hands.append(f"{seat_name(live, s)}{dealer}: {hand_label(h)} — "
-                     f"{hand_words(describe(h, ranking))}{mark}")
-    return hands
-
-
-def dealer_pays(live: LiveTable, sd: Showdown) -> str | None:
-    """What a losing dealer pays (the trade-and-barter dealer's penalty,
-    docs/RULES.md §2.1, §2.3): 1 to every other player, or 1 to the winner
-    alone; ``None`` when the dealer pays nothing."""
-    penalties = [m for m in sd.payments if m.reason == "penalty"]
-    if not penalties:
-        return None
-    if len(penalties) > 1:
-        return _("The dealer lost in the same kind of hand and pays 1 to each of the "
-                 "{players}.").format(players=plural(len(penalties), 'other player'))
-    assert penalties[0].payee is not None
-    return _("The dealer lost and pays 1 to {name}.").format(name=seat_name(live, penalties[0].payee))
 
 
 def standing_lines(live: LiveTable) -> list[str]:

@@ -88,6 +88,16 @@ def button_ids(result) -> list[str]:
             for comp in row.get("components", []) if comp.get("type") == 2]
 
 
+def first_select(result) -> str:
+    """The custom id of the first select in an interaction's response: the menu of
+    the move asked for, on top of a panel that may hold other menus."""
+    for row in result.response.components:
+        for comp in row.get("components", []):
+            if comp.get("type") == 3:
+                return comp["custom_id"]
+    raise AssertionError("no select in the response")
+
+
 def select_values(result) -> list[str]:
     """Option values of the first select in an interaction's response."""
     for row in result.response.components:
@@ -163,7 +173,7 @@ class Table:
         assert res.ephemeral, res.response.content
         values = select_values(res)
         code = card or values[0]
-        sel = await actor.select(res.response, [code])
+        sel = await actor.select(res.response, [code], custom_id=first_select(res))
         self.log.append(f"trade {code}")
         return sel
 
@@ -171,7 +181,7 @@ class Table:
         res = await actor.click(self.table_message(), label="Barter")
         assert res.ephemeral
         code = card or select_values(res)[0]
-        sel = await actor.select(res.response, [code])
+        sel = await actor.select(res.response, [code], custom_id=first_select(res))
         self.log.append(f"barter {code}")
         return sel
 
@@ -186,7 +196,7 @@ class Table:
         res = await target.click(offer, label="Accept")
         assert res.ephemeral
         code = card or select_values(res)[0]
-        return await target.select(res.response, [code])
+        return await target.select(res.response, [code], custom_id=first_select(res))
 
     async def refuse(self, target):
         return await target.click(self.offer_message(target), label="Refuse (knock)")

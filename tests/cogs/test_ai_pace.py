@@ -594,7 +594,9 @@ async def test_the_automatic_next_deal_after_a_deal_ended_by_an_ai(simcord_env, 
     assert table.live.deal_number == 2
     assert len(showdowns(table)) == 1
     old = table.message(showdown.id)
-    assert not old.components  # no Next deal left on the deal before
+    # no Next deal left on the deal before: its Proof alone
+    assert [c.custom_id for row in old.components for c in row.children] == [
+        f"commerce:proof:{table.live.id}:1"]
     assert "⏭" not in (old.embeds[0].description or "")
     env.errors  # noqa: B018
 

@@ -147,8 +147,8 @@ async def every_control_on_screen(env):
     res = await mod.slash(general, "commerce-admin settings", next_deal_delay=0, turn_timer=0)
     assert "button only" in res.response.content and "turn timer **off**" in res.response.content
     shown = []
-    # a game: a barter offer waiting (the table message and the offer carry Accept /
-    # Refuse, pressed by the offerer: refused, nothing changes), and its target's
+    # a game: a barter offer waiting (the offer carries Accept / Refuse, pressed by the
+    # offerer: refused, nothing changes; the table message My hand), and its target's
     # panel with a button per card to give back and Refuse (knock). The actor's
     # trade panel was replaced (deleted) by the barter's: one panel per player.
     channel, lobby = await table_of(env, guild, ann, (ben, cat), general)
@@ -424,6 +424,7 @@ async def test_forged_controls_of_a_table_elsewhere_are_refused_and_change_nothi
     live = current()
     assert live.deal.finished
     await refused("ann", f"commerce:next:{tid}:{deal}")
+    await refused("eve", f"commerce:proof:{tid}:{deal}")  # an open table's proof, elsewhere
     assert current().deal_number == deal
     assert env.errors == []
 

@@ -114,6 +114,13 @@ def final_standings(channel):
                 if m.embeds and (m.embeds[0].title or "").startswith("Game over"))
 
 
+async def proof_of(actor, showdown) -> str:
+    """What the showdown's Proof button answers ``actor`` (privately)."""
+    [proof] = [c.custom_id for row in showdown.components for c in row.children
+               if (c.custom_id or "").startswith("commerce:proof:")]
+    return answer_text(await actor.click(showdown, custom_id=proof))
+
+
 def field(message, name: str) -> str:
     return next(f.value for f in message.embeds[0].fields if f.name == name)
 
@@ -251,7 +258,7 @@ async def test_a_game_nobody_cut_is_dealt_at_the_default_pace_and_never_proven(s
     await ann.click(lobby, label="Start")
     assert "Not cut by anyone" in message_text(table.table_message())
     await play_out(env, table, ann, random.Random(2))
-    assert "Not cut by anyone" in field(last_showdown(channel), "Fair shuffle")
+    assert "Not cut by anyone" in await proof_of(ann, last_showdown(channel))
     assert "Deals cut by a player: 0 of 3 (not cut: 1, 2, 3)." in field(
         final_standings(channel), "Fair shuffle")
     record, _ = await export(ann, general, table=1)
@@ -291,7 +298,7 @@ async def test_the_commitment_is_posted_before_anything_and_the_heads_follow_the
     async def check(live) -> None:
         deal = live.deal
         if deal.finished and live.deal_number not in shown and deal.showdown is not None:
-            text = field(last_showdown(channel), "Fair shuffle")
+            text = await proof_of(ann, last_showdown(channel))
             shown[live.deal_number] = re.search(r"Record so far: `([0-9a-f]{16})`", text)[1]
 
     await play_out(env, table, ann, random.Random(5), on_step=check, cut=0.5)
@@ -625,7 +632,7 @@ async def test_twelve_long_names_and_cuts_stay_within_discords_limits(simcord_en
         if table.live.deal.finished:
             break
         await env.advance_time(121)
-    assert "Cut by 12 players" in field(last_showdown(channel), "Fair shuffle")
+    assert "Cut by 12 players" in await proof_of(members[0], last_showdown(channel))
     res = await members[0].slash(channel, "commerce end")
     assert "seed, now public" in answer_text(res)
     final = final_standings(channel)

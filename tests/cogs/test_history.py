@@ -177,10 +177,12 @@ async def test_history_pages_and_never_shows_a_game_that_is_not_over(simcord_env
     assert "Table 2" in message_text(message) and "Table 1" in message_text(message)
     table_1 = (await env.bot.storage.past_game(guild.id, number=1)).table_id
     await choose(env, ann, message, str(table_1))
-    # a voided deal is over: shown with its proof (nobody cut it)
+    # a voided deal is over: shown with its proof (nobody cut it), in the words of its
+    # table message and its showdown's Proof (issue 23 §3)
     await choose(env, ann, message, "1")
     assert "voided when the table closed" in message.embeds[0].description
-    assert "nobody cut it" in field(message.embeds[0], "Proof of the shuffle")
+    assert "**Not cut by anyone: the bot alone shuffled this deal.**" in field(
+        message.embeds[0], "Proof of the shuffle")
     await press(env, ann, message, "Replay")
     while not labels(env, message)["Next"].get("disabled"):
         await press(env, ann, message, "Next")

@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine import replay
 from bot.ui.cards import card_label
-from tests.cogs.helpers import Table, has_select, message_text, select_values
+from tests.cogs.helpers import Table, first_select, has_select, message_text, select_values
 
 
 def hidden_leaks(table: Table, watcher) -> list[str]:
@@ -58,12 +58,14 @@ async def human_move(table: Table, actor, rng: random.Random) -> str:
     obs = live.deal.observation(seat)
     legal = list(obs.legal)
     assert legal, "the member to act has something to do"
-    if "accept" in legal:
+    if "accept" in legal:  # answered on the offer's own message (the table's has My hand)
+        offer = next(m for m in reversed(table.channel.history())
+                     if m.content.startswith(actor.mention) and "offers you" in m.content)
         if "refuse" in legal and rng.random() < 0.3:
             no = "Refuse (knock)" if live.rules.family == "trade" else "Decline"
-            await actor.click(table.table_message(), label=no)
+            await actor.click(offer, label=no)
             return "refuse"
-        res = await actor.click(table.table_message(), label="Accept")
+        res = await actor.click(offer, label="Accept")
         await actor.select(res.response, [rng.choice(select_values(res))])
         return "accept"
     if "pounce" in legal:
@@ -77,10 +79,11 @@ async def human_move(table: Table, actor, rng: random.Random) -> str:
     weights = {"knock": 1, "stand": 2, "pass": 1}
     action = rng.choices(legal, weights=[weights.get(a, 3) for a in legal])[0]
     res = await actor.click(table.table_message(), label=LABELS[action])
-    if action == "draw":
-        await actor.select(res.response, [rng.choice(select_values(res))])
-    elif has_select(res) and res.ephemeral:
-        await actor.select(res.response, [rng.choice(select_values(res))])
+    if action == "draw" or (has_select(res) and res.ephemeral):
+        # the menu of the move asked for, on top (the panel may hold other menus)
+        first = next(c["custom_id"] for row in res.response.components
+                     for c in row.get("components", []) if c.get("type") == 3)
+        await actor.select(res.response, [rng.choice(select_values(res))], custom_id=first)
     return action
 
 
@@ -311,7 +314,7 @@ async def test_hoyle_offers_knock_after_exchange_and_no_refusal(simcord_env, bot
     res = await actor.click(table.table_message(), label="Barter")
     values = select_values(res)
     assert any(v.endswith("!") for v in values) and len(values) == 6
-    await actor.select(res.response, [values[0]])
+    await actor.select(res.response, [values[0]], custom_id=first_select(res))
     target = table.actor_to_act()
     offer = table.offer_message(target)
     assert "you must accept" in offer.content
@@ -321,7 +324,7 @@ async def test_hoyle_offers_knock_after_exchange_and_no_refusal(simcord_env, bot
     actor = table.actor_to_act()
     res = await actor.click(table.table_message(), label="Trade")
     knock_value = next(v for v in select_values(res) if v.endswith("!"))
-    sel = await actor.select(res.response, [knock_value])
+    sel = await actor.select(res.response, [knock_value], custom_id=first_select(res))
     assert "You knocked" in sel.response.content
     deal = table.live.deal
     assert deal.showdown is not None and deal.showdown.knocker == table.live.seat_of(actor.id)

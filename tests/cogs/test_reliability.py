@@ -97,7 +97,7 @@ async def test_member_who_left_is_played_by_the_ai_and_keeps_their_ledger(simcor
         else:
             await table.trade(table.actor_to_act())
     assert table.live.seats[cat_seat].gone
-    assert "left, AI plays" in message_text(table.table_message())
+    assert "cat left: the AI plays for them." in message_text(table.table_message())
     # play the game out: the AI answers for cat, humans knock
     while not table.live.game.complete:
         deal = table.live.deal

@@ -257,22 +257,26 @@ async def test_the_turn_deadline_and_the_next_deal_are_relative_timestamps(simco
     await table.trade(table.actor_to_act())
     [stamp2] = re.findall(r"<t:(\d+):R>", message_text(table.table_message()))
     assert abs(int(stamp2) - (now.timestamp() + 130)) <= 2
-    # the deal ends: the table message says when the next deal comes
+    # the deal ends: its showdown says when the next deal comes, the table message
+    # does not say it again (issue 23 §3)
     await table.knock(table.actor_to_act())
     text = message_text(table.table_message())
-    assert "Next deal <t:" in text and "your move" not in table.table_message().content
-    [stamp3] = re.findall(r"Next deal <t:(\d+):R>", text)
-    assert abs(int(stamp3) - (now.timestamp() + 10 + 30)) <= 2
+    assert "<t:" not in text and "your move" not in table.table_message().content
     old_table = table.table_message().id
     showdown = next(m for m in reversed(table.channel.history())
                     if m.embeds and (m.embeds[0].title or "").startswith("Showdown"))
+    [stamp3] = re.findall(r"Next deal <t:(\d+):R>", message_text(showdown))
+    assert abs(int(stamp3) - (now.timestamp() + 10 + 30)) <= 2
     assert "⏭" in message_text(showdown)
     await env.advance_time(31)
     assert table.live.deal_number == 2
     # the deal before keeps no countdown and no button once the next one has started
+    # (but the showdown's Proof)
     for message_id in (old_table, showdown.id):
         message = table.message(message_id)
-        assert "⏭" not in message_text(message) and not message.components
+        assert "⏭" not in message_text(message)
+        assert [c.custom_id for row in message.components for c in row.children] == (
+            [] if message_id == old_table else [f"commerce:proof:{table.live.id}:1"])
         assert message.attachments  # its picture stays
 
 
@@ -287,8 +291,9 @@ async def test_end_shows_the_table_in_its_final_state(simcord_env, bots):
     text = message_text(message)
     assert message.content == "" and not message.components
     assert "voided" in text and "To act" not in text
-    assert all(f"balance {b:+d}" in text for b in table.live.game.running_balances)
     assert all(b == 0 for b in table.live.game.running_balances)  # refunds applied
+    # its picture shows the balances (and its description says them)
+    assert (message.attachments[0].description or "").count(" ±0") == 3
     assert message.attachments and message.embeds[0].image.url.endswith(media.TABLE_FILE)
 
 

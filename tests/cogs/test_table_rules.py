@@ -277,10 +277,10 @@ async def test_delay_zero_stops_a_waiting_next_deal(simcord_env, bots):
         if not table.channel.history()[-1].components else \
         await ann.click(table.channel.history()[-1], label="Next deal")
     assert table.live.deal_number == 2
-    # the previous showdown lost its button once the next deal began
+    # the previous showdown lost its Next deal once the next deal began: its Proof stays
     showdowns = [m for m in table.channel.history()
                  if m.embeds and m.embeds[0].title.startswith("Showdown")]
-    assert not showdowns[0].components
+    assert custom_ids(showdowns[0]) == [f"commerce:proof:{table.live.id}:1"]
 
 
 async def test_restart_with_a_pending_barter_does_not_ping_twice(simcord_env, bots, make_bot):
@@ -294,9 +294,11 @@ async def test_restart_with_a_pending_barter_does_not_ping_twice(simcord_env, bo
     await restart(env, make_bot())
     await env.settle()
     assert len([m for m in table.channel.history() if "offers you a card" in m.content]) == 1
-    # the refreshed table message carries the answer buttons too
-    assert any(":answer:" in c for c in custom_ids(table.table_message()))
-    await target.click(table.table_message(), label="Refuse (knock)")
+    # the offer's own message keeps its answers through the restart; the refreshed table
+    # message does not repeat them
+    assert not any(":answer:" in c for c in custom_ids(table.table_message()))
+    [offer] = [m for m in table.channel.history() if "offers you a card" in m.content]
+    await target.click(offer, label="Refuse (knock)")
     assert table.live.deal.showdown.knocker == table.live.seat_of(target.id)
     # the ping posted before the restart lost its buttons once answered
     [ping] = [m for m in table.channel.history() if "offers you a card" in m.content

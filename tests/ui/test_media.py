@@ -12,7 +12,7 @@ import pytest
 from bot import i18n
 from bot.engine import PRESETS
 from bot.ui import media
-from bot.ui.cards import hand_label
+from bot.ui.cards import card_label, hand_label
 from tests.ui.test_render import CARD, moments, played_table, public_cards
 
 NAMES = ["Ann", "Ben", "Cat", "Dora", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou"]
@@ -52,13 +52,15 @@ def test_the_descriptions_say_what_the_pictures_show_in_the_current_language():
     english = media.picture_file(media.table_png(live)).description
     assert english is not None
     assert english.startswith(f"Table: {media.table_title(live)}. ")
-    assert f"Face up (widow): {hand_label(widow)}." in english
+    # the widow's cards in the order the picture lays them out, not sorted (issue 23 §3)
+    in_place = " ".join(card_label(c) for c in widow)
+    assert f"Face up (widow): {in_place}." in english
     assert re.search(r"Stock: \d+ cards\.", english)
     with i18n.use("de"):
         german = media.picture_file(media.table_png(live)).description
         assert german is not None and german != english
         assert german.startswith(i18n._("Table: {title}.").format(title=media.table_title(live)))
-        assert hand_label(widow) in german
+        assert in_place in german
     seat = deal.to_act
     hand = media.hand_file(deal.observation(seat)).description
     assert hand is not None and hand.startswith(f"Your hand: {hand_label(deal.hands[seat])} — ")

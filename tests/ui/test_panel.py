@@ -102,22 +102,53 @@ def test_a_panel_says_the_hand_and_keeps_within_a_messages_length(preset, option
                 assert "**Your result:**" in shown.content
 
 
-def test_the_focused_action_and_the_largest_become_menus_until_the_rows_fit():
+def test_the_focused_action_and_any_of_more_than_three_decisions_become_menus():
     one = Decision("knock")
     trades = [Decision("trade", c) for c in range(3)]
     assert panel.layout([("trade", trades), ("knock", [one])], None) == {
         "trade": False, "knock": False}
     assert panel.layout([("trade", trades), ("knock", [one])], "trade")["trade"] is True
-    many = [Decision("trade", c) for c in range(panel.GROUP_BUTTONS + 1)]
-    assert panel.layout([("trade", many)], None) == {"trade": True}
-    # 1 + 2 + 2 rows of buttons and the knock's row: one row too many, so the largest
-    # (the swaps) becomes a menu
-    swaps = [Decision("swap", give=(c,), take=(0,)) for c in range(10)]
-    barters = [Decision("barter", c) for c in range(9)]
-    grouped = [("trade", trades), ("barter", barters), ("swap", swaps), ("knock", [one])]
+    # a "then knock" twin of each card: one menu, not two rows of look-alike buttons
+    twins = trades + [Decision("trade", c, knock=True) for c in range(3)]
+    assert panel.layout([("trade", twins), ("knock", [one])], None) == {
+        "trade": True, "knock": False}
+    swaps = [Decision("swap", give=(c,), take=(0,)) for c in range(9)]
+    grouped = [("trade", trades), ("barter", trades), ("swap", swaps), ("knock", [one])]
     assert panel.layout(grouped, None) == {"trade": False, "barter": False, "swap": True,
                                            "knock": False}
-    assert panel.layout(grouped[1:3], None) == {"barter": False, "swap": False}
+
+
+#: the most controls a panel shows at the start of a turn, by preset (issue 23 §3:
+#: Hoyle's had 14 buttons over 4 or 5 rows, the widow's 11, Jaques' 13)
+FEWEST = {"hoyle": 4, "widow": 4, "jaques": 7, "foster": 8}
+
+
+@pytest.mark.parametrize("preset", sorted(FEWEST))
+def test_a_turn_shows_few_controls_and_still_every_move(preset):
+    seen = 0
+    for live, deal in games(preset, {}, 3, deals=2):
+        seat = deal.to_act
+        if deal.finished or seat is None or seat > 1 or deal.pending is not None:
+            continue
+        view = panel.controls_view(live, seat, None)
+        assert view is not None
+        controls = view.to_components()
+        count = sum(len(row["components"]) for row in controls)
+        assert count <= FEWEST[preset], (preset, [c.get("label") or c.get("placeholder")
+                                                  for row in controls for c in row["components"]])
+        assert len(controls) <= 3
+        legal = {d for _, ds in panel.groups(deal, seat) for d in ds}
+        offered = {choices.decide(c, v) if v else Decision(c) for c, v in picks(view)
+                   if c != "hint"}
+        assert offered == legal
+        for row in controls:
+            for c in row["components"]:
+                if c["type"] == 3:  # a menu says which action it makes
+                    assert c["placeholder"].startswith((
+                        "Trade: ", "Barter: card to offer ", "Swap: ", "Take discard: ",
+                        "Keep the drawn card")), c
+        seen += 1
+    assert seen
 
 
 def test_a_panel_of_an_earlier_deal_points_to_the_current_one():

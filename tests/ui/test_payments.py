@@ -126,10 +126,9 @@ def test_the_best_jaques_hand_says_why_it_lost_two_chips():
 def test_showdown_embed_panel_and_picture_itemise_the_deal():
     game, deal, knocker, lowest = jaques_deal()
     live = live_table(game, NAMES[:3], humans=3)
-    embed = render.showdown_embed(live)
-    field = next(f for f in embed.fields if f.name == "This deal")
-    assert field.value.splitlines()[knocker] == \
+    assert render.payment_lines(live, deal)[knocker] == \
         f"{NAMES[knocker]}: −2 chips (stake −1, knock chip −1)"
+    assert render.showdown_embed(live).fields == []  # the picture itemises it (below)
     built = panel.build(live, knocker)
     assert built.content.splitlines()[-1] == "**Your result:** −2 chips (stake −1, knock chip −1)"
     # the picture: each row says why, under its cards; the rows grow to hold it

@@ -37,8 +37,8 @@ def test_a_table_without_a_shuffle_log_shows_no_proof():
     embed = render.table_embed(live)
     before = (embed.footer.text, len(embed.fields))
     proofs.stamp_table_cuts(embed, live)
-    proofs.add_showdown_proof(embed, live)
     assert (embed.footer.text, len(embed.fields)) == before
+    assert proofs.deal_proof(live, 1) is None
 
 
 def test_the_fair_shuffle_message_is_linked_once_posted():

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from bot.engine import PRESETS, Game, easy, get_preset, shuffled_deck
-from bot.ui import render
+from bot.ui import media, render
 from bot.ui.cards import card_label, hand_label
 from bot.ui.render import game_length
 from tests.ui.limits import embed_problems
@@ -88,7 +88,9 @@ def test_the_cards_in_the_middle_have_one_name_in_field_and_footer():
         live, rng = played_table(preset, 1, n=3, names=["Ann", "Ben", "Cat"])
         next(moments(live, rng, deals=1))
         embed = render.table_embed(live)
-        assert field in [f.name for f in embed.fields]
+        assert embed.fields == []  # the picture shows the cards in the middle, and names them
+        assert f"Face up ({word})" in media.picture_file(media.table_png(live)).description
+        assert field in [name for name, _ in render.middle_fields(live.deal.observation(None))]
         footer = embed.footer.text or ""
         assert f"Swap with the {word};" in footer and other not in footer, footer
         assert "face-up middle cards" not in footer
@@ -102,7 +104,7 @@ def test_every_embed_of_the_largest_table_keeps_within_discords_limits(preset):
     for deal in moments(live, rng):
         if deal.finished:
             assert embed_problems(render.showdown_embed(live, next_deal=NOW)) == []
-        assert embed_problems(render.table_embed(live, deadline=NOW, next_deal=NOW)) == []
+        assert embed_problems(render.table_embed(live, deadline=NOW)) == []
         checked += 1
     assert embed_problems(render.final_embed(live)) == []
     assert checked > 10
@@ -121,42 +123,81 @@ def test_the_table_message_names_no_card_the_public_may_not_see(preset):
         assert shown <= public, (preset, shown - public)
 
 
-def test_the_table_message_marks_the_dealer_and_the_seat_to_act():
+def test_the_table_message_says_who_acts_and_what_to_do_and_leaves_the_rest_to_its_picture():
     live, rng = played_table("foster", 3, n=4, humans=4, names=["Ann", "Ben", "Cat", "Dora"])
     deal = next(moments(live, rng))
-    embed = render.table_embed(live)
-    lines = next(f for f in embed.fields if f.name.startswith("Players")).value.splitlines()
-    assert len(lines) == 4
-    for seat, line in enumerate(lines):
-        assert line.startswith("🂠 ") == (seat == deal.dealer), line
-        assert ("▶ " in line) == (seat == deal.to_act), line
-        assert re.search(rf"{['Ann', 'Ben', 'Cat', 'Dora'][seat]}: balance [+-]\d+$", line), line
+    deal.act(deal.to_act, easy.choose(deal.observation(deal.to_act)))
+    embed = render.table_embed(live, deadline=NOW)
+    text = embed.description or ""
     actor = ["Ann", "Ben", "Cat", "Dora"][deal.to_act]
-    assert f"**To act: {actor}**" in (embed.description or "")
-    assert ["Ann", "Ben", "Cat", "Dora"][deal.dealer] in (embed.description or "").splitlines()[0]
-    assert {f.name for f in embed.fields} >= {"Pool", "Stock"}
+    lines = text.splitlines()
+    assert lines[0] == f"**To act: {actor}**"
+    assert lines[1].startswith("⏱ Time runs out <t:")
+    assert lines[2] == "" and lines[3].startswith("• ")  # the latest moves: no picture shows them
+    # the seats, balances, dealer, pool and stock are the picture's alone
+    assert embed.fields == [] and "Dealer" not in text and "balance" not in text
+    assert embed.image.url == "attachment://table.png" or embed.image.url is None
     assert embed.footer.text == render.FOOTERS["trade"]
+    assert {"Ann", "Ben", "Cat", "Dora"} <= set(
+        re.findall(r"\w+", media.picture_file(media.table_png(live)).description or ""))
 
 
-def test_the_showdown_lists_every_hand_its_winner_and_what_each_seat_paid():
+def test_the_table_message_says_whose_seat_the_ai_plays_for():
+    live, rng = played_table("foster", 3, n=4, humans=4, names=["Ann", "Ben", "Cat", "Dora"])
+    next(moments(live, rng))
+    live.seats[1].away = True
+    live.seats[2].gone = True
+    text = render.table_embed(live).description or ""
+    assert "\nCat left: the AI plays for them.\n" in text
+    assert "\n💤 Ben is away: the AI plays until they press **I'm back**." in text
+
+
+def test_the_showdown_says_who_won_and_what_next_and_its_picture_every_hand_and_payment():
     names = ["Ann", "Ben", "Cat", "Dora", "Eli"]
     live, rng = played_table("foster", 4, n=5, humans=5, names=names)
     *_, deal = moments(live, rng, deals=1)
     sd = deal.showdown
-    assert sd is not None
-    embed = render.showdown_embed(live)
-    fields = {f.name: f.value for f in embed.fields}
-    assert not any("continued" in name for name in fields)  # five short names fit in one
-    hands = fields["Hands"].splitlines()
-    assert [line.split(":")[0].removesuffix(" (dealer)") for line in hands] == names
-    assert [("🏆" in line) for line in hands] == [s == sd.winner for s in range(5)]
-    for seat, line in enumerate(hands):
-        assert hand_label(sd.hands[seat]) in line
-    paid = fields["This deal"].splitlines()
-    assert [line.split(":")[0] for line in paid] == names
+    assert sd is not None and sd.winner is not None
+    embed = render.showdown_embed(live, next_deal=NOW)
     assert embed.title == "Showdown · deal 1"
-    standing = fields["Standing"].splitlines()
-    assert [int(line.rsplit(": ", 1)[1]) for line in standing] == list(live.game.ledger)
+    lines = (embed.description or "").splitlines()
+    assert f"🏆 {names[sd.winner]} wins the pool of {sd.pool_won}." in lines
+    assert lines[-1].startswith("⏭ Next deal <t:") and lines[-1].endswith("or press **Next deal**.")
+    assert embed.fields == [] and not CARD.search(embed.description or "")
+    # the hands and the payments are the picture's, and its description says them too
+    alt = media.showdown_file(live).description or ""
+    for seat, hand in enumerate(sd.hands):
+        assert f"{names[seat]}" in alt and hand_label(hand) in alt
+    assert all(line.split(": ", 1)[1].split(" (")[0].split()[0] in alt
+               for line in render.payment_lines(live, deal))
+
+
+#: the most characters and lines a showdown's text may take at any table: what no
+#: picture shows (how it ended, who won, what comes next); before issue 23 §3 an
+#: eight-seat showdown took some 1,600 characters over 40 lines
+SHOWDOWN_CHARACTERS = 400
+SHOWDOWN_LINES = 8
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("seats", [8, 12])
+def test_a_showdown_at_eight_or_twelve_seats_stays_short(preset, seats):
+    rules = get_preset(preset)
+    if seats > rules.max_players:
+        seats = rules.max_players
+    names = [f"Player number {i:02d}" for i in range(seats)]  # long names, as members pick
+    live, rng = played_table(preset, seats, n=seats, humans=seats, names=names)
+    checked = 0
+    for deal in moments(live, rng, deals=4):
+        if not deal.finished:
+            continue
+        embed = render.showdown_embed(live, next_deal=NOW)
+        text = embed_text(embed)
+        assert len(text) <= SHOWDOWN_CHARACTERS, (len(text), text)
+        assert len(text.splitlines()) <= SHOWDOWN_LINES, text
+        assert embed.fields == []
+        checked += 1
+    assert checked
 
 
 def test_the_final_standings_rank_by_balance_and_crown_the_winners():

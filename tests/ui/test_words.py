@@ -117,12 +117,7 @@ def test_rendered_texts_agree_in_number_and_label_their_numbers(preset):
                     assert not problems(text), (preset, problems(text), text)
                     assert "<@" not in text or "Your hand" in text or text.count("<@") == 0
                     checked += 1
-                table = render.table_embed(live)
-                players = next(f for f in table.fields if f.name.startswith("Players"))
-                assert "🂠 dealer" in players.name
-                for line in players.value.splitlines():
-                    assert ("balance " in line) or ("chip" in line) or line.endswith("(out)"), \
-                        line
+                assert render.table_embed(live).fields == []  # the seats are the picture's
                 if deal.finished:
                     break
                 seat = deal.to_act
