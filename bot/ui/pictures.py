@@ -1046,21 +1046,29 @@ def _plate_ground(sides: int, box: tuple[int, int, int, int], acting: bool, x: i
 
 
 @lru_cache(maxsize=384)
-def _seat_part(sides: int, seat: Seat, x: int, y: int,
-               language: str) -> tuple[Image.Image, Image.Image]:
-    """A seat's plate at ``(x, y)`` (cached by content and place: a move redraws
-    only the plates it changed), and the mask (mode ``L``, 0 or 255) of the
-    pixels it draws: a tag's pill may reach the gold outline of the plate below
-    it, and each plate must cover only what it draws, as when drawn one after
-    another. ``language``: the words' language (a key of the cache)."""
+def _seat_part(sides: int, seat: Seat, x: int, y: int, language: str) -> Image.Image:
+    """A seat's plate at ``(x, y)``, the piece of the table under its box
+    (``_seat_box``) with the plate drawn on it, mapped to the palette (cached by
+    content and place: a move redraws only the plates it changed).
+    ``language``: the words' language (a key of the cache)."""
     box = _seat_box(seat, x, y)
     canvas = _plate_ground(sides, box, seat.acting, x, y).copy()
     _draw_seat(canvas, ImageDraw.Draw(canvas), seat, x - box[0], y - box[1], plate=False)
-    part = _part_of(canvas)
+    return _part_of(canvas)
+
+
+@lru_cache(maxsize=64)
+def _seat_mask(sides: int, seat: Seat, x: int, y: int, language: str) -> Image.Image:
+    """The mask (mode ``L``, 0 or 255) of the pixels ``_seat_part`` draws: where
+    a plate's box meets another part's (a tag's pill may reach the gold outline
+    of the plate below it), each must cover only what it draws, as when drawn
+    one after another."""
+    part = _seat_part(sides, seat, x, y, language)
+    box = _seat_box(seat, x, y)
     ground = _table_ground(sides, _frame(sides).height)[1].crop(
         (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
     differ = ImageChops.difference(part, ground).tobytes()  # of the indices
-    return part, Image.frombytes("L", part.size, differ.translate(_DRAWN))
+    return Image.frombytes("L", part.size, differ.translate(_DRAWN))
 
 
 #: the header's height: the top row's gold outline starts below
@@ -1125,19 +1133,6 @@ def _centre_band(sides: int, band: str, pool: str, stock: int | None, middle_lab
         origin=(left, top + start), only=band))
 
 
-def _centre_parts(sides: int, scene: TableScene) -> list[tuple[Image.Image, int]]:
-    """The centre's bands of ``scene`` and where each starts below the centre's top."""
-    stock, discard = scene.stock, scene.discard
-    piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
-    top_card = None if discard is None else (discard[0], 0)
-    lang = scene.language
-    return [(_centre_band(sides, "pool", scene.pool, None, "", (), None, "", lang), 0),
-            (_centre_band(sides, "cards", "", piles, scene.middle_label, scene.middle,
-                          top_card, "", lang), POOL_BAND),
-            (_centre_band(sides, "labels", "", stock, scene.middle_label, scene.middle,
-                          discard, scene.note, lang), CARDS_BAND)]
-
-
 @lru_cache(maxsize=16)
 def _shown_part(shown: tuple[Card, ...], language: str) -> Image.Image:
     """The cards traded face up, on the felt below the table (drawn from y = 0),
@@ -1147,30 +1142,83 @@ def _shown_part(shown: tuple[Card, ...], language: str) -> Image.Image:
     return _part_of(img)
 
 
+class _Placed:
+    """A part of a table picture and where it goes: ``box`` the pixels it
+    covers (picture coordinates, right and bottom excluded), ``make`` draws it
+    (or takes it from its cache), ``mask`` (plates only) gives the pixels it
+    draws (``_seat_mask``), used where its box meets another part's."""
+
+    __slots__ = ("box", "make", "mask")
+
+    def __init__(self, box: tuple[int, int, int, int], make: Callable[[], Image.Image],
+                 mask: Callable[[], Image.Image] | None = None) -> None:
+        self.box, self.make, self.mask = box, make, mask
+
+
+def _placements(frame: _Frame, scene: TableScene, height: int) -> list[_Placed]:
+    """The parts of ``scene``'s picture in the order they are pasted: the
+    header's title and status, the centre's bands, the plates, the cards traded
+    face up."""
+    sides, lang = frame.sides, scene.language
+    title, status, title_end, status_start = _header_texts(scene.title, scene.status)
+    placed = [_Placed((0, 0, title_end, HEADER_H), lambda: _title_part(title, title_end)),
+              _Placed((status_start, 0, TABLE_W, HEADER_H),
+                      lambda: _status_part(status, status_start))]
+    left, top, right, bottom = frame.centre
+    for band, (args, down) in zip(("pool", "cards", "labels"), _centre_args(scene), strict=True):
+        end = {"pool": POOL_BAND, "cards": CARDS_BAND, "labels": bottom - top}[band]
+        placed.append(_Placed((left, top + down, right, top + end),
+                              lambda b=band, a=args: _centre_band(sides, b, *a, lang)))
+    n = len(scene.seats)
+    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
+                              strict=True):
+        placed.append(_Placed(
+            _seat_box(seat, px, py),
+            lambda s=seat, x=px, y=py: _seat_part(sides, s, x, y, lang),
+            lambda s=seat, x=px, y=py: _seat_mask(sides, s, x, y, lang)))
+    if scene.shown:
+        shown = scene.shown
+        placed.append(_Placed((0, frame.height, TABLE_W, height),
+                              lambda: _shown_part(shown, lang)))
+    return placed
+
+
+def _meets(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
+    """Two boxes (left, top, right, bottom; right and bottom excluded) share a pixel."""
+    return box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+
+
 @lru_cache(maxsize=64)
 def draw_table(scene: TableScene) -> bytes:
     """PNG of a table scene (cached by scene). The picture is put together from
     parts cached by what they show — the bare table per size, the header, each
     plate, the centre, the cards traded face up — already mapped to the palette,
     so a move redraws only what it changed, and the rest is pasting and the PNG
-    encoding."""
+    encoding. A plate is pasted through its mask (``_seat_mask``) only where its
+    box meets another part's: elsewhere the pixels it does not draw are the bare
+    table's, as under it."""
     n = len(scene.seats)
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
+    placed = _placements(frame, scene, height)
     img = _table_ground(frame.sides, height)[1].copy()  # framed: every paste one to the right
-    title, status, title_end, status_start = _header_texts(scene.title, scene.status)
-    _put(img, _title_part(title, title_end), (1, 0))
-    _put(img, _status_part(status, status_start), (status_start + 1, 0))
-    for part, down in _centre_parts(frame.sides, scene):
-        _put(img, part, (frame.centre[0] + 1, frame.centre[1] + down))
-    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
-                              strict=True):
-        part, drawn = _seat_part(frame.sides, seat, px, py, scene.language)
-        left, top = _seat_box(seat, px, py)[:2]
-        _put(img, part, (left + 1, top), drawn)
-    if scene.shown:
-        img.paste(_shown_part(scene.shown, scene.language), (1, frame.height))
+    for p in placed:
+        mask = p.mask() if p.mask is not None and any(
+            q is not p and _meets(p.box, q.box) for q in placed) else None
+        _put(img, p.make(), (p.box[0] + 1, p.box[1]), mask)
     return _encode(img, framed=True, smaller_over=TABLE_LARGE)
+
+
+def _centre_args(scene: TableScene) -> list[tuple[tuple[object, ...], int]]:
+    """What each of the centre's bands shows (the arguments of ``_centre_band``
+    after ``sides`` and ``band``, before ``language``) and where it starts
+    below the centre's top."""
+    stock, discard = scene.stock, scene.discard
+    piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
+    top_card = None if discard is None else (discard[0], 0)
+    return [((scene.pool, None, "", (), None, ""), 0),
+            (("", piles, scene.middle_label, scene.middle, top_card, ""), POOL_BAND),
+            (("", stock, scene.middle_label, scene.middle, discard, scene.note), CARDS_BAND)]
 
 
 #: compressed pixels of a table picture above which it is compressed again, harder:
@@ -1612,6 +1660,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     draw_showdown.cache_clear()
     if parts:
         _seat_part.cache_clear()
+        _seat_mask.cache_clear()
         _title_part.cache_clear()
         _status_part.cache_clear()
         _centre_band.cache_clear()
