@@ -40,7 +40,7 @@ import math
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -1168,14 +1168,14 @@ def _placements(frame: _Frame, scene: TableScene, height: int) -> list[_Placed]:
     for band, (args, down) in zip(("pool", "cards", "labels"), _centre_args(scene), strict=True):
         end = {"pool": POOL_BAND, "cards": CARDS_BAND, "labels": bottom - top}[band]
         placed.append(_Placed((left, top + down, right, top + end),
-                              lambda b=band, a=args: _centre_band(sides, b, *a, lang)))
+                              partial(_centre_band, sides, band, *args, lang)))
     n = len(scene.seats)
     for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
                               strict=True):
         placed.append(_Placed(
             _seat_box(seat, px, py),
-            lambda s=seat, x=px, y=py: _seat_part(sides, s, x, y, lang),
-            lambda s=seat, x=px, y=py: _seat_mask(sides, s, x, y, lang)))
+            partial(_seat_part, sides, seat, px, py, lang),
+            partial(_seat_mask, sides, seat, px, py, lang)))
     if scene.shown:
         shown = scene.shown
         placed.append(_Placed((0, frame.height, TABLE_W, height),
