@@ -262,9 +262,77 @@ def _text(img: Image.Image, xy: tuple[float, float], text: str,
     DejaVu (``font``) lacks in their fallback fonts (``_runs_mask``)."""
     x, y = xy
     fx, fy = x - math.floor(x), y - math.floor(y)
-    mask, ox, oy = _text_mask(text, font, anchor, fx, fy) if _single(text, font) \
-        else _runs_mask(text, font, anchor, fx, fy)
+    mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
     _put(img, fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
+
+
+def _mask_of(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
+             fy: float) -> tuple[Image.Image, int, int]:
+    """``_text_mask``, or ``_runs_mask`` for a text DejaVu does not draw alone."""
+    return _text_mask(text, font, anchor, fx, fy) if _single(text, font) \
+        else _runs_mask(text, font, anchor, fx, fy)
+
+
+#: a text as ``_text`` draws it: (point, text, font, ink, anchor)
+Words = tuple[tuple[float, float], str, ImageFont.FreeTypeFont, tuple[int, int, int], str]
+
+
+@lru_cache(maxsize=1024)
+def _text_tile(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float, fy: float,
+               fill: tuple[int, int, int], ground: tuple[int, int, int]) -> Image.Image:
+    """``text`` drawn by ``_text`` on a piece of plain ``ground`` the size of its
+    mask (``_mask_of``), mapped to the palette: pasted whole on plain ground,
+    the pixels of drawing the text there and mapping the whole. Cached."""
+    mask = _mask_of(text, font, anchor, fx, fy)[0]
+    tile = Image.new("RGB", mask.size, ground)
+    _put(tile, fill, (0, 0), mask)
+    return _part_of(tile)
+
+
+@lru_cache(maxsize=1024)
+def _plain(sides: int, box: tuple[int, int, int, int]) -> tuple[int, int, int] | None:
+    """The one colour of the bare table (``_table_ground``) under ``box``, or
+    ``None`` where it has more than one."""
+    colours = _table_ground(sides, _frame(sides).height)[0].crop(box).getcolors(1)
+    if not colours:
+        return None
+    colour = colours[0][1]
+    assert isinstance(colour, tuple)
+    return (colour[0], colour[1], colour[2])
+
+
+def _words_part(sides: int, box: tuple[int, int, int, int], texts: Sequence[Words],
+                ) -> Image.Image:
+    """A part of a table picture that holds ``texts`` only (in the part's
+    coordinates), mapped to the palette: ``_part`` drawing them with ``_text``,
+    pixel for pixel. Where each text's mask lies on plain bare table and no two
+    masks meet, the text is pasted as a tile already mapped (``_text_tile``) on
+    the bare table already mapped: no drawing, no mapping."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    tiles: list[tuple[Image.Image, tuple[int, int]]] = []
+    boxes: list[tuple[int, int, int, int]] = []
+    for (x, y), text, font, fill, anchor in texts:
+        fx, fy = x - math.floor(x), y - math.floor(y)
+        mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
+        left, top = math.floor(x) - ox, math.floor(y) - oy
+        seen = (max(left, 0), max(top, 0), min(left + mask.width, width),
+                min(top + mask.height, height))
+        if seen[0] >= seen[2] or seen[1] >= seen[3]:
+            continue  # wholly outside the part: draws nothing
+        ground = _plain(sides, (box[0] + seen[0], box[1] + seen[1], box[0] + seen[2],
+                                box[1] + seen[3]))
+        if ground is None or any(_meets(seen, other) for other in boxes):
+            def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+                for point, words, face, ink, where in texts:
+                    _text(img, point, words, face, ink, where)
+            return _part(sides, box, paint)
+        boxes.append(seen)
+        tiles.append((_text_tile(text, font, anchor, fx, fy, fill, ground), (left, top)))
+    part = _table_ground(sides, _frame(sides).height)[1].crop(
+        (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
+    for tile, xy in tiles:
+        _put(part, tile, xy)
+    return part
 
 
 # ----------------------------------------------------------------------- suits
@@ -1095,17 +1163,17 @@ def _header_texts(title: str, status: str) -> tuple[str, str, int, int]:
 @lru_cache(maxsize=32)
 def _title_part(title: str, end: int) -> Image.Image:
     """The header's title (as ``_header_texts`` cut it), on the left up to ``end``."""
-    return _part(0, (0, 0, end, HEADER_H), lambda img, draw: _text(
-        img, (MARGIN + 4, MARGIN + HEADER // 2 - 4), title, _font(20), SOFT, "lm"))
+    return _words_part(0, (0, 0, end, HEADER_H), [
+        ((MARGIN + 4, MARGIN + HEADER // 2 - 4), title, _font(20), SOFT, "lm")])
 
 
 @lru_cache(maxsize=64)
 def _status_part(status: str, start: int) -> Image.Image:
     """The header's status in gold (as ``_header_texts`` cut it), on the right
     from ``start``: a move redraws this part only."""
-    return _part(0, (start, 0, TABLE_W, HEADER_H), lambda img, draw: _text(
-        img, (TABLE_W - MARGIN - 4 - start, MARGIN + HEADER // 2 - 4), status,
-        _font(21, True), GOLD, "rm"))
+    return _words_part(0, (start, 0, TABLE_W, HEADER_H), [
+        ((TABLE_W - MARGIN - 4 - start, MARGIN + HEADER // 2 - 4), status, _font(21, True), GOLD,
+         "rm")])
 
 
 #: the centre's three bands, from its top (``_Frame.centre``): the pool's line,
@@ -1128,9 +1196,22 @@ def _centre_band(sides: int, band: str, pool: str, stock: int | None, middle_lab
     left, top, right, bottom = frame.centre
     start, end = {"pool": (0, POOL_BAND), "cards": (POOL_BAND, CARDS_BAND),
                   "labels": (CARDS_BAND, bottom - top)}[band]
-    return _part(sides, (left, top + start, right, top + end), lambda img, draw: _draw_centre(
+    box = (left, top + start, right, top + end)
+    if band != "cards":  # words only
+        words: list[Words] = []
+        _draw_centre(*_nowhere(), frame, pool, stock, middle_label, middle, discard, note,
+                     origin=box[:2], only=band, words=words)
+        return _words_part(sides, box, words)
+    return _part(sides, box, lambda img, draw: _draw_centre(
         img, draw, frame, pool, stock, middle_label, middle, discard, note,
-        origin=(left, top + start), only=band))
+        origin=box[:2], only=band))
+
+
+@lru_cache(maxsize=1)
+def _nowhere() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A picture to pass where nothing is drawn on it (``_draw_centre``'s words)."""
+    img = Image.new("RGB", (1, 1))
+    return img, ImageDraw.Draw(img)
 
 
 @lru_cache(maxsize=16)
@@ -1267,18 +1348,28 @@ def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...
 def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, pool: str,
                  stock: int | None, middle_label: str, middle: tuple[Card, ...],
                  discard: tuple[Card | None, int] | None, note: str, *,
-                 origin: tuple[int, int] = (0, 0), only: str | None = None) -> None:
+                 origin: tuple[int, int] = (0, 0), only: str | None = None,
+                 words: list[Words] | None = None) -> None:
     """The centre of the table (fields as ``TableScene``'s): the pool, then the
     piles in one row (an empty pile as an outline), then the note; ``img``'s
     corner is the picture's point ``origin``; ``only``: one band of it
-    (``pool``, ``cards``, ``labels``: ``_centre_band``), else all."""
+    (``pool``, ``cards``, ``labels``: ``_centre_band``), else all; ``words``:
+    the texts are added to it (as ``_text``'s arguments) instead of drawn."""
+
+    def write(point: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
+              fill: tuple[int, int, int], anchor: str) -> None:
+        if words is None:
+            _text(img, point, text, font, fill, anchor)
+        else:
+            words.append((point, text, font, fill, anchor))
+
     cx0 = (MARGIN + PLATE_W + 2 * GAP if frame.sides else MARGIN + 2 * GAP) - origin[0]
     cx1 = TABLE_W - 2 * origin[0] - cx0
     cy0 = frame.top + PLATE_H + GAP - origin[1]
     if only in (None, "pool"):
         pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
                          if _length(f, pool) <= cx1 - cx0 or f.size == 16)
-        _text(img, ((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
+        write(((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
               WHITE, "mm")
     groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
@@ -1297,10 +1388,10 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
                     _paste_card(img, None, x + 5, y - 5, MID_CARD)
                 _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
         if only in (None, "labels"):
-            _text(img, (x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
+            write((x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
         x += w + 28
     if note and only in (None, "labels"):
-        _text(img, ((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
+        write(((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
 
 
 def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int) -> None:

@@ -260,6 +260,37 @@ def test_text_from_a_cached_mask_is_drawn_as_pillow_draws_it(xy, anchor):
         assert ours.tobytes() != Image.new("RGB", (200, 50), pictures.PLATE).tobytes()
 
 
+@pytest.mark.parametrize("sides", [0, 1, 2])
+def test_words_pasted_as_tiles_are_the_words_drawn_and_mapped(sides):
+    """``_words_part`` pastes texts as tiles mapped alone where each lies on plain
+    table; where two meet, or one crosses the table's rim, it draws them: the
+    pixels are those of ``_text`` on the bare table, mapped, in every case."""
+    frame = pictures._frame(sides)
+    left, top = frame.centre[:2]
+    box = (left - 20, top - 40, left + 300, top + 60)  # crosses the rim (or the felt's edge)
+    bold, small = pictures._font(21, True), pictures._font(17)
+    cases = [
+        [((150, 70), "Pool 12", bold, pictures.WHITE, "mm"), ((260, 90), "stock 7", small,
+                                                                pictures.SOFT, "mm")],
+        [((150, 70), "Pool 12", bold, pictures.WHITE, "mm"), ((160, 74), "Ünder", small,
+                                                                pictures.GOLD, "lm")],  # meet
+        [((20, 30), "on the rim 王", bold, pictures.GOLD, "lm")],
+        [((290, 70), "cut at the edge", small, pictures.SOFT, "lm")],
+        [((-90, 70), "wholly outside", small, pictures.SOFT, "lm"),
+         ((150, 70), "Pool 3", bold, pictures.WHITE, "mm")],
+    ]
+    for texts in cases:
+        def paint(img, draw, texts=texts):
+            for point, text, font, fill, anchor in texts:
+                pictures._text(img, point, text, font, fill, anchor)
+        drawn = pictures._part(sides, box, paint)
+        ours = pictures._words_part(sides, box, texts)
+        assert ours.size == drawn.size
+        assert ours.tobytes() == drawn.tobytes(), texts
+        bare = pictures._part(sides, box, lambda img, draw: None)
+        assert ours.tobytes() != bare.tobytes()
+
+
 def test_names_lose_only_what_no_font_can_draw():
     """Emoji, CJK and the rest are drawn (tests/ui/test_name_scripts.py); a private-use
     or unassigned code point and a control character are not, nor a lone joiner's gap."""
