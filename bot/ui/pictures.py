@@ -280,13 +280,22 @@ Words = tuple[tuple[float, float], str, ImageFont.FreeTypeFont, tuple[int, int, 
 @lru_cache(maxsize=1024)
 def _text_tile(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float, fy: float,
                fill: tuple[int, int, int], ground: tuple[int, int, int]) -> Image.Image:
-    """``text`` drawn by ``_text`` on a piece of plain ``ground`` the size of its
-    mask (``_mask_of``), mapped to the palette: pasted whole on plain ground,
-    the pixels of drawing the text there and mapping the whole. Cached."""
+    """``text`` drawn by ``_text`` on plain ``ground`` the size of its mask
+    (``_mask_of``), mapped to the palette: each pixel's index is the one of
+    ``fill`` over ``ground`` at that pixel's coverage (``_ink_indices``), as
+    drawing the text there and mapping the whole gives. Cached."""
     mask = _mask_of(text, font, anchor, fx, fy)[0]
-    tile = Image.new("RGB", mask.size, ground)
-    _put(tile, fill, (0, 0), mask)
-    return _part_of(tile)
+    return mask._new(mask.im.point(list(_ink_indices(fill, ground)), None))  # no rounding
+
+
+@lru_cache(maxsize=64)
+def _ink_indices(fill: tuple[int, int, int], ground: tuple[int, int, int]) -> bytes:
+    """For each coverage 0 to 255 of a text's mask, the palette index of the
+    pixel ``_text`` gives there with ``fill`` on ``ground``: 256 pixels of ground,
+    the ink pasted through a mask of every coverage, mapped."""
+    strip = Image.new("RGB", (256, 1), ground)
+    _put(strip, fill, (0, 0), Image.frombytes("L", (256, 1), bytes(range(256))))
+    return _quantize(strip).tobytes()
 
 
 @lru_cache(maxsize=1024)
@@ -1283,11 +1292,18 @@ def draw_table(scene: TableScene) -> bytes:
     height = frame.height + _shown_height(len(scene.shown))
     placed = _placements(frame, scene, height)
     img = _table_ground(frame.sides, height)[1].copy()  # framed: every paste one to the right
-    for p in placed:
-        mask = p.mask() if p.mask is not None and any(
-            q is not p and _meets(p.box, q.box) for q in placed) else None
-        _put(img, p.make(), (p.box[0] + 1, p.box[1]), mask)
+    meeting = _meeting(tuple(p.box for p in placed))
+    for p, meets in zip(placed, meeting, strict=True):
+        _put(img, p.make(), (p.box[0] + 1, p.box[1]),
+             p.mask() if meets and p.mask is not None else None)
     return _encode(img, framed=True, smaller_over=TABLE_LARGE)
+
+
+@lru_cache(maxsize=256)
+def _meeting(boxes: tuple[tuple[int, int, int, int], ...]) -> tuple[bool, ...]:
+    """For each box, whether it meets another of ``boxes``."""
+    return tuple(any(j != i and _meets(box, other) for j, other in enumerate(boxes))
+                 for i, box in enumerate(boxes))
 
 
 def _centre_args(scene: TableScene) -> list[tuple[tuple[object, ...], int]]:
@@ -1752,6 +1768,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     if parts:
         _seat_part.cache_clear()
         _seat_mask.cache_clear()
+        _text_tile.cache_clear()
         _title_part.cache_clear()
         _status_part.cache_clear()
         _centre_band.cache_clear()
@@ -1763,6 +1780,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _clean.cache_clear()
         _table_ground.cache_clear()
         _plate_ground.cache_clear()
+        _plain.cache_clear()
+        _ink_indices.cache_clear()
         _header_texts.cache_clear()
         _pill.cache_clear()
         _dealer_disc.cache_clear()
