@@ -344,6 +344,52 @@ def _words_part(sides: int, box: tuple[int, int, int, int], texts: Sequence[Word
     return part
 
 
+#: (ground's key, box) -> the one colour of that ground there (``None``: more
+#: than one): ``_word_tiles``
+_PLAIN_UNDER: dict[tuple[object, ...], tuple[int, int, int] | None] = {}
+
+
+def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image],
+                texts: Sequence[Words], boxes: Sequence[tuple[int, int, int, int]],
+                ) -> list[tuple[Image.Image, tuple[int, int]]] | None:
+    """``texts`` as tiles already mapped (``_text_tile``) and where to paste
+    them, when each text's mask lies in one of ``boxes`` on plain ``ground()``
+    (RGB; ``ground_key`` says what it shows) and no two masks meet: pasted on
+    the ground mapped, the pixels of drawing them there with ``_text`` and
+    mapping. ``None`` otherwise."""
+    tiles: list[tuple[Image.Image, tuple[int, int]]] = []
+    seen: list[tuple[int, int, int, int]] = []
+    for (x, y), text, font, fill, anchor in texts:
+        fx, fy = x - math.floor(x), y - math.floor(y)
+        mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
+        left, top = math.floor(x) - ox, math.floor(y) - oy
+        box = (left, top, left + mask.width, top + mask.height)
+        if not any(b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]
+                   for b in boxes) or any(_meets(box, other) for other in seen):
+            return None
+        where = (ground_key, box)
+        if where not in _PLAIN_UNDER:
+            _PLAIN_UNDER[where] = _colour_of(ground().crop(box))
+            if len(_PLAIN_UNDER) > 4096:
+                del _PLAIN_UNDER[next(iter(_PLAIN_UNDER))]
+        colour = _PLAIN_UNDER[where]
+        if colour is None:
+            return None
+        seen.append(box)
+        tiles.append((_text_tile(text, font, anchor, fx, fy, fill, colour), (left, top)))
+    return tiles
+
+
+def _colour_of(img: Image.Image) -> tuple[int, int, int] | None:
+    """The one colour of ``img`` (RGB), or ``None`` when it has more than one."""
+    colours = img.getcolors(1)
+    if not colours:
+        return None
+    colour = colours[0][1]
+    assert isinstance(colour, tuple)
+    return (colour[0], colour[1], colour[2])
+
+
 # ----------------------------------------------------------------------- suits
 def _heart_outline(steps: int = 72) -> tuple[tuple[float, float], ...]:
     """The heart curve in a unit box (x, y in 0..1, y down), point at the bottom."""
@@ -1681,6 +1727,15 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
     below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
     boxes = [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
                                                     if row.payments else [])
+    if not row.dealer:  # the words alone: as tiles, each in one box, on plain plate
+        texts: list[Words] = []
+        _draw_showdown_row(_nowhere()[0], row, (0, 0), with_cards=False, words=texts)
+        tiles = _word_tiles(("row", row.winner, row_h), partial(_row_plate, row.winner, row_h),
+                            texts, boxes)
+        if tiles is not None:
+            for tile, xy in tiles:
+                _put(part, tile, xy)
+            return part
     for box in boxes:  # a text reaching both is drawn in each, cut at their edge
         words = _row_plate(row.winner, row_h).crop(box)
         _draw_showdown_row(words, row, box[:2], with_cards=False)
@@ -1689,10 +1744,20 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
 
 
 def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
-                       with_cards: bool) -> None:
+                       with_cards: bool, words: list[Words] | None = None) -> None:
     """Draw a showdown row on ``img``, the piece of its plate's picture whose
-    corner is at ``origin`` there (the plate's corner is at (3, 3))."""
+    corner is at ``origin`` there (the plate's corner is at (3, 3)); ``words``:
+    the texts are added to it (as ``_text``'s arguments) instead of drawn (the
+    dealer's disc is drawn all the same)."""
     draw = ImageDraw.Draw(img)
+
+    def write(point: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
+              fill: tuple[int, int, int], anchor: str) -> None:
+        if words is None:
+            _text(img, point, text, font, fill, anchor)
+        else:
+            words.append((point, text, font, fill, anchor))
+
     x, y = 3 - origin[0], 3 - origin[1]
     name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
         _font(28, True)
@@ -1711,20 +1776,20 @@ def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
         r_ = 11
         draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
                      outline=EDGE, width=2)
-        _text(img, (tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
+        write((tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
         name_x = tx + 2 * r_ + 8
     else:
         name_x = tx
-    _text(img, (name_x, top + 18), _fit(row.name, name_font, room - (name_x - tx)), name_font,
+    write((name_x, top + 18), _fit(row.name, name_font, room - (name_x - tx)), name_font,
           WHITE, "lm")
     category = row.category + (f"  — {row.mark}" if row.mark else "")
-    _text(img, (tx, top + 45), _fit(category, cat_font, room), cat_font,
+    write((tx, top + 45), _fit(category, cat_font, room), cat_font,
           GOLD if row.mark else SOFT, "lm")
     if row.notes:
-        _text(img, (tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
-    _text(img, (x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta), "rm")
+        write((tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
+    write((x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta), "rm")
     if row.payments:
-        _text(img, (x + 10, y + ROW_H + PAY_H // 2 - 6),
+        write((x + 10, y + ROW_H + PAY_H // 2 - 6),
               _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
 
 
@@ -1781,6 +1846,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _table_ground.cache_clear()
         _plate_ground.cache_clear()
         _plain.cache_clear()
+        _PLAIN_UNDER.clear()
         _ink_indices.cache_clear()
         _header_texts.cache_clear()
         _pill.cache_clear()
