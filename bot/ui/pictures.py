@@ -1672,28 +1672,40 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     rows_end = head + per_column * (row_h + 8)
     height = rows_end + len(scene.footer) * 28 + MARGIN + 4
     img = _framed_felt((width, height)).copy()
-    top = Image.new("RGB", (width, head - 3), FELT)  # the rows' plates start below
     title = _fit(scene.title, _font(24, True), width // 2)
-    _text(top, (MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm")
-    _text(top, (MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
-          _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm")
-    _text(top, (MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
-          _font(22, True), WHITE, "lm")
-    _put(img, _part_of(top), (1, 0))
+    _put(img, _felt_words((width, head - 3), (  # the rows' plates start below
+        ((MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm"),
+        ((MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
+         _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm"),
+        ((MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
+         _font(22, True), WHITE, "lm"))), (1, 0))
     for i, row in enumerate(scene.rows):
         col, r = divmod(i, per_column)
         x = MARGIN + col * (COLUMN_W + GAP)
         y = head + r * (row_h + 8)
         _put(img, _showdown_row_part(row, row_h), (x - 3 + 1, y - 3))
     if scene.footer:
-        bottom = Image.new("RGB", (width, height - rows_end + 4), FELT)  # below the last plate
-        y = 14
-        for line in scene.footer:
-            _text(bottom, (MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
-                  WHITE, "lm")
-            y += 28
-        _put(img, _part_of(bottom), (1, rows_end - 4))
+        _put(img, _felt_words((width, height - rows_end + 4), tuple(  # below the last plate
+            ((MARGIN + 4, 14 + 28 * i), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
+             WHITE, "lm") for i, line in enumerate(scene.footer))), (1, rows_end - 4))
     return _encode(img, framed=True)
+
+
+def _felt_words(size: tuple[int, int], texts: tuple[Words, ...]) -> Image.Image:
+    """``texts`` drawn with ``_text`` on plain felt of ``size``, mapped to the
+    palette: as text tiles on the felt already mapped (``_word_tiles``) where
+    each lies wholly on it and no two meet, else drawn and mapped."""
+    tiles = _word_tiles(("felt", size), lambda: Image.new("RGB", size, FELT), texts,
+                        [(0, 0, *size)])
+    if tiles is None:
+        canvas = Image.new("RGB", size, FELT)
+        for point, text, font, fill, anchor in texts:
+            _text(canvas, point, text, font, fill, anchor)
+        return _part_of(canvas)
+    part = _felt(size).copy()
+    for tile, xy in tiles:
+        _put(part, tile, xy)
+    return part
 
 
 @lru_cache(maxsize=4)
