@@ -15,10 +15,14 @@ encoded without a copy), the header's title and its status, each seat's plate
 (its words on a cached bare plate), the centre's three bands (pool, cards,
 labels), the cards traded face up — each already mapped to the palette; a move
 redraws the parts it changed, pastes the rest (``_put``: straight through
-Pillow's core) and encodes the PNG. The hand's cards and the showdown rows'
-cards are pasted from tiles already on their ground, only the words are drawn
-and mapped, and text is drawn from cached glyph masks (``_text``). Either way
-the pixels are those of drawing everything on one canvas (tests, and
+Pillow's core) and encodes the PNG; a plate goes through its mask only where it
+meets another part. The hand's cards and the showdown rows' cards are pasted
+from tiles already on their ground, and text is drawn from cached glyph masks
+(``_text``). A text that lies on plain ground (the header, the centre's pool
+and labels, a showdown row's words, its header and footer) is not drawn at all:
+its mask is mapped to palette indices through a table per ink and ground
+(``_text_tile``) and pasted on the ground already mapped. Either way the pixels
+are those of drawing everything on one canvas (tests, and
 ``scripts/picture_pairs.py``). The card sprites can be drawn ahead, at start
 (``warm``).
 
