@@ -606,6 +606,35 @@ def _palette_bytes() -> bytes:
     return bytes((_palette().getpalette("RGB") or [])[:3 * PALETTE_COLOURS])
 
 
+def _canvas(ground: Image.Image) -> tuple[Image.Image, bytearray]:
+    """A copy of ``ground`` (a cached picture in palette mode, framed:
+    ``_framed``) to paste a picture's parts on, and its pixels: the picture's
+    memory is the bytearray (``Image.frombuffer``), so that the PNG's rows are
+    read from it with no copy (``_encode_rows``). Only ``_put`` may draw on it:
+    it writes through Pillow's core, where the picture's own methods would copy
+    the pixels first (Pillow marks a picture made so read-only)."""
+    rows = _ROWS.get(id(ground))
+    if rows is None or rows[0] is not ground:
+        rows = _ROWS[id(ground)] = (ground, ground.tobytes())
+        if len(_ROWS) > 16:
+            del _ROWS[next(iter(_ROWS))]
+    pixels = bytearray(rows[1])
+    return Image.frombuffer("P", ground.size, pixels, "raw", "P", 0, 1), pixels
+
+
+#: the pixels of the grounds ``_canvas`` copied, by the ground's identity (kept
+#: with the ground itself, so that the identity is not another's)
+_ROWS: dict[int, tuple[Image.Image, bytes]] = {}
+
+
+def _encode_rows(rows: bytearray, size: tuple[int, int], *,
+                 smaller_over: int | None = None) -> bytes:
+    """A framed picture's pixels (``_canvas``) of ``size`` as PNG bytes with the
+    palette (``png.encode_rows``)."""
+    return png_file.encode_rows(rows, size[0] - 1, size[1], _palette_bytes(),
+                                smaller_over=smaller_over)
+
+
 def _framed(img: Image.Image) -> Image.Image:
     """``img`` (palette mode) one pixel wider, its first column 0: the PNG rows'
     filter bytes (``png.encode`` with ``framed``). A cached ground is kept so,
@@ -1341,12 +1370,12 @@ def draw_table(scene: TableScene) -> bytes:
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
     placed = _placements(frame, scene, height)
-    img = _table_ground(frame.sides, height)[1].copy()  # framed: every paste one to the right
+    img, rows = _canvas(_table_ground(frame.sides, height)[1])  # framed: pasted one to the right
     meeting = _meeting(tuple(p.box for p in placed))
     for p, meets in zip(placed, meeting, strict=True):
         _put(img, p.make(), (p.box[0] + 1, p.box[1]),
              p.mask() if meets and p.mask is not None else None)
-    return _encode(img, framed=True, smaller_over=TABLE_LARGE)
+    return _encode_rows(rows, img.size, smaller_over=TABLE_LARGE)
 
 
 @lru_cache(maxsize=256)
@@ -1675,7 +1704,7 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     width = columns * COLUMN_W + (columns - 1) * GAP + 2 * MARGIN
     rows_end = head + per_column * (row_h + 8)
     height = rows_end + len(scene.footer) * 28 + MARGIN + 4
-    img = _framed_felt((width, height)).copy()
+    img, rows = _canvas(_framed_felt((width, height)))
     title = _fit(scene.title, _font(24, True), width // 2)
     _put(img, _felt_words((width, head - 3), (  # the rows' plates start below
         ((MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm"),
@@ -1692,7 +1721,7 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
         _put(img, _felt_words((width, height - rows_end + 4), tuple(  # below the last plate
             ((MARGIN + 4, 14 + 28 * i), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
              WHITE, "lm") for i, line in enumerate(scene.footer))), (1, rows_end - 4))
-    return _encode(img, framed=True)
+    return _encode_rows(rows, img.size)
 
 
 def _felt_words(size: tuple[int, int], texts: tuple[Words, ...]) -> Image.Image:
@@ -1870,6 +1899,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _row_plate.cache_clear()
         _felt.cache_clear()
         _framed_felt.cache_clear()
+        _ROWS.clear()
         _row_plate_part.cache_clear()
         _card_on_plate.cache_clear()
         _card_on_felt.cache_clear()
