@@ -404,6 +404,22 @@ def test_the_png_writer_refuses_what_is_not_a_palette_picture():
         png.encode(Image.new("RGB", (2, 2)))
 
 
+def test_the_png_writer_takes_rows_as_they_are_written():
+    """``png.encode_rows``: rows of a filter byte 0 and the indices, read from a
+    bytearray as a picture's canvas holds them (``pictures._canvas``); rows of
+    the wrong length are refused."""
+    rows = bytearray()
+    for y in range(5):
+        rows += bytes([0]) + bytes((x * y) % 3 for x in range(7))
+    palette = bytes([10, 20, 30, 40, 50, 60, 70, 80, 90])
+    back = Image.open(io.BytesIO(png.encode_rows(rows, 7, 5, palette)))
+    assert back.size == (7, 5)
+    assert back.tobytes() == bytes((x * y) % 3 for y in range(5) for x in range(7))
+    assert back.getpalette()[:9] == list(palette)
+    with pytest.raises(ValueError, match="rows"):
+        png.encode_rows(rows[:-1], 7, 5, palette)
+
+
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_every_state_of_a_deal_put_together_from_parts_is_the_one_canvas(preset):
     """Issue 22: the parts (a plate on its cached bare plate, the header's title
