@@ -15,10 +15,14 @@ encoded without a copy), the header's title and its status, each seat's plate
 (its words on a cached bare plate), the centre's three bands (pool, cards,
 labels), the cards traded face up — each already mapped to the palette; a move
 redraws the parts it changed, pastes the rest (``_put``: straight through
-Pillow's core) and encodes the PNG. The hand's cards and the showdown rows'
-cards are pasted from tiles already on their ground, only the words are drawn
-and mapped, and text is drawn from cached glyph masks (``_text``). Either way
-the pixels are those of drawing everything on one canvas (tests, and
+Pillow's core) and encodes the PNG; a plate goes through its mask only where it
+meets another part. The hand's cards and the showdown rows' cards are pasted
+from tiles already on their ground, and text is drawn from cached glyph masks
+(``_text``). A text that lies on plain ground (the header, the centre's pool
+and labels, a showdown row's words, its header and footer) is not drawn at all:
+its mask is mapped to palette indices through a table per ink and ground
+(``_text_tile``) and pasted on the ground already mapped. Either way the pixels
+are those of drawing everything on one canvas (tests, and
 ``scripts/picture_pairs.py``). The card sprites can be drawn ahead, at start
 (``warm``).
 
@@ -40,7 +44,7 @@ import math
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -268,9 +272,132 @@ def _text(img: Image.Image, xy: tuple[float, float], text: str,
     DejaVu (``font``) lacks in their fallback fonts (``_runs_mask``)."""
     x, y = xy
     fx, fy = x - math.floor(x), y - math.floor(y)
-    mask, ox, oy = _text_mask(text, font, anchor, fx, fy) if _single(text, font) \
-        else _runs_mask(text, font, anchor, fx, fy)
+    mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
     _put(img, fill, (math.floor(x) - ox, math.floor(y) - oy), mask)
+
+
+def _mask_of(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
+             fy: float) -> tuple[Image.Image, int, int]:
+    """``_text_mask``, or ``_runs_mask`` for a text DejaVu does not draw alone."""
+    return _text_mask(text, font, anchor, fx, fy) if _single(text, font) \
+        else _runs_mask(text, font, anchor, fx, fy)
+
+
+#: a text as ``_text`` draws it: (point, text, font, ink, anchor)
+Words = tuple[tuple[float, float], str, ImageFont.FreeTypeFont, tuple[int, int, int], str]
+
+
+@lru_cache(maxsize=1024)
+def _text_tile(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float, fy: float,
+               fill: tuple[int, int, int], ground: tuple[int, int, int]) -> Image.Image:
+    """``text`` drawn by ``_text`` on plain ``ground`` the size of its mask
+    (``_mask_of``), mapped to the palette: each pixel's index is the one of
+    ``fill`` over ``ground`` at that pixel's coverage (``_ink_indices``), as
+    drawing the text there and mapping the whole gives. Cached."""
+    mask = _mask_of(text, font, anchor, fx, fy)[0]
+    return mask._new(mask.im.point(list(_ink_indices(fill, ground)), None))  # no rounding
+
+
+@lru_cache(maxsize=64)
+def _ink_indices(fill: tuple[int, int, int], ground: tuple[int, int, int]) -> bytes:
+    """For each coverage 0 to 255 of a text's mask, the palette index of the
+    pixel ``_text`` gives there with ``fill`` on ``ground``: 256 pixels of ground,
+    the ink pasted through a mask of every coverage, mapped."""
+    strip = Image.new("RGB", (256, 1), ground)
+    _put(strip, fill, (0, 0), Image.frombytes("L", (256, 1), bytes(range(256))))
+    return _quantize(strip).tobytes()
+
+
+@lru_cache(maxsize=1024)
+def _plain(sides: int, box: tuple[int, int, int, int]) -> tuple[int, int, int] | None:
+    """The one colour of the bare table (``_table_ground``) under ``box``, or
+    ``None`` where it has more than one."""
+    colours = _table_ground(sides, _frame(sides).height)[0].crop(box).getcolors(1)
+    if not colours:
+        return None
+    colour = colours[0][1]
+    assert isinstance(colour, tuple)
+    return (colour[0], colour[1], colour[2])
+
+
+def _words_part(sides: int, box: tuple[int, int, int, int], texts: Sequence[Words],
+                ) -> Image.Image:
+    """A part of a table picture that holds ``texts`` only (in the part's
+    coordinates), mapped to the palette: ``_part`` drawing them with ``_text``,
+    pixel for pixel. Where each text's mask lies on plain bare table and no two
+    masks meet, the text is pasted as a tile already mapped (``_text_tile``) on
+    the bare table already mapped: no drawing, no mapping."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    tiles: list[tuple[Image.Image, tuple[int, int]]] = []
+    boxes: list[tuple[int, int, int, int]] = []
+    for (x, y), text, font, fill, anchor in texts:
+        fx, fy = x - math.floor(x), y - math.floor(y)
+        mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
+        left, top = math.floor(x) - ox, math.floor(y) - oy
+        seen = (max(left, 0), max(top, 0), min(left + mask.width, width),
+                min(top + mask.height, height))
+        if seen[0] >= seen[2] or seen[1] >= seen[3]:
+            continue  # wholly outside the part: draws nothing
+        ground = _plain(sides, (box[0] + seen[0], box[1] + seen[1], box[0] + seen[2],
+                                box[1] + seen[3]))
+        if ground is None or any(_meets(seen, other) for other in boxes):
+            def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+                for point, words, face, ink, where in texts:
+                    _text(img, point, words, face, ink, where)
+            return _part(sides, box, paint)
+        boxes.append(seen)
+        tiles.append((_text_tile(text, font, anchor, fx, fy, fill, ground), (left, top)))
+    part = _table_ground(sides, _frame(sides).height)[1].crop(
+        (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
+    for tile, xy in tiles:
+        _put(part, tile, xy)
+    return part
+
+
+#: (ground's key, box) -> the one colour of that ground there (``None``: more
+#: than one): ``_word_tiles``
+_PLAIN_UNDER: dict[tuple[object, ...], tuple[int, int, int] | None] = {}
+
+
+def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image],
+                texts: Sequence[Words], boxes: Sequence[tuple[int, int, int, int]],
+                ) -> list[tuple[Image.Image, tuple[int, int]]] | None:
+    """``texts`` as tiles already mapped (``_text_tile``) and where to paste
+    them, when each text's mask lies in one of ``boxes`` on plain ``ground()``
+    (RGB; ``ground_key`` says what it shows) and no two masks meet: pasted on
+    the ground mapped, the pixels of drawing them there with ``_text`` and
+    mapping. ``None`` otherwise."""
+    tiles: list[tuple[Image.Image, tuple[int, int]]] = []
+    seen: list[tuple[int, int, int, int]] = []
+    for (x, y), text, font, fill, anchor in texts:
+        fx, fy = x - math.floor(x), y - math.floor(y)
+        mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
+        left, top = math.floor(x) - ox, math.floor(y) - oy
+        box = (left, top, left + mask.width, top + mask.height)
+        if not any(b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]
+                   for b in boxes) or any(_meets(box, other) for other in seen):
+            return None
+        where = (ground_key, box)
+        if where not in _PLAIN_UNDER:
+            _PLAIN_UNDER[where] = _colour_of(ground().crop(box))
+            if len(_PLAIN_UNDER) > 4096:
+                del _PLAIN_UNDER[next(iter(_PLAIN_UNDER))]
+        colour = _PLAIN_UNDER[where]
+        if colour is None:
+            return None
+        seen.append(box)
+        tiles.append((_text_tile(text, font, anchor, fx, fy, fill, colour), (left, top)))
+    return tiles
+
+
+def _colour_of(img: Image.Image) -> tuple[int, int, int] | None:
+    """The one colour of ``img`` (RGB), or ``None`` when it has more than one."""
+    colours = img.getcolors(1)
+    if not colours:
+        return None
+    colour = colours[0][1]
+    assert isinstance(colour, tuple)
+    return (colour[0], colour[1], colour[2])
 
 
 # ----------------------------------------------------------------------- suits
@@ -494,6 +621,35 @@ def _encode(img: Image.Image, *, framed: bool = False, smaller_over: int | None 
 def _palette_bytes(inks: Ink = SUIT_INK) -> bytes:
     """The palette (``_palette``) as the PNG's ``PLTE`` entries: every picture's."""
     return bytes((_palette(inks).getpalette("RGB") or [])[:3 * PALETTE_COLOURS])
+
+
+def _canvas(ground: Image.Image) -> tuple[Image.Image, bytearray]:
+    """A copy of ``ground`` (a cached picture in palette mode, framed:
+    ``_framed``) to paste a picture's parts on, and its pixels: the picture's
+    memory is the bytearray (``Image.frombuffer``), so that the PNG's rows are
+    read from it with no copy (``_encode_rows``). Only ``_put`` may draw on it:
+    it writes through Pillow's core, where the picture's own methods would copy
+    the pixels first (Pillow marks a picture made so read-only)."""
+    rows = _ROWS.get(id(ground))
+    if rows is None or rows[0] is not ground:
+        rows = _ROWS[id(ground)] = (ground, ground.tobytes())
+        if len(_ROWS) > 16:
+            del _ROWS[next(iter(_ROWS))]
+    pixels = bytearray(rows[1])
+    return Image.frombuffer("P", ground.size, pixels, "raw", "P", 0, 1), pixels
+
+
+#: the pixels of the grounds ``_canvas`` copied, by the ground's identity (kept
+#: with the ground itself, so that the identity is not another's)
+_ROWS: dict[int, tuple[Image.Image, bytes]] = {}
+
+
+def _encode_rows(rows: bytearray, size: tuple[int, int], *,
+                 smaller_over: int | None = None) -> bytes:
+    """A framed picture's pixels (``_canvas``) of ``size`` as PNG bytes with the
+    palette (``png.encode_rows``)."""
+    return png_file.encode_rows(rows, size[0] - 1, size[1], _palette_bytes(),
+                                smaller_over=smaller_over)
 
 
 def _framed(img: Image.Image) -> Image.Image:
@@ -1065,21 +1221,29 @@ def _plate_ground(sides: int, box: tuple[int, int, int, int], acting: bool, x: i
 
 
 @lru_cache(maxsize=384)
-def _seat_part(sides: int, seat: Seat, x: int, y: int,
-               language: str) -> tuple[Image.Image, Image.Image]:
-    """A seat's plate at ``(x, y)`` (cached by content and place: a move redraws
-    only the plates it changed), and the mask (mode ``L``, 0 or 255) of the
-    pixels it draws: a tag's pill may reach the gold outline of the plate below
-    it, and each plate must cover only what it draws, as when drawn one after
-    another. ``language``: the words' language (a key of the cache)."""
+def _seat_part(sides: int, seat: Seat, x: int, y: int, language: str) -> Image.Image:
+    """A seat's plate at ``(x, y)``, the piece of the table under its box
+    (``_seat_box``) with the plate drawn on it, mapped to the palette (cached by
+    content and place: a move redraws only the plates it changed).
+    ``language``: the words' language (a key of the cache)."""
     box = _seat_box(seat, x, y)
     canvas = _plate_ground(sides, box, seat.acting, x, y).copy()
     _draw_seat(canvas, ImageDraw.Draw(canvas), seat, x - box[0], y - box[1], plate=False)
-    part = _part_of(canvas)
+    return _part_of(canvas)
+
+
+@lru_cache(maxsize=64)
+def _seat_mask(sides: int, seat: Seat, x: int, y: int, language: str) -> Image.Image:
+    """The mask (mode ``L``, 0 or 255) of the pixels ``_seat_part`` draws: where
+    a plate's box meets another part's (a tag's pill may reach the gold outline
+    of the plate below it), each must cover only what it draws, as when drawn
+    one after another."""
+    part = _seat_part(sides, seat, x, y, language)
+    box = _seat_box(seat, x, y)
     ground = _table_ground(sides, _frame(sides).height)[1].crop(
         (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
     differ = ImageChops.difference(part, ground).tobytes()  # of the indices
-    return part, Image.frombytes("L", part.size, differ.translate(_DRAWN))
+    return Image.frombytes("L", part.size, differ.translate(_DRAWN))
 
 
 #: the header's height: the top row's gold outline starts below
@@ -1106,17 +1270,17 @@ def _header_texts(title: str, status: str) -> tuple[str, str, int, int]:
 @lru_cache(maxsize=32)
 def _title_part(title: str, end: int) -> Image.Image:
     """The header's title (as ``_header_texts`` cut it), on the left up to ``end``."""
-    return _part(0, (0, 0, end, HEADER_H), lambda img, draw: _text(
-        img, (MARGIN + 4, MARGIN + HEADER // 2 - 4), title, _font(20), SOFT, "lm"))
+    return _words_part(0, (0, 0, end, HEADER_H), [
+        ((MARGIN + 4, MARGIN + HEADER // 2 - 4), title, _font(20), SOFT, "lm")])
 
 
 @lru_cache(maxsize=64)
 def _status_part(status: str, start: int) -> Image.Image:
     """The header's status in gold (as ``_header_texts`` cut it), on the right
     from ``start``: a move redraws this part only."""
-    return _part(0, (start, 0, TABLE_W, HEADER_H), lambda img, draw: _text(
-        img, (TABLE_W - MARGIN - 4 - start, MARGIN + HEADER // 2 - 4), status,
-        _font(21, True), GOLD, "rm"))
+    return _words_part(0, (start, 0, TABLE_W, HEADER_H), [
+        ((TABLE_W - MARGIN - 4 - start, MARGIN + HEADER // 2 - 4), status, _font(21, True), GOLD,
+         "rm")])
 
 
 #: the centre's three bands, from its top (``_Frame.centre``): the pool's line,
@@ -1139,22 +1303,22 @@ def _centre_band(sides: int, band: str, pool: str, stock: int | None, middle_lab
     left, top, right, bottom = frame.centre
     start, end = {"pool": (0, POOL_BAND), "cards": (POOL_BAND, CARDS_BAND),
                   "labels": (CARDS_BAND, bottom - top)}[band]
-    return _part(sides, (left, top + start, right, top + end), lambda img, draw: _draw_centre(
+    box = (left, top + start, right, top + end)
+    if band != "cards":  # words only
+        words: list[Words] = []
+        _draw_centre(*_nowhere(), frame, pool, stock, middle_label, middle, discard, note,
+                     origin=box[:2], only=band, words=words)
+        return _words_part(sides, box, words)
+    return _part(sides, box, lambda img, draw: _draw_centre(
         img, draw, frame, pool, stock, middle_label, middle, discard, note,
-        origin=(left, top + start), only=band))
+        origin=box[:2], only=band))
 
 
-def _centre_parts(sides: int, scene: TableScene) -> list[tuple[Image.Image, int]]:
-    """The centre's bands of ``scene`` and where each starts below the centre's top."""
-    stock, discard = scene.stock, scene.discard
-    piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
-    top_card = None if discard is None else (discard[0], 0)
-    lang = scene.language
-    return [(_centre_band(sides, "pool", scene.pool, None, "", (), None, "", lang), 0),
-            (_centre_band(sides, "cards", "", piles, scene.middle_label, scene.middle,
-                          top_card, "", lang), POOL_BAND),
-            (_centre_band(sides, "labels", "", stock, scene.middle_label, scene.middle,
-                          discard, scene.note, lang), CARDS_BAND)]
+@lru_cache(maxsize=1)
+def _nowhere() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A picture to pass where nothing is drawn on it (``_draw_centre``'s words)."""
+    img = Image.new("RGB", (1, 1))
+    return img, ImageDraw.Draw(img)
 
 
 @lru_cache(maxsize=16)
@@ -1166,30 +1330,90 @@ def _shown_part(shown: tuple[Card, ...], language: str) -> Image.Image:
     return _part_of(img)
 
 
+class _Placed:
+    """A part of a table picture and where it goes: ``box`` the pixels it
+    covers (picture coordinates, right and bottom excluded), ``make`` draws it
+    (or takes it from its cache), ``mask`` (plates only) gives the pixels it
+    draws (``_seat_mask``), used where its box meets another part's."""
+
+    __slots__ = ("box", "make", "mask")
+
+    def __init__(self, box: tuple[int, int, int, int], make: Callable[[], Image.Image],
+                 mask: Callable[[], Image.Image] | None = None) -> None:
+        self.box, self.make, self.mask = box, make, mask
+
+
+def _placements(frame: _Frame, scene: TableScene, height: int) -> list[_Placed]:
+    """The parts of ``scene``'s picture in the order they are pasted: the
+    header's title and status, the centre's bands, the plates, the cards traded
+    face up."""
+    sides, lang = frame.sides, scene.language
+    title, status, title_end, status_start = _header_texts(scene.title, scene.status)
+    placed = [_Placed((0, 0, title_end, HEADER_H), lambda: _title_part(title, title_end)),
+              _Placed((status_start, 0, TABLE_W, HEADER_H),
+                      lambda: _status_part(status, status_start))]
+    left, top, right, bottom = frame.centre
+    for band, (args, down) in zip(("pool", "cards", "labels"), _centre_args(scene), strict=True):
+        end = {"pool": POOL_BAND, "cards": CARDS_BAND, "labels": bottom - top}[band]
+        placed.append(_Placed((left, top + down, right, top + end),
+                              partial(_centre_band, sides, band, *args, lang)))
+    n = len(scene.seats)
+    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
+                              strict=True):
+        placed.append(_Placed(
+            _seat_box(seat, px, py),
+            partial(_seat_part, sides, seat, px, py, lang),
+            partial(_seat_mask, sides, seat, px, py, lang)))
+    if scene.shown:
+        shown = scene.shown
+        placed.append(_Placed((0, frame.height, TABLE_W, height),
+                              lambda: _shown_part(shown, lang)))
+    return placed
+
+
+def _meets(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
+    """Two boxes (left, top, right, bottom; right and bottom excluded) share a pixel."""
+    return box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+
+
 @lru_cache(maxsize=64)
 def draw_table(scene: TableScene) -> bytes:
     """PNG of a table scene (cached by scene). The picture is put together from
     parts cached by what they show — the bare table per size, the header, each
     plate, the centre, the cards traded face up — already mapped to the palette,
     so a move redraws only what it changed, and the rest is pasting and the PNG
-    encoding."""
+    encoding. A plate is pasted through its mask (``_seat_mask``) only where its
+    box meets another part's: elsewhere the pixels it does not draw are the bare
+    table's, as under it."""
     n = len(scene.seats)
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
-    img = _table_ground(frame.sides, height)[1].copy()  # framed: every paste one to the right
-    title, status, title_end, status_start = _header_texts(scene.title, scene.status)
-    _put(img, _title_part(title, title_end), (1, 0))
-    _put(img, _status_part(status, status_start), (status_start + 1, 0))
-    for part, down in _centre_parts(frame.sides, scene):
-        _put(img, part, (frame.centre[0] + 1, frame.centre[1] + down))
-    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
-                              strict=True):
-        part, drawn = _seat_part(frame.sides, seat, px, py, scene.language)
-        left, top = _seat_box(seat, px, py)[:2]
-        _put(img, part, (left + 1, top), drawn)
-    if scene.shown:
-        img.paste(_shown_part(scene.shown, scene.language), (1, frame.height))
-    return _encode(img, framed=True, smaller_over=TABLE_LARGE)
+    placed = _placements(frame, scene, height)
+    img, rows = _canvas(_table_ground(frame.sides, height)[1])  # framed: pasted one to the right
+    meeting = _meeting(tuple(p.box for p in placed))
+    for p, meets in zip(placed, meeting, strict=True):
+        _put(img, p.make(), (p.box[0] + 1, p.box[1]),
+             p.mask() if meets and p.mask is not None else None)
+    return _encode_rows(rows, img.size, smaller_over=TABLE_LARGE)
+
+
+@lru_cache(maxsize=256)
+def _meeting(boxes: tuple[tuple[int, int, int, int], ...]) -> tuple[bool, ...]:
+    """For each box, whether it meets another of ``boxes``."""
+    return tuple(any(j != i and _meets(box, other) for j, other in enumerate(boxes))
+                 for i, box in enumerate(boxes))
+
+
+def _centre_args(scene: TableScene) -> list[tuple[tuple[object, ...], int]]:
+    """What each of the centre's bands shows (the arguments of ``_centre_band``
+    after ``sides`` and ``band``, before ``language``) and where it starts
+    below the centre's top."""
+    stock, discard = scene.stock, scene.discard
+    piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
+    top_card = None if discard is None else (discard[0], 0)
+    return [((scene.pool, None, "", (), None, ""), 0),
+            (("", piles, scene.middle_label, scene.middle, top_card, ""), POOL_BAND),
+            (("", stock, scene.middle_label, scene.middle, discard, scene.note), CARDS_BAND)]
 
 
 #: compressed pixels of a table picture above which it is compressed again, harder:
@@ -1238,18 +1462,28 @@ def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...
 def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, pool: str,
                  stock: int | None, middle_label: str, middle: tuple[Card, ...],
                  discard: tuple[Card | None, int] | None, note: str, *,
-                 origin: tuple[int, int] = (0, 0), only: str | None = None) -> None:
+                 origin: tuple[int, int] = (0, 0), only: str | None = None,
+                 words: list[Words] | None = None) -> None:
     """The centre of the table (fields as ``TableScene``'s): the pool, then the
     piles in one row (an empty pile as an outline), then the note; ``img``'s
     corner is the picture's point ``origin``; ``only``: one band of it
-    (``pool``, ``cards``, ``labels``: ``_centre_band``), else all."""
+    (``pool``, ``cards``, ``labels``: ``_centre_band``), else all; ``words``:
+    the texts are added to it (as ``_text``'s arguments) instead of drawn."""
+
+    def write(point: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
+              fill: tuple[int, int, int], anchor: str) -> None:
+        if words is None:
+            _text(img, point, text, font, fill, anchor)
+        else:
+            words.append((point, text, font, fill, anchor))
+
     cx0 = (MARGIN + PLATE_W + 2 * GAP if frame.sides else MARGIN + 2 * GAP) - origin[0]
     cx1 = TABLE_W - 2 * origin[0] - cx0
     cy0 = frame.top + PLATE_H + GAP - origin[1]
     if only in (None, "pool"):
         pool_font = next(f for f in (_font(23, True), _font(19, True), _font(16, True))
                          if _length(f, pool) <= cx1 - cx0 or f.size == 16)
-        _text(img, ((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
+        write(((cx0 + cx1) // 2, cy0 + 18), _fit(pool, pool_font, cx1 - cx0), pool_font,
               WHITE, "mm")
     groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
@@ -1268,10 +1502,10 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
                     _paste_card(img, None, x + 5, y - 5, MID_CARD)
                 _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
         if only in (None, "labels"):
-            _text(img, (x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
+            write((x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
         x += w + 28
     if note and only in (None, "labels"):
-        _text(img, ((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
+        write(((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
 
 
 def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int) -> None:
@@ -1489,29 +1723,41 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     width = columns * COLUMN_W + (columns - 1) * GAP + 2 * MARGIN
     rows_end = head + per_column * (row_h + 8)
     height = rows_end + len(scene.footer) * 28 + MARGIN + 4
-    img = _framed_felt((width, height)).copy()
-    top = Image.new("RGB", (width, head - 3), FELT)  # the rows' plates start below
+    img, rows = _canvas(_framed_felt((width, height)))
     title = _fit(scene.title, _font(24, True), width // 2)
-    _text(top, (MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm")
-    _text(top, (MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
-          _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm")
-    _text(top, (MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
-          _font(22, True), WHITE, "lm")
-    _put(img, _part_of(top), (1, 0))
+    _put(img, _felt_words((width, head - 3), (  # the rows' plates start below
+        ((MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm"),
+        ((MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
+         _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm"),
+        ((MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
+         _font(22, True), WHITE, "lm"))), (1, 0))
     for i, row in enumerate(scene.rows):
         col, r = divmod(i, per_column)
         x = MARGIN + col * (COLUMN_W + GAP)
         y = head + r * (row_h + 8)
         _put(img, _showdown_row_part(row, row_h), (x - 3 + 1, y - 3))
     if scene.footer:
-        bottom = Image.new("RGB", (width, height - rows_end + 4), FELT)  # below the last plate
-        y = 14
-        for line in scene.footer:
-            _text(bottom, (MARGIN + 4, y), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
-                  WHITE, "lm")
-            y += 28
-        _put(img, _part_of(bottom), (1, rows_end - 4))
-    return _encode(img, framed=True)
+        _put(img, _felt_words((width, height - rows_end + 4), tuple(  # below the last plate
+            ((MARGIN + 4, 14 + 28 * i), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
+             WHITE, "lm") for i, line in enumerate(scene.footer))), (1, rows_end - 4))
+    return _encode_rows(rows, img.size)
+
+
+def _felt_words(size: tuple[int, int], texts: tuple[Words, ...]) -> Image.Image:
+    """``texts`` drawn with ``_text`` on plain felt of ``size``, mapped to the
+    palette: as text tiles on the felt already mapped (``_word_tiles``) where
+    each lies wholly on it and no two meet, else drawn and mapped."""
+    tiles = _word_tiles(("felt", size), lambda: Image.new("RGB", size, FELT), texts,
+                        [(0, 0, *size)])
+    if tiles is None:
+        canvas = Image.new("RGB", size, FELT)
+        for point, text, font, fill, anchor in texts:
+            _text(canvas, point, text, font, fill, anchor)
+        return _part_of(canvas)
+    part = _felt(size).copy()
+    for tile, xy in tiles:
+        _put(part, tile, xy)
+    return part
 
 
 @lru_cache(maxsize=4)
@@ -1545,6 +1791,15 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
     below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
     boxes = [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
                                                     if row.payments else [])
+    if not row.dealer:  # the words alone: as tiles, each in one box, on plain plate
+        texts: list[Words] = []
+        _draw_showdown_row(_nowhere()[0], row, (0, 0), with_cards=False, words=texts)
+        tiles = _word_tiles(("row", row.winner, row_h), partial(_row_plate, row.winner, row_h),
+                            texts, boxes)
+        if tiles is not None:
+            for tile, xy in tiles:
+                _put(part, tile, xy)
+            return part
     for box in boxes:  # a text reaching both is drawn in each, cut at their edge
         words = _row_plate(row.winner, row_h).crop(box)
         _draw_showdown_row(words, row, box[:2], with_cards=False)
@@ -1553,10 +1808,20 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
 
 
 def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
-                       with_cards: bool) -> None:
+                       with_cards: bool, words: list[Words] | None = None) -> None:
     """Draw a showdown row on ``img``, the piece of its plate's picture whose
-    corner is at ``origin`` there (the plate's corner is at (3, 3))."""
+    corner is at ``origin`` there (the plate's corner is at (3, 3)); ``words``:
+    the texts are added to it (as ``_text``'s arguments) instead of drawn (the
+    dealer's disc is drawn all the same)."""
     draw = ImageDraw.Draw(img)
+
+    def write(point: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
+              fill: tuple[int, int, int], anchor: str) -> None:
+        if words is None:
+            _text(img, point, text, font, fill, anchor)
+        else:
+            words.append((point, text, font, fill, anchor))
+
     x, y = 3 - origin[0], 3 - origin[1]
     name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
         _font(28, True)
@@ -1575,20 +1840,20 @@ def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
         r_ = 11
         draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
                      outline=EDGE, width=2)
-        _text(img, (tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
+        write((tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
         name_x = tx + 2 * r_ + 8
     else:
         name_x = tx
-    _text(img, (name_x, top + 18), _fit(row.name, name_font, room - (name_x - tx)), name_font,
+    write((name_x, top + 18), _fit(row.name, name_font, room - (name_x - tx)), name_font,
           WHITE, "lm")
     category = row.category + (f"  — {row.mark}" if row.mark else "")
-    _text(img, (tx, top + 45), _fit(category, cat_font, room), cat_font,
+    write((tx, top + 45), _fit(category, cat_font, room), cat_font,
           GOLD if row.mark else SOFT, "lm")
     if row.notes:
-        _text(img, (tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
-    _text(img, (x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta), "rm")
+        write((tx, y + 69), _fit(row.notes, note_font, room), note_font, SOFT, "lm")
+    write((x + COLUMN_W - 16, y + ROW_H // 2), delta, delta_font, _tone(row.delta), "rm")
     if row.payments:
-        _text(img, (x + 10, y + ROW_H + PAY_H // 2 - 6),
+        write((x + 10, y + ROW_H + PAY_H // 2 - 6),
               _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
 
 
@@ -1631,6 +1896,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     draw_showdown.cache_clear()
     if parts:
         _seat_part.cache_clear()
+        _seat_mask.cache_clear()
+        _text_tile.cache_clear()
         _title_part.cache_clear()
         _status_part.cache_clear()
         _centre_band.cache_clear()
@@ -1642,12 +1909,16 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _clean.cache_clear()
         _table_ground.cache_clear()
         _plate_ground.cache_clear()
+        _plain.cache_clear()
+        _PLAIN_UNDER.clear()
+        _ink_indices.cache_clear()
         _header_texts.cache_clear()
         _pill.cache_clear()
         _dealer_disc.cache_clear()
         _row_plate.cache_clear()
         _felt.cache_clear()
         _framed_felt.cache_clear()
+        _ROWS.clear()
         _row_plate_part.cache_clear()
         _card_on_plate.cache_clear()
         _card_on_felt.cache_clear()

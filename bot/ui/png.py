@@ -65,12 +65,26 @@ def encode(img: Image.Image, colours: int = 256, *, framed: bool = False,
     else:
         img, plain = Image.new("P", (width + 1, height), 0), img  # column 0: filter bytes
         img.paste(plain, (1, 0))
+    return encode_rows(img.tobytes(), width, height,
+                       palette[:3 * colours].ljust(3 * colours, b"\0"), smaller_over=smaller_over)
+
+
+def encode_rows(rows: bytes | bytearray, width: int, height: int, palette: bytes, *,
+                smaller_over: int | None = None) -> bytes:
+    """A palette PNG from its rows as they are written (``height`` rows of a
+    filter byte 0 then ``width`` palette indices) and its palette (RGB triples,
+    one per entry; every index used must be below their number);
+    ``smaller_over`` as for ``encode``.
+
+    Raises:
+        ValueError: ``rows`` is not ``height`` rows of ``width + 1`` bytes.
+    """
+    if len(rows) != (width + 1) * height:
+        raise ValueError(f"{len(rows)} bytes are not {height} rows of {width + 1}")
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette colour
-    entries = palette[:3 * colours].ljust(3 * colours, b"\0")
-    rows = img.tobytes()
     pixels = isal_zlib.compress(rows, LEVEL)
     if smaller_over is not None and len(pixels) > smaller_over:
         packer = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, 15, SMALL_MEMORY)
         pixels = min(pixels, packer.compress(rows) + packer.flush(), key=len)
-    return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", entries)
+    return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette)
             + _chunk(b"IDAT", pixels) + _chunk(b"IEND", b""))

@@ -241,8 +241,8 @@ def test_a_plate_with_a_name_in_a_fallback_font_changes_only_where_the_name_is()
     def indices(part: Image.Image) -> Image.Image:
         return Image.frombytes("L", part.size, part.tobytes())
 
-    latin = indices(pictures._seat_part(0, seat, 100, 100, "en")[0])
-    other = indices(pictures._seat_part(0, dataclasses.replace(seat, name="王小明🎲"), 100, 100, "en")[0])
+    latin = indices(pictures._seat_part(0, seat, 100, 100, "en"))
+    other = indices(pictures._seat_part(0, dataclasses.replace(seat, name="王小明🎲"), 100, 100, "en"))
     top = pictures._seat_box(seat, 100, 100)[1]
     diff = ImageChops.difference(latin, other).getbbox()
     assert diff is not None and diff[3] <= 100 + 36 - top  # above the figure's line (y + 47)

@@ -260,6 +260,37 @@ def test_text_from_a_cached_mask_is_drawn_as_pillow_draws_it(xy, anchor):
         assert ours.tobytes() != Image.new("RGB", (200, 50), pictures.PLATE).tobytes()
 
 
+@pytest.mark.parametrize("sides", [0, 1, 2])
+def test_words_pasted_as_tiles_are_the_words_drawn_and_mapped(sides):
+    """``_words_part`` pastes texts as tiles mapped alone where each lies on plain
+    table; where two meet, or one crosses the table's rim, it draws them: the
+    pixels are those of ``_text`` on the bare table, mapped, in every case."""
+    frame = pictures._frame(sides)
+    left, top = frame.centre[:2]
+    box = (left - 20, top - 40, left + 300, top + 60)  # crosses the rim (or the felt's edge)
+    bold, small = pictures._font(21, True), pictures._font(17)
+    cases = [
+        [((150, 70), "Pool 12", bold, pictures.WHITE, "mm"), ((260, 90), "stock 7", small,
+                                                                pictures.SOFT, "mm")],
+        [((150, 70), "Pool 12", bold, pictures.WHITE, "mm"), ((160, 74), "Ünder", small,
+                                                                pictures.GOLD, "lm")],  # meet
+        [((20, 30), "on the rim 王", bold, pictures.GOLD, "lm")],
+        [((290, 70), "cut at the edge", small, pictures.SOFT, "lm")],
+        [((-90, 70), "wholly outside", small, pictures.SOFT, "lm"),
+         ((150, 70), "Pool 3", bold, pictures.WHITE, "mm")],
+    ]
+    for texts in cases:
+        def paint(img, draw, texts=texts):
+            for point, text, font, fill, anchor in texts:
+                pictures._text(img, point, text, font, fill, anchor)
+        drawn = pictures._part(sides, box, paint)
+        ours = pictures._words_part(sides, box, texts)
+        assert ours.size == drawn.size
+        assert ours.tobytes() == drawn.tobytes(), texts
+        bare = pictures._part(sides, box, lambda img, draw: None)
+        assert ours.tobytes() != bare.tobytes()
+
+
 def test_names_lose_only_what_no_font_can_draw():
     """Emoji, CJK and the rest are drawn (tests/ui/test_name_scripts.py); a private-use
     or unassigned code point and a control character are not, nor a lone joiner's gap."""
@@ -371,6 +402,22 @@ def test_the_png_writer_gives_back_every_pixel_and_colour(width, height, colours
 def test_the_png_writer_refuses_what_is_not_a_palette_picture():
     with pytest.raises(ValueError, match="palette"):
         png.encode(Image.new("RGB", (2, 2)))
+
+
+def test_the_png_writer_takes_rows_as_they_are_written():
+    """``png.encode_rows``: rows of a filter byte 0 and the indices, read from a
+    bytearray as a picture's canvas holds them (``pictures._canvas``); rows of
+    the wrong length are refused."""
+    rows = bytearray()
+    for y in range(5):
+        rows += bytes([0]) + bytes((x * y) % 3 for x in range(7))
+    palette = bytes([10, 20, 30, 40, 50, 60, 70, 80, 90])
+    back = Image.open(io.BytesIO(png.encode_rows(rows, 7, 5, palette)))
+    assert back.size == (7, 5)
+    assert back.tobytes() == bytes((x * y) % 3 for y in range(5) for x in range(7))
+    assert back.getpalette()[:9] == list(palette)
+    with pytest.raises(ValueError, match="rows"):
+        png.encode_rows(rows[:-1], 7, 5, palette)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
