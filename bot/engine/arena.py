@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from . import levels
+from . import flat, levels
 from .cards import Card, rank, shuffled_deck
 from .family import Decision, Observation
 from .game import AnyDeal, Game
@@ -46,6 +46,7 @@ from .moves import best_exchange
 from .normal import LATE_CIRCUITS, LIFE_VALUE, percentile
 from .rules import RulesError, get_preset
 from .strong import Budget, outcome
+from .view import seat_view
 
 __all__ = [
     "POLICIES", "THRESHOLDS", "ArenaReport", "Interval", "Thresholds", "main", "run_arena",
@@ -96,8 +97,9 @@ THRESHOLDS: dict[str, Thresholds] = {
     "widow": Thresholds(stop=0.99, refuse=0.8, trade=0.0),
 }
 
-#: the arena's policies besides ``levels.LEVELS``
-POLICIES = ("threshold",)
+#: the arena's policies besides ``levels.LEVELS``: the threshold player and the
+#: flat determinised Monte Carlo player (``flat.choose``, strong's playout budget)
+POLICIES = ("threshold", "flat")
 
 
 def _pct(cards: Sequence[Card], obs: Observation) -> float:
@@ -368,6 +370,8 @@ def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Bu
             tuned: Thresholds) -> Decision:
     if level == "threshold":
         return threshold_choose(deal.observation(seat), tuned)
+    if level == "flat":
+        return flat.choose(seat_view(deal, seat), rng, budget)
     return levels.decide(deal, seat, level, rng=rng, budget=budget)
 
 
