@@ -10,7 +10,7 @@ figures only, and the ``THRESHOLDS`` entries to paste into
 ``bot/engine/arena.py``. Light on the CPU (no ``strong`` seat), but it plays
 many deals: keep ``--deals`` small on a shared machine::
 
-    .venv/bin/python scripts/tune_threshold.py [--presets foster,jaques] [--deals 100] [--seed 1] [--refine 200]
+    .venv/bin/python scripts/tune_threshold.py [--presets foster] [--deals 100] [--seed 1] [--refine 200]
 """
 
 from __future__ import annotations
