@@ -1,5 +1,6 @@
 """The arena's flat determinised Monte Carlo player (docs/AI.md "The flat Monte
-Carlo player"): legal everywhere, blind to the cards its seat cannot see."""
+Carlo player"): legal everywhere, blind to the cards its seat cannot see; and the
+arena's game mode (docs/AI.md "Game mode")."""
 
 from __future__ import annotations
 
@@ -67,3 +68,38 @@ def test_the_arena_seats_the_flat_player():
     assert report.decisions["flat"] > 0
     again = arena.run_arena("foster", ["flat", "normal"], 1, 2, playouts=12)
     assert again.per_deck == report.per_deck
+
+
+@pytest.mark.parametrize("preset", ["hoyle", "oldway", "jaques"])
+def test_game_mode_scores_whole_games_on_the_same_decks(preset):
+    """Each unit is a whole game; deal k of a game has the same deck in every
+    seating, and a seat scores the game's final ledger."""
+    from bot.engine import levels
+    from bot.engine.cards import shuffled_deck
+    from bot.engine.game import Game
+    from bot.engine.rules import get_preset
+
+    report = arena.run_arena(preset, ["normal", "easy"], 1, 4, games=True)
+    assert report.games and report.unit in ("points", "chips")
+    rules = get_preset(preset)
+    expected = {"normal": 0.0, "easy": 0.0}
+    counts = {"normal": 0, "easy": 0}
+    deals = 0
+    for table in arena.seatings_of(["normal", "easy"], 3):
+        game = Game(rules, 3, 0)
+        number = 0
+        while not game.complete and number < arena.MAX_DEALS:
+            deal = game.start_deal(shuffled_deck(random.Random(f"arena-game:4:0:{number}")),
+                                   rng=random.Random(f"arena:4:0:{number}:stock"))
+            while not deal.finished:
+                seat = deal.to_act
+                assert seat is not None
+                deal.act(seat, levels.decide(deal, seat, table[seat]))
+            number += 1
+        deals += number
+        for seat, balance in enumerate(game.ledger):
+            expected[table[seat]] += balance
+            counts[table[seat]] += 1
+    assert report.per_deck == {p: (expected[p] / counts[p],) for p in expected}
+    assert report.deals_per_unit == deals / 3 and report.deals_per_unit > 1
+    assert "games (" in report.text() and "per game" in report.text()
