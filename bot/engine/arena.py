@@ -358,24 +358,11 @@ def run_arena(
         totals = dict.fromkeys(names, 0.0)
         counts = dict.fromkeys(names, 0)
         for t, table in enumerate(tables):
-            game = Game(rules, n, 0)
-            number = 0
-            while True:
-                tag = f"{seed}:{index}" if not games else f"{seed}:{index}:{number}"
-                deck = shuffled_deck(random.Random(f"arena{'-game' if games else ''}:{tag}"))
-                deal = game.start_deal(deck, rng=random.Random(f"arena:{tag}:stock"))
-                _play(deal, table, f"arena:{tag}:{t}", budget, tuned, decisions)
-                number += 1
-                if not games or game.complete or number >= MAX_DEALS:
-                    break
-            if games:
-                for seat, balance in enumerate(game.ledger):
-                    totals[table[seat]] += balance
-                    counts[table[seat]] += 1
-            else:
-                for seat in deal.active:
-                    totals[table[seat]] += outcome(deal, seat)
-                    counts[table[seat]] += 1
+            scored, number = _play_unit(Game(rules, n, 0), table, f"{seed}:{index}", t, games,
+                                        budget, tuned, decisions)
+            for seat, value in scored:
+                totals[table[seat]] += value
+                counts[table[seat]] += 1
             deal_counts.append(number)
         for p in names:
             per_deck[p].append(totals[p] / counts[p])
@@ -390,6 +377,24 @@ def run_arena(
     return ArenaReport(preset, dict(options or {}), tuple(policies), n, deals, seed, playouts, unit,
                        scores, pairs, {p: tuple(v) for p, v in per_deck.items()}, decisions,
                        games, sum(deal_counts) / len(deal_counts))
+
+
+def _play_unit(game: Game, table: Sequence[str], unit: str, t: int, games: bool, budget: Budget,
+               tuned: Thresholds, decisions: dict[str, int]) -> tuple[list[tuple[int, float]], int]:
+    """One deal (or with ``games`` one whole game) of seating ``t``: the
+    ``(seat, score)`` pairs and the deals played."""
+    number = 0
+    while True:
+        tag = f"{unit}:{number}" if games else unit
+        deck = shuffled_deck(random.Random(f"arena{'-game' if games else ''}:{tag}"))
+        deal = game.start_deal(deck, rng=random.Random(f"arena:{tag}:stock"))
+        _play(deal, table, f"arena:{tag}:{t}", budget, tuned, decisions)
+        number += 1
+        if not games or game.complete or number >= MAX_DEALS:
+            break
+    if games:
+        return [(seat, float(balance)) for seat, balance in enumerate(game.ledger)], number
+    return [(seat, outcome(deal, seat)) for seat in deal.active], number
 
 
 def _play(deal: AnyDeal, table: Sequence[str], tag: str, budget: Budget, tuned: Thresholds,
