@@ -102,8 +102,8 @@ THRESHOLDS: dict[str, Thresholds] = {
     "hoyle": Thresholds(stop=0.8, refuse=0.0, trade=0.0),
     "jaques": Thresholds(stop=1.01, refuse=0.01, trade=0.0),
     "oldway": Thresholds(stop=0.99, refuse=0.9, trade=0.0),
-    "parlett": Thresholds(stop=0.5, refuse=0.65, trade=0.0),
-    "widow": Thresholds(stop=0.99, refuse=0.8, trade=0.0),
+    "parlett": Thresholds(stop=0.45, refuse=0.2, trade=0.0),
+    "widow": Thresholds(stop=0.995, refuse=0.9, trade=0.0),
 }
 
 #: the arena's policies besides ``levels.LEVELS``: the threshold player and the
