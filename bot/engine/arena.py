@@ -21,7 +21,14 @@ Everything is a pure function of the arguments: the decks come from the seed,
 and ``strong`` gets a seeded random source per decision and a budget in
 playouts only (no deadline), so a run repeats exactly.
 
-Besides the AI levels the arena seats ``threshold``: a baseline written apart
+``--games`` plays whole games instead (``run_arena(..., games=True)``): deal
+``k`` of game ``i`` has the same deck in every seating, each game runs to its
+end (hoyle's carried pool, oldway's lives and horse, jaques' chips and pot, the
+last deals) and a seat scores its final ledger balance.
+
+Besides the AI levels the arena seats ``flat`` (``flat.choose``: flat
+determinised Monte Carlo over the seat's view, with strong's playout budget)
+and ``threshold``: a baseline written apart
 from the levels (``threshold_choose``), a few percentile thresholds per preset
 (``THRESHOLDS``: when to stop, when to refuse or take, when to pay for a
 trade), tuned against ``normal`` by ``scripts/tune_threshold.py``.
@@ -37,7 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from . import levels
+from . import flat, levels
 from .cards import Card, rank, shuffled_deck
 from .family import Decision, Observation
 from .game import AnyDeal, Game
@@ -46,6 +53,7 @@ from .moves import best_exchange
 from .normal import LATE_CIRCUITS, LIFE_VALUE, percentile
 from .rules import RulesError, get_preset
 from .strong import Budget, outcome
+from .view import seat_view
 
 __all__ = [
     "POLICIES", "THRESHOLDS", "ArenaReport", "Interval", "Thresholds", "main", "run_arena",
@@ -56,6 +64,8 @@ __all__ = [
 ARENA_PLAYOUTS = 300
 #: moves after which an arena deal is voided as stuck (no policy gets near it)
 MAX_MOVES = 5000
+#: game mode: a game stops after this many deals even if not over (jaques, oldway)
+MAX_DEALS = 200
 
 UNITS = {"trade": "points", "widow": "points", "discard": "chips"}
 
@@ -87,17 +97,18 @@ class Thresholds:
 #: per preset, tuned against ``normal`` by ``scripts/tune_threshold.py`` (docs/AI.md
 #: "The threshold player"; 100 decks per grid point, seed 1)
 THRESHOLDS: dict[str, Thresholds] = {
-    "foster": Thresholds(stop=0.5, refuse=0.65, trade=0.0),
+    "foster": Thresholds(stop=0.45, refuse=0.2, trade=0.0),
     "foster-more": Thresholds(stop=0.5, refuse=0.5, trade=0.0),
-    "hoyle": Thresholds(stop=0.88, refuse=0.0, trade=0.0),
-    "jaques": Thresholds(stop=0.99, refuse=0.03, trade=0.0),
+    "hoyle": Thresholds(stop=0.8, refuse=0.0, trade=0.0),
+    "jaques": Thresholds(stop=1.01, refuse=0.01, trade=0.0),
     "oldway": Thresholds(stop=0.99, refuse=0.9, trade=0.0),
-    "parlett": Thresholds(stop=0.5, refuse=0.65, trade=0.0),
-    "widow": Thresholds(stop=0.99, refuse=0.8, trade=0.0),
+    "parlett": Thresholds(stop=0.45, refuse=0.2, trade=0.0),
+    "widow": Thresholds(stop=0.995, refuse=0.9, trade=0.0),
 }
 
-#: the arena's policies besides ``levels.LEVELS``
-POLICIES = ("threshold",)
+#: the arena's policies besides ``levels.LEVELS``: the threshold player and the
+#: flat determinised Monte Carlo player (``flat.choose``, strong's playout budget)
+POLICIES = ("threshold", "flat")
 
 
 def _pct(cards: Sequence[Card], obs: Observation) -> float:
@@ -249,6 +260,8 @@ class ArenaReport:
             first), the mean per-deck difference ``a - b``.
         per_deck: per policy, its score on each deck (for checks).
         decisions: decisions made per policy.
+        games: each unit is a whole game (scores per game), not one deal.
+        deals_per_unit: deals played per game (mean; 1 per deal mode).
     """
 
     preset: str
@@ -263,16 +276,23 @@ class ArenaReport:
     pairs: dict[tuple[str, str], Interval]
     per_deck: dict[str, tuple[float, ...]]
     decisions: dict[str, int]
+    games: bool = False
+    deals_per_unit: float = 1.0
 
     def text(self) -> str:
         """The report as people read it."""
         seatings = len(seatings_of(self.policies, self.seats))
+        unit = "game" if self.games else "deal"
         lines = [
             f"arena: {self.preset}"
             + (f" {json.dumps(self.options, sort_keys=True)}" if self.options else "")
-            + f", {self.seats} seats, {self.deals} decks x {seatings} seatings"
-            f" = {self.deals * seatings} deals, seed {self.seed}, strong playouts {self.playouts}",
-            f"score: {self.unit} per deal, mean [95% CI]",
+            + (f", {self.seats} seats, {self.deals} deck sequences x {seatings} seatings"
+               f" = {self.deals * seatings} games ({self.deals_per_unit:.1f} deals each)"
+               if self.games else
+               f", {self.seats} seats, {self.deals} decks x {seatings} seatings"
+               f" = {self.deals * seatings} deals")
+            + f", seed {self.seed}, strong playouts {self.playouts}",
+            f"score: {self.unit} per {unit}, mean [95% CI]",
         ]
         width = max(len(p) for p in self.policies)
         for policy in dict.fromkeys(self.policies):
@@ -304,11 +324,15 @@ def run_arena(
     playouts: int = ARENA_PLAYOUTS,
     progress: Callable[[int], None] | None = None,
     thresholds: Thresholds | None = None,
+    games: bool = False,
 ) -> ArenaReport:
     """Play ``deals`` decks in every seating of ``policies`` (see the module
     docstring) and return the report. ``thresholds`` are the ``threshold``
     player's numbers (default: the preset's in ``THRESHOLDS``, else
-    ``Thresholds()``).
+    ``Thresholds()``). With ``games`` each of the ``deals`` units is a whole
+    game instead of one deal (docs/AI.md "Game mode"): deal ``k`` of game ``i``
+    has the same deck in every seating, the game runs to its end (at most
+    ``MAX_DEALS`` deals) and a seat scores its final ledger balance.
 
     Raises:
         ValueError: an unknown preset, option or level, or too few seats.
@@ -329,27 +353,17 @@ def run_arena(
     names = list(dict.fromkeys(policies))
     per_deck: dict[str, list[float]] = {p: [] for p in names}
     decisions = dict.fromkeys(names, 0)
+    deal_counts: list[int] = []
     for index in range(deals):
-        deck = shuffled_deck(random.Random(f"arena:{seed}:{index}"))
         totals = dict.fromkeys(names, 0.0)
         counts = dict.fromkeys(names, 0)
         for t, table in enumerate(tables):
-            game = Game(rules, n, 0)
-            deal = game.start_deal(deck, rng=random.Random(f"arena:{seed}:{index}:stock"))
-            moves = 0
-            while not deal.finished:
-                seat = deal.to_act
-                assert seat is not None
-                level = table[seat]
-                rng = random.Random(f"arena:{seed}:{index}:{t}:{moves}")
-                deal.act(seat, _decide(deal, seat, level, rng, budget, tuned))
-                decisions[level] += 1
-                moves += 1
-                if moves > MAX_MOVES:
-                    raise RuntimeError(f"deal {index} in seating {table} does not end")
-            for seat in deal.active:
-                totals[table[seat]] += outcome(deal, seat)
+            scored, number = _play_unit(Game(rules, n, 0), table, f"{seed}:{index}", t, games,
+                                        budget, tuned, decisions)
+            for seat, value in scored:
+                totals[table[seat]] += value
                 counts[table[seat]] += 1
+            deal_counts.append(number)
         for p in names:
             per_deck[p].append(totals[p] / counts[p])
         if progress is not None:
@@ -359,15 +373,52 @@ def run_arena(
         (a, b): Interval.of([x - y for x, y in zip(per_deck[a], per_deck[b], strict=True)])
         for i, a in enumerate(names) for b in names[i + 1:]
     }
-    unit = "points+lives" if rules.lives else UNITS[rules.family]
+    unit = UNITS[rules.family] if games else "points+lives" if rules.lives else UNITS[rules.family]
     return ArenaReport(preset, dict(options or {}), tuple(policies), n, deals, seed, playouts, unit,
-                       scores, pairs, {p: tuple(v) for p, v in per_deck.items()}, decisions)
+                       scores, pairs, {p: tuple(v) for p, v in per_deck.items()}, decisions,
+                       games, sum(deal_counts) / len(deal_counts))
+
+
+def _play_unit(game: Game, table: Sequence[str], unit: str, t: int, games: bool, budget: Budget,
+               tuned: Thresholds, decisions: dict[str, int]) -> tuple[list[tuple[int, float]], int]:
+    """One deal (or with ``games`` one whole game) of seating ``t``: the
+    ``(seat, score)`` pairs and the deals played."""
+    number = 0
+    while True:
+        tag = f"{unit}:{number}" if games else unit
+        deck = shuffled_deck(random.Random(f"arena{'-game' if games else ''}:{tag}"))
+        deal = game.start_deal(deck, rng=random.Random(f"arena:{tag}:stock"))
+        _play(deal, table, f"arena:{tag}:{t}", budget, tuned, decisions)
+        number += 1
+        if not games or game.complete or number >= MAX_DEALS:
+            break
+    if games:
+        return [(seat, float(balance)) for seat, balance in enumerate(game.ledger)], number
+    return [(seat, outcome(deal, seat)) for seat in deal.active], number
+
+
+def _play(deal: AnyDeal, table: Sequence[str], tag: str, budget: Budget, tuned: Thresholds,
+          decisions: dict[str, int]) -> None:
+    """Play ``deal`` to its end, seat ``s`` by policy ``table[s]``."""
+    moves = 0
+    while not deal.finished:
+        seat = deal.to_act
+        assert seat is not None
+        level = table[seat]
+        rng = random.Random(f"{tag}:{moves}")
+        deal.act(seat, _decide(deal, seat, level, rng, budget, tuned))
+        decisions[level] += 1
+        moves += 1
+        if moves > MAX_MOVES:
+            raise RuntimeError(f"a deal in seating {table} does not end ({tag})")
 
 
 def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Budget,
             tuned: Thresholds) -> Decision:
     if level == "threshold":
         return threshold_choose(deal.observation(seat), tuned)
+    if level == "flat":
+        return flat.choose(seat_view(deal, seat), rng, budget)
     return levels.decide(deal, seat, level, rng=rng, budget=budget)
 
 
@@ -385,6 +436,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--options", default=None, help='table options as JSON, e.g. \'{"pounce": true}\'')
     parser.add_argument("--playouts", type=int, default=ARENA_PLAYOUTS,
                         help="strong's playouts per decision")
+    parser.add_argument("--games", action="store_true",
+                        help="play whole games (each --deals unit is a game), score the ledger")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--progress", action="store_true", help="report progress on stderr")
     args = parser.parse_args(argv)
@@ -392,7 +445,7 @@ def main(argv: list[str]) -> int:
         options = json.loads(args.options) if args.options else None
         report = run_arena(
             args.preset, [p.strip() for p in args.policies.split(",") if p.strip()], args.deals,
-            args.seed, seats=args.seats, options=options, playouts=args.playouts,
+            args.seed, seats=args.seats, options=options, playouts=args.playouts, games=args.games,
             progress=_progress(args.deals) if args.progress else None)
     except (ValueError, RulesError) as exc:
         print(f"arena: {exc}")
@@ -401,7 +454,8 @@ def main(argv: list[str]) -> int:
         print(json.dumps({
             "preset": report.preset, "options": report.options, "policies": list(report.policies),
             "seats": report.seats, "deals": report.deals, "seed": report.seed,
-            "playouts": report.playouts, "unit": report.unit,
+            "playouts": report.playouts, "unit": report.unit, "games": report.games,
+            "deals_per_unit": report.deals_per_unit,
             "scores": {p: vars(i) for p, i in report.scores.items()},
             "pairs": {f"{a}-{b}": vars(i) for (a, b), i in report.pairs.items()},
             "decisions": report.decisions,

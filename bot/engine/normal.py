@@ -41,7 +41,8 @@ from .family import Decision, Observation
 from .hands import Ranking, score, score_table
 from .moves import best_swap, by_family, forced_widow, keep_or_throw
 
-__all__ = ["LATE_CIRCUITS", "LIFE_VALUE", "choose", "improve_chance", "percentile", "unseen"]
+__all__ = ["LATE_CIRCUITS", "LIFE_VALUE", "choose", "improve_chance", "patient", "percentile",
+           "unseen"]
 
 LATE_CIRCUITS = 8  # after this many circuits the normal level ends the deal
 
@@ -69,6 +70,8 @@ OLDWAY_TAKE = 0.02
 LIFE_VALUE = 3.0
 #: jaques: pass once the chance of holding the lowest hand is at most this
 JAQUES_PASS = 0.12
+#: jaques, ``patient``: pass only holding a hand of at least this percentile
+PATIENT_PASS = 0.9
 
 _PERCENTILES: dict[str, dict[int, float]] = {}
 _SORTED: dict[str, list[int]] = {}
@@ -167,6 +170,23 @@ def choose(obs: Observation) -> Decision:
         ValueError: the observation is public or not this seat's decision.
     """
     return by_family(obs, _choose_trade, _choose_widow, _choose_discard)
+
+
+def patient(obs: Observation) -> Decision:
+    """``choose``, but in jaques it passes only holding a hand of percentile
+    ``PATIENT_PASS`` or better (before the late circuits), where ``choose``
+    passes as soon as its hand is rarely the lowest: the rollout policy and the
+    default of the strong level (docs/AI.md "How strong decides"). The same
+    as ``choose`` in the other families.
+
+    Raises:
+        ValueError: as ``choose``.
+    """
+    return by_family(obs, _choose_trade, _choose_widow, _choose_patient)
+
+
+def _choose_patient(obs: Observation, hand: tuple[Card, ...]) -> Decision:
+    return _choose_discard(obs, hand, patient=True)
 
 
 # ----------------------------------------------------------------- trade family
@@ -315,7 +335,7 @@ def _draw_value(hand: tuple[Card, ...], pool: list[Card], ranking: Ranking) -> f
     return total / len(pool)
 
 
-def _choose_discard(obs: Observation, hand: tuple[Card, ...]) -> Decision:
+def _choose_discard(obs: Observation, hand: tuple[Card, ...], patient: bool = False) -> Decision:
     legal = obs.legal
     ranking = obs.rules.ranking
     k = _opponents(obs)
@@ -326,7 +346,7 @@ def _choose_discard(obs: Observation, hand: tuple[Card, ...]) -> Decision:
     late = _circuits(obs) >= LATE_CIRCUITS
     if late:
         return Decision("pass") if "pass" in legal else Decision("knock")
-    if "pass" in legal and (1 - now) ** k <= JAQUES_PASS:
+    if "pass" in legal and (now >= PATIENT_PASS if patient else (1 - now) ** k <= JAQUES_PASS):
         return Decision("pass")
     pool = unseen(obs, obs.discard_top)
     draw_value = _draw_value(hand, pool, ranking) if pool else now

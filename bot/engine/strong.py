@@ -25,14 +25,15 @@ deal itself:
    rating when there are more (oldway swaps, jaques offers); the ``normal``
    level's own choice is always kept.
 3. **Playouts.** Each candidate is applied in a world and the deal is played
-   to its end by a fast policy (``normal`` by default) for every seat,
+   to its end by a fast policy (``ROLLOUT``: ``normal.patient``, which is
+   ``normal`` but passes only with a top-10% hand in jaques) for every seat,
    scoring ``outcome`` for the seat: the points or chips the deal moved
    (oldway: plus ``LIFE_VALUE`` per life won or lost; hoyle: plus an equal
    share of a carried pool). Candidates share the same worlds (common random numbers);
    successive halving drops the worse half after each round.
-4. **Choice.** The best mean wins, but only when it beats the ``normal``
-   choice by more than ``CONFIDENCE`` standard errors of their paired
-   difference; otherwise ``normal``'s choice stands.
+4. **Choice.** The best mean wins, but only when it beats the rollout
+   policy's choice by more than ``CONFIDENCE`` standard errors of their paired
+   difference; otherwise that choice stands.
 
 The budget is a number of playouts and/or a wall-clock deadline
 (``time.perf_counter``), checked before each world is sampled, before each
@@ -73,7 +74,7 @@ __all__ = [
 LIFE_VALUE = normal.LIFE_VALUE
 #: at most this many candidates are played out (the rest are trimmed statically)
 MAX_CANDIDATES = 8
-#: the best candidate replaces normal's choice only when its paired mean gain
+#: the best candidate replaces the rollout policy's choice only when its paired mean gain
 #: exceeds this many standard errors
 CONFIDENCE = 1.0
 #: a playout stops after this many moves (every policy ends its deals far sooner)
@@ -116,7 +117,11 @@ class Budget:
 #: the budget of a live table (docs/AI.md: decision times)
 DEFAULT_BUDGET = Budget()
 
-ROLLOUTS: dict[str, Policy] = {"easy": easy.choose_easy, "normal": normal.choose}
+ROLLOUTS: dict[str, Policy] = {"easy": easy.choose_easy, "normal": normal.choose,
+                               "patient": normal.patient}
+#: the playouts' policy and the choice that stands unless the playouts are sure of
+#: a better one: ``normal``, patient in jaques (``normal.patient``)
+ROLLOUT = "patient"
 
 
 class _Contradiction(Exception):
@@ -828,7 +833,7 @@ def _late(obs: Observation) -> bool:
 
 
 def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | None = None,
-           rollout: str = "normal", *, clock: Clock = time.perf_counter) -> Decision:
+           rollout: str = ROLLOUT, *, clock: Clock = time.perf_counter) -> Decision:
     """Decide for ``view.seat`` (which must be the seat to act) by determinised
     Monte Carlo; see the module docstring.
 
@@ -836,13 +841,15 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
         view: what the seat knows (``view.seat_view(deal, seat)``).
         rng: the random source of the worlds (default: a fresh unseeded one).
         budget: playouts and/or seconds (default ``DEFAULT_BUDGET``).
-        rollout: the policy of the playouts: ``normal`` or ``easy``.
+        rollout: the policy of the playouts (``patient``, ``normal`` or ``easy``);
+            ``normal.patient``'s choice (else ``normal``'s) stands unless the playouts
+            find a better one (``CONFIDENCE``).
         clock: seconds on a monotonic clock, for ``budget.seconds`` (tests
             pass a fake one).
 
     Returns:
         A legal decision: past the deadline, the best over the worlds every
-        live candidate finished (``normal``'s choice if none did).
+        live candidate finished (the rollout policy's choice if none did).
 
     Raises:
         ValueError: not this seat's decision.
@@ -853,7 +860,7 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
         raise ValueError("the AI can only decide for the seat to act")
     if "buy_horse" in obs.legal:
         return _horse(obs)
-    default = normal.choose(obs)
+    default = normal.patient(obs) if rollout == "patient" else normal.choose(obs)
     if default.kind == "pounce":
         return default  # four of a kind beats every hand: nothing to weigh
     search = _Search(view, rng if rng is not None else random.Random(), budget or DEFAULT_BUDGET,

@@ -44,7 +44,7 @@ class FakeClock:
     def tick(self, obs: Observation):  # the rollout policy, counted
         self.now += TICK
         self.moves += 1
-        return normal.choose(obs)
+        return normal.patient(obs)
 
 
 def full_playout_moves(deal: AnyDeal, seat: int) -> int:
@@ -68,15 +68,15 @@ def test_a_deadline_passed_mid_playout_stops_the_search_at_once(preset, seed, mo
     # the playouts here are long: waiting for one to end would overrun the deadline
     assert full_playout_moves(copy.deepcopy(deal), seat) > allowed + strong.CLOCK_EVERY
     clock = FakeClock()
-    monkeypatch.setitem(strong.ROLLOUTS, "normal", clock.tick)
+    monkeypatch.setitem(strong.ROLLOUTS, strong.ROLLOUT, clock.tick)
     view = seat_view(deal, seat)
     decision = strong.choose(view, random.Random(1), strong.Budget(playouts=2000, seconds=0.2),
                              clock=clock)
     assert decision in [d for a in deal.legal_actions(seat) for d in deal.choices(seat, a)]
     # it stopped within CLOCK_EVERY moves of the deadline, mid-playout, far from 2000 playouts
     assert allowed <= clock.moves <= allowed + strong.CLOCK_EVERY
-    # with nothing finished in every candidate's world, normal's choice stands
-    assert decision == normal.choose(view.obs)
+    # with nothing finished in every candidate's world, the rollout policy's choice stands
+    assert decision == normal.patient(view.obs)
 
 
 def test_a_playout_told_to_stop_raises_and_leaves_the_deal_unfinished():
@@ -133,9 +133,9 @@ def test_a_long_stall_makes_the_search_keep_a_reserve(jump, earliest, monkeypatc
     def policy(obs: Observation):
         moves[0] += 1
         now[0] += 0.001 + (jump if moves[0] == 10 else 0.0)
-        return normal.choose(obs)
+        return normal.patient(obs)
 
-    monkeypatch.setitem(strong.ROLLOUTS, "normal", policy)
+    monkeypatch.setitem(strong.ROLLOUTS, strong.ROLLOUT, policy)
     decision = strong.choose(seat_view(deal, seat), random.Random(2),
                              strong.Budget(playouts=2000, seconds=0.2), clock=lambda: now[0])
     assert decision in [d for a in deal.legal_actions(seat) for d in deal.choices(seat, a)]

@@ -39,7 +39,10 @@ def test_the_arena_seats_the_threshold_player_and_tunes_it(capsys):
     assert set(report.scores) == {"threshold", "normal"} and report.decisions["threshold"] > 0
     eager = arena.run_arena("foster", ["threshold", "normal"], 2, 3,
                             thresholds=arena.Thresholds(stop=0.0))
-    assert eager.per_deck != report.per_deck  # the numbers change its play
+    patient = arena.run_arena("foster", ["threshold", "normal"], 2, 3,
+                              thresholds=arena.Thresholds(stop=1.01))
+    assert eager.per_deck != patient.per_deck  # the numbers change its play
+    assert eager.decisions["threshold"] < patient.decisions["threshold"]
     assert engine_main(["arena", "--preset", "jaques", "--policies", "threshold,normal",
                         "--deals", "1", "--seed", "2"]) == 0
     assert "threshold - normal" in capsys.readouterr().out
