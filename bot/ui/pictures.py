@@ -308,47 +308,22 @@ def _ink_indices(fill: tuple[int, int, int], ground: tuple[int, int, int]) -> by
     return _quantize(strip).tobytes()
 
 
-@lru_cache(maxsize=1024)
-def _plain(sides: int, box: tuple[int, int, int, int]) -> tuple[int, int, int] | None:
-    """The one colour of the bare table (``_table_ground``) under ``box``, or
-    ``None`` where it has more than one."""
-    colours = _table_ground(sides, _frame(sides).height)[0].crop(box).getcolors(1)
-    if not colours:
-        return None
-    colour = colours[0][1]
-    assert isinstance(colour, tuple)
-    return (colour[0], colour[1], colour[2])
-
-
 def _words_part(sides: int, box: tuple[int, int, int, int], texts: Sequence[Words],
                 ) -> Image.Image:
     """A part of a table picture that holds ``texts`` only (in the part's
     coordinates), mapped to the palette: ``_part`` drawing them with ``_text``,
-    pixel for pixel. Where each text's mask lies on plain bare table and no two
-    masks meet, the text is pasted as a tile already mapped (``_text_tile``) on
-    the bare table already mapped: no drawing, no mapping."""
-    width, height = box[2] - box[0], box[3] - box[1]
-    tiles: list[tuple[Image.Image, tuple[int, int]]] = []
-    boxes: list[tuple[int, int, int, int]] = []
-    for (x, y), text, font, fill, anchor in texts:
-        fx, fy = x - math.floor(x), y - math.floor(y)
-        mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
-        left, top = math.floor(x) - ox, math.floor(y) - oy
-        seen = (max(left, 0), max(top, 0), min(left + mask.width, width),
-                min(top + mask.height, height))
-        if seen[0] >= seen[2] or seen[1] >= seen[3]:
-            continue  # wholly outside the part: draws nothing
-        ground = _plain(sides, (box[0] + seen[0], box[1] + seen[1], box[0] + seen[2],
-                                box[1] + seen[3]))
-        if ground is None or any(_meets(seen, other) for other in boxes):
-            def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-                for point, words, face, ink, where in texts:
-                    _text(img, point, words, face, ink, where)
-            return _part(sides, box, paint)
-        boxes.append(seen)
-        tiles.append((_text_tile(text, font, anchor, fx, fy, fill, ground), (left, top)))
-    part = _table_ground(sides, _frame(sides).height)[1].crop(
-        (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one pixel to the right
+    pixel for pixel. Where each text lies wholly in the part on plain bare table
+    and no two meet, the texts are pasted as tiles already mapped
+    (``_word_tiles``) on the bare table already mapped: no drawing, no mapping."""
+    table = _table_ground(sides, _frame(sides).height)
+    tiles = _word_tiles(("table", sides, box), lambda: table[0].crop(box), texts,
+                        [(0, 0, box[2] - box[0], box[3] - box[1])])
+    if tiles is None:
+        def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            for point, words, face, ink, where in texts:
+                _text(img, point, words, face, ink, where)
+        return _part(sides, box, paint)
+    part = table[1].crop((box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one to the right
     for tile, xy in tiles:
         _put(part, tile, xy)
     return part
@@ -1909,7 +1884,6 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _clean.cache_clear()
         _table_ground.cache_clear()
         _plate_ground.cache_clear()
-        _plain.cache_clear()
         _PLAIN_UNDER.clear()
         _ink_indices.cache_clear()
         _header_texts.cache_clear()
