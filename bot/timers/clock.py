@@ -28,9 +28,10 @@ from discord.ext import tasks
 from ..i18n import _
 from ..publishing.publisher import Publisher
 from ..runtime.sending import ping
-from ..service import SLOW_TURN, LiveTable, Outcome, StorageFailure, TableService, UserError
+from ..service import LiveTable, Outcome, StorageFailure, TableService, UserError
 from ..service.locks import InFlight
 from ..ui import render
+from .slow import Schedule, reminder_due, schedule
 
 log = logging.getLogger(__name__)
 
@@ -398,32 +399,20 @@ class Timers:
         seconds = (await self.service.settings(live.row.guild_id)).turn_timer
         if seconds <= 0:
             return
-        now = start = discord.utils.utcnow()
-        slow = seconds >= SLOW_TURN
-        if slow:  # a turn of hours: its start is written down, and kept through restarts
-            try:
-                start, _reminded = await self.service.turn_started(
-                    live.id, moment[0], moment[1], seat, now)
-            except Exception:
-                log.warning("table %s: a slow turn's start could not be written; it counts "
-                            "from now", live.id, exc_info=True)
-            if (self.turn_timers.get(live.id) is not None or live.deal is not deal
-                    or (live.deal_number, len(deal.operations), deal.to_act) != moment):
-                return  # armed meanwhile, or the moment passed while it was written down
-        deadline = start + datetime.timedelta(seconds=seconds)
-        remind = max(0.0, (start + datetime.timedelta(seconds=seconds / 2) - now).total_seconds())
-        expire = max(remind, (deadline - now).total_seconds())
+        deadline, slow = await schedule(self.service, live.id, moment, seconds,
+                                        discord.utils.utcnow())
+        if slow is not None and (self.turn_timers.get(live.id) is not None
+                                 or live.deal is not deal or (live.deal_number,
+                                 len(deal.operations), deal.to_act) != moment):
+            return  # armed meanwhile, or the moment passed while it was written down
         self.deadlines[live.id] = (moment, deadline)
         self.turn_timers[live.id] = asyncio.create_task(self._turn_timer(
-            live.id, live.deal_number, len(deal.operations), seat, seconds,
-            (remind, expire) if slow else None))
+            live.id, live.deal_number, len(deal.operations), seat, seconds, slow))
 
     async def _turn_timer(self, table_id: int, deal_number: int, seq: int, seat: int,
-                          seconds: int, slow: tuple[float, float] | None = None) -> None:
-        """Remind the member halfway, then let the AI play at the deadline. ``slow``:
-        a turn of hours (``SLOW_TURN``), as ``(seconds to the reminder, seconds to
-        the deadline)`` from now, counted from the turn's written-down start; its
-        reminder is sent only when ``claim_reminder`` lets it through (once)."""
+                          seconds: int, slow: Schedule | None = None) -> None:
+        """Remind the member halfway, then let the AI play at the deadline (``slow``:
+        a turn of hours, on its ``Schedule``, reminded once: ``bot.timers.slow``)."""
         await asyncio.sleep(seconds / 2 if slow is None else slow[0])
         live = self.service.tables.get(table_id)
         deal = live.deal if live is not None else None
@@ -438,7 +427,7 @@ class Timers:
         known = self.deadlines.get(table_id)
         left = (render.when(known[1]) if known is not None
                 else _("in {seconds}").format(seconds=render.plural(seconds - seconds // 2, 'second')))
-        if await self._reminder_due(table_id, deal_number, seq, slow):
+        if await reminder_due(self.service, table_id, deal_number, seq, slow):
             with contextlib.suppress(discord.HTTPException):
                 self.reminders[table_id] = await self.publisher.channel(live).send(
                     "⏰ " + _("{member}, it is your move: the AI plays for you {left}.").format(
@@ -449,21 +438,6 @@ class Timers:
         self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)  # no deadline shown while the AI plays
         self._act(self._expire(table_id, deal_number, seq, seat, member_id))
-
-    async def _reminder_due(self, table_id: int, deal_number: int, seq: int,
-                            slow: tuple[float, float] | None) -> bool:
-        """Whether to send the turn's reminder now: always for a timer in memory; for
-        a slow turn only when storage lets this one through (never twice, restarts
-        included; when storage cannot say, none is sent)."""
-        if slow is None:
-            return True
-        try:
-            return await self.service.claim_reminder(table_id, deal_number, seq,
-                                                     discord.utils.utcnow())
-        except Exception:
-            log.warning("table %s: a slow turn's reminder could not be marked; not sent",
-                        table_id, exc_info=True)
-            return False
 
     def _act(self, step: Coroutine[Any, Any, None]) -> None:
         """Run what a timer does once it has run out as a task of its own, which
