@@ -220,7 +220,8 @@ async def check_memory(bot: Any) -> list[str]:
 
 async def repost(env: Any, bot: Any, seats: list[Any]) -> int:
     """A resumed table's controls in the new simulated Discord: the table message
-    (the bot's own ``post_table_message``), or after a showdown a Next deal button.
+    (the bot's own ``post_table_message``) and a pending offer's own message with
+    its answers (``after_deal_change``), or after a showdown a Next deal button.
     Returns the messages posted."""
     from bench_bot import find_message
 
@@ -235,6 +236,11 @@ async def repost(env: Any, bot: Any, seats: list[Any]) -> int:
         if not live.deal.finished:
             if find_message(s.channel, f"commerce:play:{live.id}:{n}:") is None:
                 await bot.publisher.post_table_message(live)
+                posted += 1
+            if (live.deal.pending is not None
+                    and find_message(s.channel, f"commerce:answer:{live.id}:{n}:") is None):
+                bot.publisher.offers.pop((live.id, n, len(live.deal.operations)), None)
+                await bot.publisher.after_deal_change(live)
                 posted += 1
         elif not live.game.complete and find_message(s.channel, f"commerce:next:{live.id}:{n}") is None:
             await bot.get_channel(s.channel.id).send("Next deal", view=view_of(NextDealButton(live.id, n)))

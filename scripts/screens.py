@@ -68,7 +68,7 @@ async def main(url, out, width, height, chromium):
             await page.goto(url, wait_until="domcontentloaded")
             await page.wait_for_function(
                 "() => window.simcordPreview && window.simcordPreview.ready === true",
-                timeout=30000)
+                timeout=120000)
             await page.wait_for_timeout(800)  # pictures, fonts and emoji settle
             await page.screenshot(path=out, type="png")
             sys.stdout.write(await page.inner_text("body"))
@@ -106,6 +106,17 @@ class Camera:
     async def shoot(self, channel, viewer, name: str) -> str:
         """Save ``name``.png as ``viewer`` sees ``channel``; returns the page's text."""
         path = self.out / f"{name}.png"
+        for attempt in range(3):  # a busy machine can be slow to draw the page: try again
+            try:
+                return await self._shoot(channel, viewer, path)
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _shoot(self, channel, viewer, path: Path) -> str:
+        """One capture of ``path`` (``shoot``)."""
+        name = path.stem
         async with self.env.preview(channel, viewers=[viewer], layout="channel", width=WIDTH,
                                     height=HEIGHT, port=0, locale=self.locale,
                                     presentation_time=self.env.now()) as preview:

@@ -202,8 +202,7 @@ class Publisher:
 
     def table_embed(self, live: LiveTable) -> discord.Embed:
         """The table message's embed now: the turn deadline as a relative
-        timestamp (the next deal's time is the showdown's), and the table picture
-        as its image."""
+        timestamp, and the table picture as its image."""
         deal = live.deal
         countdowns = self.countdowns
         turn = countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
@@ -226,11 +225,10 @@ class Publisher:
                 self.older.embeds(live.id, message_id, drop=True)
                 continue
             if message_id is not None:  # no button or countdown left on the deal before
+                keep = proof_view(live.id, live.deal_number - 1) if message_id == previous else None
                 await self.older.settle(live.id, message_id, functools.partial(
                     settle_old, self.channel(live), message_id,
-                    self.older.embeds(live.id, message_id, drop=True),
-                    proof_view(live.id, live.deal_number - 1) if message_id == previous
-                    else None))
+                    self.older.embeds(live.id, message_id, drop=True), keep))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await moments.showing(live)  # first: the table message shows its deadline
         if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
@@ -440,8 +438,7 @@ class Publisher:
                 items += [CutButton(live.id)] if live.game.shuffler is not None else []
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
-            if live.game.shuffler is not None:  # the deal's proof, one click away
-                items.append(ProofButton(live.id, live.deal_number))
+            items += [ProofButton(live.id, live.deal_number)] if live.game.shuffler is not None else []
             view = sent_view(view_of(*items) if items else None)
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)

@@ -95,13 +95,13 @@ async def test_blank_name_on_buttons_and_in_messages(simcord_env):
     guild, _, channel, (ann, ben) = await table_of(env, ["ann", "🤖\ufe0f"], ai=1)
     live = env.bot.service.in_channel(channel.id)
     table = next(m for m in channel.history() if m.id == live.row.table_message_id)
-    lines = message_text(table).splitlines()
-    # the Players field: a line with only the balance after the marks
-    players = [line for line in lines if "balance" in line]
-    assert len(players) == 3
-    assert len(players) == 3
-    assert all(not blank(re.sub(r"[▶🂠·:]|balance [+-]\d+", "", line).strip()) for line in players), \
-        [p.encode("unicode_escape") for p in players]
+    # the seats as the table picture shows them (its description names them): none
+    # is only its balance
+    [picture] = table.attachments
+    seats = (picture.description or "").split("Seats: ", 1)[1].split(". ", 1)[0].split("; ")
+    assert len(seats) == 3
+    assert all(not blank(re.sub(r"\(dealer\)|[+−±]\d+|, .*$", "", seat).strip())
+               for seat in seats), [p.encode("unicode_escape") for p in seats]
     env.errors  # noqa: B018
 
 
