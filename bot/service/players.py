@@ -41,8 +41,10 @@ QUICK = Budget(playouts=60, seconds=0.06)
 #: seconds one decision of a review may take in the worker (a coach's search and the
 #: playouts that price the difference: about a second; docs/AI.md "Review")
 JUDGE_DEADLINE = 30.0
-#: worlds a review's cost is measured in when the tests decide here (``rng``)
-TEST_WORLDS = 12
+#: the coach's search and the worlds of a review's cost when the tests decide here
+#: (``rng``): small, so that a review of a whole game takes well under a second
+TEST_REVIEW = Budget(playouts=40, seconds=None)
+TEST_WORLDS = 6
 
 
 def _ready() -> bool:
@@ -153,14 +155,13 @@ class AiPlayers:
     async def judge(self, moment: engine_review.Moment) -> engine_review.Judged:
         """One decision of a member's review, judged in the worker (off the event
         loop; other interactions go on), within ``JUDGE_DEADLINE`` seconds; tests
-        with a seeded ``rng`` judge here with this object's budget (the one their
-        hints use).
+        with a seeded ``rng`` judge here, with ``TEST_REVIEW`` and ``TEST_WORLDS``.
 
         Raises:
             Exception: the worker failed or overran (the caller says so).
         """
         if self.rng is not None:
-            return engine_review.judge(moment, self.budget, worlds=TEST_WORLDS)
+            return engine_review.judge(moment, TEST_REVIEW, worlds=TEST_WORLDS)
         return await self._off_loop(_judge, moment, deadline=JUDGE_DEADLINE)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any,

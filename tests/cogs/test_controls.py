@@ -194,6 +194,10 @@ async def every_control_on_screen(env):
     game = await dan.slash(general, "commerce history", table=int(channel.name.split("-")[1]))
     assert listing.ephemeral and game.ephemeral
     shown += [(dan, listing.response), (dan, game.response)]
+    # its final standings, with Review (issue 24 §3)
+    [final] = [m for m in channel.history() if m.embeds
+               and (m.embeds[0].title or "").startswith("Game over")]
+    shown.append((dan, final))
     # a lobby, and the reset question
     channel, lobby = await table_of(env, guild, dan, (), general)
     shown.append((mod, lobby))

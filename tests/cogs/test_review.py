@@ -1,7 +1,7 @@
 """Issue 24 §3: the coach's review of a finished game through Discord. Each member
 opens their own private review from the Review button under the final standings or
 with /commerce review: their decisions only (the moves they chose themselves),
-each with the coach's choice (the hint they would have been given) and its cost,
+each with the coach's choice (``coach.advise`` of their view then) and its cost,
 the game's accuracy and the trend; someone who did not play is refused; the review
 is computed once and survives a restart."""
 
@@ -12,6 +12,7 @@ import re
 from bot import create_bot
 from bot.engine import coach, parse_card
 from bot.engine import review as engine_review
+from bot.service.players import TEST_REVIEW
 from bot.service.reviews import decision_dict
 from bot.ui.cards import card_label
 from tests.cogs.helpers import CARD_LABEL, Table, answer_text, private, restart, rows
@@ -100,7 +101,7 @@ async def test_each_member_reviews_their_own_decisions(simcord_env):
     arch = await bot.service.archive.archived(guild.id, live.id)
     moments = list(engine_review.moments(list(arch.live.game.deals), seat, set(moves)))
     assert len(moments) == len(stored.lines)
-    budget = bot.service.players.budget
+    budget = TEST_REVIEW  # the coach's search of a review when the tests decide in-process
     for moment, line in zip(moments, stored.lines, strict=True):
         assert moment.view.seat == seat
         assert line["did"] == decision_dict(moment.decision)
