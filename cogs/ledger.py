@@ -1,7 +1,7 @@
 """``/commerce`` commands of the server's ledger: the leaderboard (of one preset,
 one period, or all) and a member's figures. The leaderboard's Previous / Next
 buttons carry its preset and period and are handled by the bot's control
-handlers (``bot.interactions.handlers.Handlers.on_page``), which show the same pages.
+handlers (``bot.interactions.ledger.LedgerHandlers.on_page``), which show the same pages.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.engine import PRESETS
 from bot.i18n import _
 from bot.interactions.commands import Subcommands
 from bot.interactions.guard import guarded
-from bot.interactions.handlers import PER_PAGE
+from bot.interactions.ledger import PER_PAGE
 from bot.process.app import CommerceBot
 from bot.runtime.sending import reply, say
 from bot.service import UserError

@@ -37,16 +37,14 @@ from ..service import (
 )
 from ..service.refusals import refusal
 from ..timers.clock import Timers, still_member
-from ..ui import confirm, hints, panel, proofs, render, standings
-from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view, pager_view
-from .guard import guarded, require_manager
+from ..ui import confirm, hints, panel, proofs, render
+from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view
+from .guard import guarded
 from .history import HistoryHandlers
+from .ledger import LedgerHandlers
 from .review import ReviewHandlers
 
 log = logging.getLogger(__name__)
-
-#: leaderboard lines per page
-PER_PAGE = 10
 
 #: moves without a card: a table-message button makes them at once (Draw asks next)
 SIMPLE_MOVES = (MOVES & BUTTONS) - {Action.DRAW}
@@ -113,6 +111,7 @@ class Handlers(HistoryHandlers, ReviewHandlers):
         self.after = after
         self.timers = timers
         self.panels = publisher.panels
+        self.ledger = LedgerHandlers(service)
 
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
@@ -404,70 +403,13 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             await self.after.show(await self.service.next_deal(table_id, after=deal), interaction)
         await guarded(interaction, table_id, work)
 
-    # ------------------------------------------------------------ ledger
+    # ------------------------------------------------- ledger and admin
     async def on_page(self, interaction: discord.Interaction, guild_id: int, page: int,
                       board: BoardFilter | None = None) -> None:
-        """Previous / Next pressed under a leaderboard: show page ``page`` (0-based)
-        of ``board``'s preset and period (default: the whole ledger) as the ledger
-        stands now."""
-        board = board or BoardFilter()
-
-        async def work() -> None:
-            rows, total = await self.service.leaderboard(
-                guild_id, page, per_page=PER_PAGE, preset=board.preset, period=board.period,
-                season=board.season)
-            if not rows:
-                raise UserError(i18n._("Page {page} of the leaderboard is empty now: the ledger "
-                                  "has changed. Run /commerce leaderboard again.").format(page=page + 1))
-            pages = -(-total // PER_PAGE)
-            known = await self.service.member_names(guild_id, [m for m, _ in rows])
-            embed = standings.leaderboard_embed(rows, page, total, PER_PAGE, preset=board.preset,
-                                                period=board.period, known=known,
-                                                season=board.season)
-            await edit(interaction, embed=embed,
-                       view=pager_view(guild_id, interaction.user.id, page, pages, board),
-                       allowed_mentions=discord.AllowedMentions.none())
-        await guarded(interaction, None, work)
-
-    # ------------------------------------------------------------- admin
-    async def _confirmed(self, interaction: discord.Interaction, expires: int,
-                         confirmed: bool) -> discord.Member | None:
-        """The manager who pressed Confirm under a question in time (their
-        permission checked again: they may have lost it meanwhile); ``None`` once
-        the press is answered: the question expired (``expires``, unix seconds) or
-        was cancelled.
-
-        Raises:
-            UserError: the member no longer has Manage Server.
-        """
-        if discord.utils.utcnow().timestamp() > expires:
-            await edit(interaction, content=i18n._("This confirmation expired: run the command again."),
-                       view=None)
-            return None
-        if not confirmed:
-            await edit(interaction, content=i18n._("Cancelled: nothing changed."), view=None)
-            return None
-        return require_manager(interaction)
+        """Previous / Next under a leaderboard (``LedgerHandlers.on_page``)."""
+        await self.ledger.on_page(interaction, guild_id, page, board)
 
     async def on_confirm(self, interaction: discord.Interaction, question: str, expires: int,
                          confirmed: bool) -> None:
-        """Confirm or Cancel pressed under a manager's question (by the member who
-        asked, in the guild it was asked in: ``components.Placed`` checked that):
-        ``reset`` zeroes every balance of the guild, ``season`` starts its next
-        season. After ``expires`` (unix seconds) nothing happens and the buttons go."""
-        async def work() -> None:
-            assert interaction.guild is not None
-            member = await self._confirmed(interaction, expires, confirmed)
-            if member is None:
-                return
-            if question == "season":
-                number = await self.service.start_season(interaction.guild.id, member.id)
-                text = i18n._("Season {number} has begun: the leaderboards count it from now on. "
-                              "Earlier seasons stay on `/commerce leaderboard season:`."
-                              ).format(number=number)
-            else:
-                count = await self.service.reset_ledger(interaction.guild.id, member.id)
-                text = i18n.ngettext("Done: {count} balance reset to zero.",
-                                     "Done: {count} balances reset to zero.", count).format(count=count)
-            await edit(interaction, content=text, view=None)
-        await guarded(interaction, None, work)
+        """Confirm or Cancel under a manager's question (``LedgerHandlers.on_confirm``)."""
+        await self.ledger.on_confirm(interaction, question, expires, confirmed)

@@ -21,16 +21,17 @@ from typing import Any, Protocol
 
 import discord
 
-from ..engine import choices, get_preset
+from ..engine import AnyDeal, choices, describe, get_preset
 from ..engine.daily import LEVEL, PRESET, SEATS
 from ..i18n import _
 from ..service import LiveTable
 from ..service.daily import DailyBoard, DailyProof, DailyState
 from ..storage import SeatRow, TableRow
 from . import names, panel, render
+from .cards import hand_label
 from .components import NOT_HERE, NOT_PRIVATE, DynamicButton, Placed, dynamic_view
 from .controls import CONTROLS
-from .words import signed
+from .words import hand_words, signed
 
 #: the most buttons a message carries (Discord's limit: 5 rows of 5)
 MAX_BUTTONS = 25
@@ -155,7 +156,7 @@ def game_embed(state: DailyState, live: LiveTable, *, note: str = "") -> discord
         embed.add_field(name=_("Showdown"), value=(
             f"{render.how_it_ended(live, deal.showdown)}\n"
             f"{render.showdown_result(live, deal)}")[:1024], inline=False)
-        render.add_lines(embed, _("Hands"), render.showdown_hands(live, deal), inline=False)
+        render.add_lines(embed, _("Hands"), showdown_hands(live, deal), inline=False)
         render.add_lines(embed, _("This deal"), render.payment_lines(live, deal), inline=False)
     if game.result is not None:
         embed.add_field(name=_("Your result"), value=_(
@@ -163,6 +164,24 @@ def game_embed(state: DailyState, live: LiveTable, *, note: str = "") -> discord
             points=signed(game.result)), inline=False)
     embed.add_field(name=_("Fair shuffle"), value=commitment_lines(state), inline=False)
     return embed
+
+
+
+def showdown_hands(live: LiveTable, deal: AnyDeal) -> list[str]:
+    """One line per seat of a finished daily deal: its hand and category (🏆 for
+    the winner), or that it sat out (the daily game has no picture to show them)."""
+    sd = deal.showdown
+    assert sd is not None
+    hands = []
+    for s, h in enumerate(sd.hands):
+        if not h:
+            hands.append(_("{name}: sits out").format(name=render.seat_name(live, s)))
+            continue
+        mark = " 🏆" if s == sd.winner else ""
+        dealer = _(" (dealer)") if s == deal.dealer else ""
+        hands.append(f"{render.seat_name(live, s)}{dealer}: {hand_label(h)} — "
+                     f"{hand_words(describe(h, deal.rules.ranking))}{mark}")
+    return hands
 
 
 def game_view(state: DailyState, live: LiveTable, guild_id: int) -> discord.ui.View | None:
