@@ -1463,11 +1463,20 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
     groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
     widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
-    total = sum(widths) + 28 * max(0, len(groups) - 1)
+    label_font = _font(17)
+    # 28 pixels between piles, more where two labels wider than their piles would
+    # meet (a longer word in another language: "Ablagestapel (1)"); measured with
+    # two-digit counts, so that every band of the centre places its piles alike
+    widest = _centre_groups(None if stock is None else 88, middle_label, middle,
+                            None if discard is None else (None, 88))
+    over = [max(0.0, (_length(label_font, label) - w) / 2)
+            for (label, _c), w in zip(widest, widths, strict=True)]
+    gaps = [max(28, math.ceil(a + b + 12))
+            for a, b in zip(over, over[1:], strict=False)] + [0] * bool(over)
+    total = sum(widths) + sum(gaps)
     x = (cx0 + cx1 - total) // 2
     y = cy0 + 40
-    label_font = _font(17)
-    for (label, cards), w in zip(groups, widths, strict=True):
+    for (label, cards), w, gap in zip(groups, widths, gaps, strict=True):
         if only in (None, "cards"):
             if not cards:
                 draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT,
@@ -1478,7 +1487,7 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
                 _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
         if only in (None, "labels"):
             write((x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
-        x += w + 28
+        x += w + gap
     if note and only in (None, "labels"):
         write(((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
 
