@@ -429,7 +429,8 @@ def main(argv: list[str]) -> int:
         description="Duplicate deals between AI levels (docs/AI.md).")
     parser.add_argument("--preset", default="foster")
     parser.add_argument("--policies", default="strong,normal,easy",
-                        help="comma-separated AI levels, one per seat (repeated to fill --seats)")
+                        help="comma-separated AI levels or baselines (threshold, flat), one per seat "
+                             "(repeated to fill --seats)")
     parser.add_argument("--deals", type=int, default=100, help="decks to deal (each in every seating)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, default=None)
