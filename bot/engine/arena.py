@@ -94,8 +94,8 @@ class Thresholds:
     trade: float = 0.0
 
 
-#: per preset, tuned against ``normal`` by ``scripts/tune_threshold.py`` (docs/AI.md
-#: "The threshold player"; 100 decks per grid point, seed 1)
+#: per preset, tuned against ``normal`` by ``scripts/tune_threshold.py --refine 200``
+#: (docs/AI.md "The threshold player": a grid on seed 1, refined on seed 501, checked on 1001)
 THRESHOLDS: dict[str, Thresholds] = {
     "foster": Thresholds(stop=0.45, refuse=0.2, trade=0.0),
     "foster-more": Thresholds(stop=0.5, refuse=0.5, trade=0.0),
@@ -429,7 +429,8 @@ def main(argv: list[str]) -> int:
         description="Duplicate deals between AI levels (docs/AI.md).")
     parser.add_argument("--preset", default="foster")
     parser.add_argument("--policies", default="strong,normal,easy",
-                        help="comma-separated AI levels, one per seat (repeated to fill --seats)")
+                        help="comma-separated AI levels or baselines (threshold, flat), one per seat "
+                             "(repeated to fill --seats)")
     parser.add_argument("--deals", type=int, default=100, help="decks to deal (each in every seating)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, default=None)
