@@ -1042,6 +1042,14 @@ def _draw_seat_plate(draw: ImageDraw.ImageDraw, acting: bool, x: int, y: int) ->
                 outline=GOLD if acting else PLATE_EDGE, width=2)
 
 
+def _name_font(name: str, room: float) -> ImageFont.FreeTypeFont:
+    """The font of a seat's name on its plate, ``room`` pixels wide: bold 21; a
+    name a little too long for it in bold 18 or 16, whole ("🤖 AI Babbage"); a
+    name too long even then in bold 21, cut by ``_fit``."""
+    return next((f for f in (_font(21, True), _font(18, True), _font(16, True))
+                 if _length(f, name) <= room), _font(21, True))
+
+
 def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int, *,
                plate: bool = True) -> None:
     """A seat's plate at ``(x, y)`` and what it says (``plate=False``: the bare
@@ -1049,8 +1057,8 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
     if plate:
         _draw_seat_plate(draw, seat.acting, x, y)
     ink = WHITE if seat.active else DIM
-    name_font = _font(21, True)
     room = PLATE_W - 24 - (20 if seat.dealer else 0)
+    name_font = _name_font(seat.name, room)
     _text(img, (x + 12, y + 20), _fit(seat.name, name_font, room), name_font, ink, "lm")
     fx = x + 12
     line = y + 47
