@@ -1442,6 +1442,21 @@ def _centre_groups(stock: int | None, middle_label: str, middle: tuple[Card, ...
     return groups
 
 
+def _writer(img: Image.Image, words: list[Words] | None,
+            ) -> Callable[[tuple[float, float], str, ImageFont.FreeTypeFont,
+                           tuple[int, int, int], str], None]:
+    """A ``write(point, text, font, fill, anchor)`` that draws the text on ``img``
+    (``_text``), or, given ``words``, adds its arguments to them to be pasted as
+    tiles later."""
+    def write(point: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
+              fill: tuple[int, int, int], anchor: str) -> None:
+        if words is None:
+            _text(img, point, text, font, fill, anchor)
+        else:
+            words.append((point, text, font, fill, anchor))
+    return write
+
+
 def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, pool: str,
                  stock: int | None, middle_label: str, middle: tuple[Card, ...],
                  discard: tuple[Card | None, int] | None, note: str, *,
@@ -1452,13 +1467,7 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
     corner is the picture's point ``origin``; ``only``: one band of it
     (``pool``, ``cards``, ``labels``: ``_centre_band``), else all; ``words``:
     the texts are added to it (as ``_text``'s arguments) instead of drawn."""
-
-    def write(point: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
-              fill: tuple[int, int, int], anchor: str) -> None:
-        if words is None:
-            _text(img, point, text, font, fill, anchor)
-        else:
-            words.append((point, text, font, fill, anchor))
+    write = _writer(img, words)
 
     cx0 = (MARGIN + PLATE_W + 2 * GAP if frame.sides else MARGIN + 2 * GAP) - origin[0]
     cx1 = TABLE_W - 2 * origin[0] - cx0
@@ -1807,12 +1816,7 @@ def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
     dealer's disc is drawn all the same)."""
     draw = ImageDraw.Draw(img)
 
-    def write(point: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
-              fill: tuple[int, int, int], anchor: str) -> None:
-        if words is None:
-            _text(img, point, text, font, fill, anchor)
-        else:
-            words.append((point, text, font, fill, anchor))
+    write = _writer(img, words)
 
     x, y = 3 - origin[0], 3 - origin[1]
     name_font, cat_font, note_font, delta_font = _font(21, True), _font(20), _font(16), \
