@@ -150,8 +150,15 @@ class DailyService:
 
         Raises:
             AlreadyPlayed: they finished today's deal already.
+            UserError: they began today's deal in another server (the same cards
+                everywhere: one game a day, wherever it is played).
         """
         today = self.today()
+        elsewhere = await self.storage.daily_guild_of(day_number(today), member_id)
+        if elsewhere is not None and elsewhere != guild_id:
+            raise UserError(_("You have played today's daily deal in another server: it is the "
+                              "same deal everywhere, so it is played once a day. The next one "
+                              "starts at 00:00 UTC."))
         seed, tomorrow = await self._days(today)
         play, new = await self.storage.begin_daily_play(guild_id, day_number(today), member_id,
                                                         name)

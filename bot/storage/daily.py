@@ -85,6 +85,15 @@ class DailyDeals(Statements):
             return None if row is None else _play(row)
         return await self._step_read(read)
 
+    async def daily_guild_of(self, day: int, member_id: int) -> int | None:
+        """The guild where the member began their game of ``day`` (the earliest,
+        should there be several), or ``None`` when they began none."""
+        async def read(tx: Tx) -> int | None:
+            row = await tx.one("SELECT guild_id FROM daily_plays WHERE day = ? AND member_id = ?"
+                               " ORDER BY started_at, guild_id LIMIT 1", (day, member_id))
+            return None if row is None else int(row["guild_id"])
+        return await self._step_read(read)
+
     async def begin_daily_play(self, guild_id: int, day: int, member_id: int,
                                name: str) -> tuple[DailyPlay, bool]:
         """Begin the member's game of ``day`` (the day's seed is stored): returns

@@ -21,6 +21,7 @@ from ..service import Review
 from .cards import card_label, hand_label
 from .components import ReviewButton, view_of
 from .controls import label
+from .history import player
 
 #: decisions on one page (an embed's description holds 4,096 characters; a line
 #: is under 200)
@@ -88,7 +89,8 @@ def review_embed(review: Review, page: int) -> discord.Embed:
                     "would have made them; about {points} points given up in expectation.").format(
             accuracy=percent(row.accuracy), agreed=row.agreed, decisions=row.decisions,
             points=i18n.number(round(row.cost, 1)))
-    lines = [_line(item, past.players)
+    players = [player(past, s) for s in range(len(past.players))]  # inert, as history shows them
+    lines = [_line(item, players)
              for item in row.lines[page * PER_PAGE:(page + 1) * PER_PAGE]]
     embed = discord.Embed(
         title=_("Your review · table {number} · {preset}").format(number=past.number,
@@ -114,6 +116,7 @@ def review_view(guild_id: int, review: Review, page: int) -> discord.ui.View | N
     if total <= 1:
         return None
     table = review.past.table_id
+    page = min(max(page, 0), total - 1)  # a forged page: the buttons stay in range
     return view_of(ReviewButton(guild_id, table, max(page - 1, 0), "prev", disabled=page <= 0),
                    ReviewButton(guild_id, table, min(page + 1, total - 1), "next",
                                 disabled=page >= total - 1))

@@ -283,3 +283,26 @@ async def test_two_clicks_at_once_make_one_move(setup):
     answers = [answer_text(first), answer_text(second)]
     assert sum("out of date" in a for a in answers) == 1, answers
     assert env.errors == []
+
+
+async def test_a_member_plays_the_day_once_whichever_server_they_play_it_in(setup):
+    # the same deal in every server: a member who played it in one server knows every
+    # hand of it, so a second game elsewhere would top that server's board unfairly
+    env, guild, general, ann, ben = setup
+    other = env.create_guild()
+    lounge = other.create_text_channel("lounge")
+    dee, eve = env.create_user("dee"), env.create_user("eve")
+    dee_here, dee_there = guild.add_member(dee), other.add_member(dee)
+    res = await dee_here.slash(general, "commerce daily")
+    await play_through(dee_here, res.response)
+    again = await dee_there.slash(lounge, "commerce daily")
+    assert again.ephemeral
+    assert "another server" in answer_text(again), answer_text(again)
+    assert not daily_buttons(again.response)
+    assert await rows(env.bot, "SELECT guild_id FROM daily_plays") == [(guild.id,)]
+    # merely begun elsewhere counts too: its cards were seen
+    eve_here, eve_there = guild.add_member(eve), other.add_member(eve)
+    await eve_here.slash(general, "commerce daily")
+    refused = await eve_there.slash(lounge, "commerce daily")
+    assert "another server" in answer_text(refused)
+    assert env.errors == []
