@@ -154,14 +154,13 @@ class DailyService:
                 everywhere: one game a day, wherever it is played).
         """
         today = self.today()
-        elsewhere = await self.storage.daily_guild_of(day_number(today), member_id)
-        if elsewhere is not None and elsewhere != guild_id:
+        seed, tomorrow = await self._days(today)
+        begun = await self.storage.begin_daily_play(guild_id, day_number(today), member_id, name)
+        if begun is None:
             raise UserError(_("You have played today's daily deal in another server: it is the "
                               "same deal everywhere, so it is played once a day. The next one "
                               "starts at 00:00 UTC."))
-        seed, tomorrow = await self._days(today)
-        play, new = await self.storage.begin_daily_play(guild_id, day_number(today), member_id,
-                                                        name)
+        play, new = begun
         if play.result is not None:
             raise AlreadyPlayed(_(
                 "You have played today's daily deal already: {points} points. The next "

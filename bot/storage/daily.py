@@ -85,25 +85,20 @@ class DailyDeals(Statements):
             return None if row is None else _play(row)
         return await self._step_read(read)
 
-    async def daily_guild_of(self, day: int, member_id: int) -> int | None:
-        """The guild where the member began their game of ``day`` (the earliest,
-        should there be several), or ``None`` when they began none."""
-        async def read(tx: Tx) -> int | None:
-            row = await tx.one("SELECT guild_id FROM daily_plays WHERE day = ? AND member_id = ?"
-                               " ORDER BY started_at, guild_id LIMIT 1", (day, member_id))
-            return None if row is None else int(row["guild_id"])
-        return await self._step_read(read)
-
     async def begin_daily_play(self, guild_id: int, day: int, member_id: int,
-                               name: str) -> tuple[DailyPlay, bool]:
+                               name: str) -> tuple[DailyPlay, bool] | None:
         """Begin the member's game of ``day`` (the day's seed is stored): returns
-        the play and ``True``, or the play begun before and ``False``."""
-        async def begin(tx: Tx) -> tuple[DailyPlay, bool]:
+        the play and ``True``, or the play begun before in this guild and
+        ``False``; ``None`` (nothing written) when the member began the day's game
+        in another guild (one a day everywhere: migration 0016's unique index, so
+        two guilds at the same instant cannot both begin it)."""
+        async def begin(tx: Tx) -> tuple[DailyPlay, bool] | None:
             made = await tx.run(
                 "INSERT INTO daily_plays (guild_id, day, member_id, name, started_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day, member_id) DO NOTHING",
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (guild_id, day, member_id, name, utc_now()))
-            return _play(await tx.one(_PLAY, (guild_id, day, member_id))), made == 1
+            row = await tx.one(_PLAY, (guild_id, day, member_id))
+            return None if row is None else (_play(row), made == 1)
         return await self._step_now(begin)
 
     async def save_daily_moves(self, guild_id: int, day: int, member_id: int, seq: int,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.storage import AnyStorage
 
 GUILD, OTHER = 1001, 1002
-ANN, BEN = 11, 12
+ANN, BEN, CAT = 11, 12, 13
 DAY = 20790
 SEED_A, SEED_B = "a" * 64, "b" * 64
 COMMIT_A, COMMIT_B = "c" * 64, "d" * 64
@@ -46,10 +46,25 @@ async def test_the_board_reads_the_finished_plays_of_one_guild_and_day(store: An
     await store.daily_seed(DAY, SEED_A, COMMIT_A)
     await store.daily_seed(DAY + 1, SEED_B, COMMIT_B)
     for guild, day, member, result in ((GUILD, DAY, ANN, 3), (GUILD, DAY, BEN, None),
-                                       (OTHER, DAY, BEN, 7), (GUILD, DAY + 1, BEN, 1)):
+                                       (OTHER, DAY, CAT, 7), (GUILD, DAY + 1, BEN, 1)):
         await store.begin_daily_play(guild, day, member, f"m{member}")
         if result is not None:
             assert await store.save_daily_moves(guild, day, member, 0, [], result)
     assert await store.daily_results(GUILD, DAY) == [(ANN, "m11", 3)]
-    assert await store.daily_results(OTHER, DAY) == [(BEN, "m12", 7)]
+    assert await store.daily_results(OTHER, DAY) == [(CAT, f"m{CAT}", 7)]
     assert await store.daily_results(GUILD, DAY + 1) == [(BEN, "m12", 1)]
+
+
+async def test_a_member_begins_a_day_in_one_guild_only(store: AnyStorage):
+    """The same cards are dealt in every guild: a second guild's game of the same
+    day is not begun (None, nothing written), whatever came first; another day is."""
+    await store.daily_seed(DAY, SEED_A, COMMIT_A)
+    await store.daily_seed(DAY + 1, SEED_B, COMMIT_B)
+    begun = await store.begin_daily_play(GUILD, DAY, ANN, "Ann")
+    assert begun is not None and begun[1]
+    assert await store.begin_daily_play(OTHER, DAY, ANN, "Ann") is None
+    assert await store.daily_play(OTHER, DAY, ANN) is None
+    again = await store.begin_daily_play(GUILD, DAY, ANN, "Ann")
+    assert again is not None and not again[1]
+    tomorrow = await store.begin_daily_play(OTHER, DAY + 1, ANN, "Ann")
+    assert tomorrow is not None and tomorrow[1]
