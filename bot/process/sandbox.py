@@ -28,6 +28,10 @@ class _SimCordProbe(logging.Filter):
         return not record.getMessage().startswith("Guilds intent seems to be disabled")
 
 
+#: seconds the sandbox page's server may take to close once the bot has stopped
+PAGE_CLOSES_WITHIN = 3.0
+
+
 async def run_sandbox(port: int = 8765, db_path: str | None = None,
                       seconds: float | None = None,
                       endpoint: tuple[str, int] | None = None) -> int:
@@ -136,7 +140,11 @@ async def _serve(simcord: Any, bot: CommerceBot, port: int, seconds: float | Non
                         bot, hurry=signals.hurry, reason=signals.reason):
                     code = 1
             finally:
-                await preview_cm.__aexit__(None, None, None)
+                # the page server waits for its open requests (a click still waiting
+                # for the bot, which has stopped) before it closes: a few seconds at most
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(preview_cm.__aexit__(None, None, None),
+                                           PAGE_CLOSES_WITHIN)
     except asyncio.CancelledError:  # Ctrl+C where the loop takes no signals
         pass
     finally:
