@@ -1372,12 +1372,91 @@ def draw_table(scene: TableScene) -> bytes:
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
     placed = _placements(frame, scene, height)
-    img, rows = _canvas(_table_ground(frame.sides, height)[1])  # framed: pasted one to the right
     meeting = _meeting(tuple(p.box for p in placed))
-    for p, meets in zip(placed, meeting, strict=True):
-        _put(img, p.make(), (p.box[0] + 1, p.box[1]),
-             p.mask() if meets and p.mask is not None else None)
-    return _encode_rows(rows, img.size, smaller_over=TABLE_LARGE)
+    pasted = [(p.box, p.make(), p.mask() if meets and p.mask is not None else None)
+              for p, meets in zip(placed, meeting, strict=True)]
+    ground = _table_ground(frame.sides, height)[1]  # framed: parts go one to the right
+    key = (frame.sides, height, scene.title)
+    last = _LAST_FRAMES.pop(key, None)  # taken: no other call can use it meanwhile
+    if last is None or last.ground is not ground:
+        img, rows = _canvas(ground)
+        for box, part, mask in pasted:
+            _put(img, part, (box[0] + 1, box[1]), mask)
+    else:
+        img, rows = last.img, last.rows
+        _repaste(img, ground, last.pasted, pasted)
+    png = _encode_rows(rows, img.size, smaller_over=TABLE_LARGE)
+    _LAST_FRAMES[key] = _LastFrame(ground, img, rows, pasted)
+    while len(_LAST_FRAMES) > LAST_FRAMES:
+        del _LAST_FRAMES[next(iter(_LAST_FRAMES))]
+    return png
+
+
+#: a part as pasted on a table picture: its box, the part, the mask it went through
+Pasted = tuple[tuple[int, int, int, int], Image.Image, Image.Image | None]
+
+
+@dataclass
+class _LastFrame:
+    """The canvas of the last picture drawn of a table (``_canvas`` on ``ground``)
+    and the parts pasted on it, in order: the next picture of the same table
+    starts from it and pastes again only where its parts differ (``_repaste``)."""
+
+    ground: Image.Image
+    img: Image.Image
+    rows: bytearray
+    pasted: list[Pasted]
+
+
+#: the tables' last pictures, by (sides, height, title) (the title names the
+#: table and its deal), the one used last at the end; ``clear_cache`` empties it
+_LAST_FRAMES: dict[tuple[int, int, str], _LastFrame] = {}
+#: the most last pictures kept (about 0.4 MB each)
+LAST_FRAMES = 32
+
+
+def _repaste(img: Image.Image, ground: Image.Image, before: Sequence[Pasted],
+             now: Sequence[Pasted]) -> None:
+    """Turn ``img``, the parts ``before`` pasted in order on ``ground`` (framed,
+    the parts one pixel to the right), into the parts ``now`` pasted so, with
+    as little pasting as it takes. A part the same as before (the same box, the
+    same part and mask: they are cached) is left as it is; a part pasted whole
+    (no mask: its box meets no other) in the box of one pasted whole before is
+    pasted over it. Anywhere else that changed (the box of a part gone, or of a
+    part through its mask) the ground is put back and every part of ``now``
+    whose box meets it is pasted again, in order; a part pasted again changes
+    its whole box, so the parts meeting that are pasted again too, and so on.
+    Elsewhere every pixel comes from the same parts in the same order as
+    before: the pixels are those of pasting ``now`` on a copy of the ground."""
+    old = {box: (part, mask) for box, part, mask in before}
+    again = [False] * len(now)
+    dirty: list[tuple[int, int, int, int]] = []
+    for i, (box, part, mask) in enumerate(now):
+        was = old.pop(box, None)
+        if was is not None and was[0] is part and was[1] is mask:
+            continue
+        again[i] = True
+        if mask is not None or was is None or was[1] is not None:
+            dirty.append(box)
+    dirty += old  # the boxes of the parts gone
+    if dirty:
+        core, under = img.im, ground.im
+        for left, top, right, bottom in dirty:
+            place = (left + 1, top, right + 1, bottom)
+            core.paste(under.crop(place), place)
+        grown = True
+        while grown:
+            grown = False
+            for i, (box, _part, _mask) in enumerate(now):
+                if not again[i] and any(box[0] < d[2] and d[0] < box[2] and box[1] < d[3]
+                                        and d[1] < box[3] for d in dirty):
+                    again[i] = grown = True
+                    dirty.append(box)
+                    place = (box[0] + 1, box[1], box[2] + 1, box[3])
+                    core.paste(under.crop(place), place)
+    for (box, part, mask), changed in zip(now, again, strict=True):
+        if changed:
+            _put(img, part, (box[0] + 1, box[1]), mask)
 
 
 @lru_cache(maxsize=256)
@@ -1891,6 +1970,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     draw_table.cache_clear()
     draw_showdown.cache_clear()
     if parts:
+        _LAST_FRAMES.clear()
         _seat_part.cache_clear()
         _seat_mask.cache_clear()
         _text_tile.cache_clear()
