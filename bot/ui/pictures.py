@@ -45,6 +45,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
+from typing import NamedTuple
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -317,7 +318,7 @@ def _words_part(sides: int, box: tuple[int, int, int, int], texts: Sequence[Word
     (``_word_tiles``) on the bare table already mapped: no drawing, no mapping."""
     table = _table_ground(sides, _frame(sides).height)
     tiles = _word_tiles(("table", sides, box), lambda: table[0].crop(box), texts,
-                        [(0, 0, box[2] - box[0], box[3] - box[1])])
+                        [(0, 0, box[2] - box[0], box[3] - box[1])], clip=True)
     if tiles is None:
         def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
             for point, words, face, ink, where in texts:
@@ -335,13 +336,15 @@ _PLAIN_UNDER: dict[tuple[object, ...], tuple[int, int, int] | None] = {}
 
 
 def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image],
-                texts: Sequence[Words], boxes: Sequence[tuple[int, int, int, int]],
-                ) -> list[tuple[Image.Image, tuple[int, int]]] | None:
+                texts: Sequence[Words], boxes: Sequence[tuple[int, int, int, int]], *,
+                clip: bool = False) -> list[tuple[Image.Image, tuple[int, int]]] | None:
     """``texts`` as tiles already mapped (``_text_tile``) and where to paste
     them, when each text's mask lies in one of ``boxes`` on plain ``ground()``
     (RGB; ``ground_key`` says what it shows) and no two masks meet: pasted on
     the ground mapped, the pixels of drawing them there with ``_text`` and
-    mapping. ``None`` otherwise."""
+    mapping. ``None`` otherwise. ``clip``: ``boxes`` is one box, the whole
+    ground, and a mask reaching past it counts for its pixels inside (its tile,
+    pasted there, is cut at the edge as the text drawn there would be)."""
     tiles: list[tuple[Image.Image, tuple[int, int]]] = []
     seen: list[tuple[int, int, int, int]] = []
     for (x, y), text, font, fill, anchor in texts:
@@ -349,20 +352,33 @@ def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image
         mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
         left, top = math.floor(x) - ox, math.floor(y) - oy
         box = (left, top, left + mask.width, top + mask.height)
+        if clip:
+            whole = boxes[0]
+            box = (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]),
+                   min(box[3], whole[3]))
+            if box[0] >= box[2] or box[1] >= box[3]:
+                continue  # wholly outside: nothing of it is drawn
         if not any(b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]
                    for b in boxes) or any(_meets(box, other) for other in seen):
             return None
-        where = (ground_key, box)
-        if where not in _PLAIN_UNDER:
-            _PLAIN_UNDER[where] = _colour_of(ground().crop(box))
-            if len(_PLAIN_UNDER) > 4096:
-                del _PLAIN_UNDER[next(iter(_PLAIN_UNDER))]
-        colour = _PLAIN_UNDER[where]
+        colour = _plain(ground_key, ground, box)
         if colour is None:
             return None
         seen.append(box)
         tiles.append((_text_tile(text, font, anchor, fx, fy, fill, colour), (left, top)))
     return tiles
+
+
+def _plain(ground_key: tuple[object, ...], ground: Callable[[], Image.Image],
+           box: tuple[int, int, int, int]) -> tuple[int, int, int] | None:
+    """The one colour of ``ground()`` (RGB; ``ground_key`` says what it shows)
+    under ``box``, or ``None`` when it has more than one there. Cached."""
+    where = (ground_key, box)
+    if where not in _PLAIN_UNDER:
+        _PLAIN_UNDER[where] = _colour_of(ground().crop(box))
+        if len(_PLAIN_UNDER) > 4096:
+            del _PLAIN_UNDER[next(iter(_PLAIN_UNDER))]
+    return _PLAIN_UNDER[where]
 
 
 def _colour_of(img: Image.Image) -> tuple[int, int, int] | None:
@@ -373,6 +389,132 @@ def _colour_of(img: Image.Image) -> tuple[int, int, int] | None:
     colour = colours[0][1]
     assert isinstance(colour, tuple)
     return (colour[0], colour[1], colour[2])
+
+
+class CardLayer(NamedTuple):
+    """A card (``None``: its back) ``width`` pixels wide pasted with its shadow
+    at ``(x, y)`` of a part (``_paste_card``)."""
+
+    card: Card | None
+    width: int
+    x: int
+    y: int
+
+
+class OutlineLayer(NamedTuple):
+    """``ImageDraw.rounded_rectangle(box, radius, outline=colour, width=line)``
+    on a part (an empty pile's place)."""
+
+    box: tuple[int, int, int, int]
+    radius: int
+    colour: tuple[int, int, int]
+    line: int
+
+
+#: a card or a shape drawn on a part (``_paint_layer``)
+Layer = CardLayer | OutlineLayer
+
+
+def _paint_layer(img: Image.Image, draw: ImageDraw.ImageDraw, layer: Layer) -> None:
+    """Draw ``layer`` on ``img``."""
+    if isinstance(layer, CardLayer):
+        _paste_card(img, layer.card, layer.x, layer.y, layer.width)
+    else:
+        draw.rounded_rectangle(layer.box, radius=layer.radius, outline=layer.colour,
+                               width=layer.line)
+
+
+def _layer_box(layer: Layer) -> tuple[int, int, int, int]:
+    """The pixels ``layer`` may touch (right and bottom excluded)."""
+    if isinstance(layer, CardLayer):
+        sprite = _card_sprite(layer.card, layer.width)
+        return layer.x, layer.y, layer.x + sprite.width, layer.y + sprite.height
+    x0, y0, x1, y1 = layer.box
+    return x0, y0, x1 + 1, y1 + 1
+
+
+def _moved(layer: Layer, dx: int, dy: int) -> Layer:
+    """``layer`` moved by ``(dx, dy)`` pixels."""
+    if isinstance(layer, CardLayer):
+        return layer._replace(x=layer.x + dx, y=layer.y + dy)
+    x0, y0, x1, y1 = layer.box
+    return layer._replace(box=(x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+
+
+@lru_cache(maxsize=256)
+def _layers_tile(layers: tuple[Layer, ...], size: tuple[int, int],
+                 ground: tuple[int, int, int]) -> Image.Image:
+    """``layers`` (in the tile's coordinates) drawn in order on plain ``ground``
+    of ``size``, mapped to the palette. Cached: the same cards come back."""
+    img = Image.new("RGB", size, ground)
+    draw = ImageDraw.Draw(img)
+    for layer in layers:
+        _paint_layer(img, draw, layer)
+    return _part_of(img)
+
+
+def _layer_groups(layers: Sequence[Layer],
+                  ) -> list[tuple[tuple[int, int, int, int], list[Layer]]]:
+    """``layers`` in groups that meet nowhere: each its box (the union of its
+    layers' boxes) and its layers in their order."""
+    groups: list[tuple[tuple[int, int, int, int], list[Layer]]] = []
+    for layer in layers:
+        gbox, members = _layer_box(layer), [layer]
+        for other_box, other in list(groups):
+            if _meets(gbox, other_box):
+                groups.remove((other_box, other))
+                gbox = (min(gbox[0], other_box[0]), min(gbox[1], other_box[1]),
+                        max(gbox[2], other_box[2]), max(gbox[3], other_box[3]))
+                members = other + members
+        groups.append((gbox, members))
+    return groups
+
+
+def _layered_part(sides: int | None, box: tuple[int, int, int, int], layers: Sequence[Layer],
+                  texts: Sequence[Words] = ()) -> Image.Image:
+    """A part of a table picture that holds ``layers`` (cards and shapes, drawn
+    in order) and ``texts`` (in the part's coordinates), mapped to the palette:
+    the pixels of ``_part`` drawing them, layers first (``sides`` ``None``: a
+    part of plain felt of ``box``'s size, below the table). Where the layers
+    that meet, taken together, and each text lie wholly in the part on plain
+    ground and meet nothing else, each is pasted as a tile already mapped on
+    the ground already mapped: nothing drawn or mapped but a tile not cached."""
+    size = (box[2] - box[0], box[3] - box[1])
+    if sides is None:
+        ground_key: tuple[object, ...] = ("felt", size)
+        rgb: Callable[[], Image.Image] = partial(Image.new, "RGB", size, FELT)
+    else:
+        ground_key, rgb = ("table", sides, box), \
+            partial(_table_ground(sides, _frame(sides).height)[0].crop, box)
+    tiles = _word_tiles(ground_key, rgb, texts, [(0, 0, *size)], clip=True)
+    if tiles is not None:
+        boxes = [(max(0, x), max(0, y), x + t.width, y + t.height) for t, (x, y) in tiles]
+        for piece, group in _layer_groups(layers):
+            colour = None if not (0 <= piece[0] and 0 <= piece[1] and piece[2] <= size[0]
+                                  and piece[3] <= size[1]) \
+                or any(_meets(piece, other) for other in boxes) \
+                else _plain(ground_key, rgb, piece)
+            if colour is None:
+                tiles = None
+                break
+            moved = tuple(_moved(layer, -piece[0], -piece[1]) for layer in group)
+            tiles.append((_layers_tile(moved, (piece[2] - piece[0], piece[3] - piece[1]),
+                                       colour), piece[:2]))
+            boxes.append(piece)
+    if tiles is None:  # drawn and mapped
+        canvas = rgb()
+        draw = ImageDraw.Draw(canvas)
+        for layer in layers:
+            _paint_layer(canvas, draw, layer)
+        for point, words, face, ink, where in texts:
+            _text(canvas, point, words, face, ink, where)
+        return _part_of(canvas)
+    part = _felt(size).copy() if sides is None else \
+        _table_ground(sides, _frame(sides).height)[1].crop(
+            (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one to the right
+    for tile, xy in tiles:
+        _put(part, tile, xy)
+    return part
 
 
 # ----------------------------------------------------------------------- suits
@@ -1292,9 +1434,10 @@ def _centre_band(sides: int, band: str, pool: str, stock: int | None, middle_lab
         _draw_centre(*_nowhere(), frame, pool, stock, middle_label, middle, discard, note,
                      origin=box[:2], only=band, words=words)
         return _words_part(sides, box, words)
-    return _part(sides, box, lambda img, draw: _draw_centre(
-        img, draw, frame, pool, stock, middle_label, middle, discard, note,
-        origin=box[:2], only=band))
+    layers: list[Layer] = []
+    _draw_centre(*_nowhere(), frame, pool, stock, middle_label, middle, discard, note,
+                 origin=box[:2], only=band, layers=layers)
+    return _layered_part(sides, box, layers)
 
 
 @lru_cache(maxsize=1)
@@ -1308,9 +1451,10 @@ def _nowhere() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 def _shown_part(shown: tuple[Card, ...], language: str) -> Image.Image:
     """The cards traded face up, on the felt below the table (drawn from y = 0),
     titled in ``language``."""
-    img = Image.new("RGB", (TABLE_W, _shown_height(len(shown))), FELT)
-    _draw_shown(img, shown, 0)
-    return _part_of(img)
+    texts: list[Words] = []
+    layers: list[Layer] = []
+    _draw_shown(_nowhere()[0], shown, 0, words=texts, layers=layers)
+    return _layered_part(None, (0, 0, TABLE_W, _shown_height(len(shown))), layers, texts)
 
 
 class _Placed:
@@ -1540,13 +1684,15 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
                  stock: int | None, middle_label: str, middle: tuple[Card, ...],
                  discard: tuple[Card | None, int] | None, note: str, *,
                  origin: tuple[int, int] = (0, 0), only: str | None = None,
-                 words: list[Words] | None = None) -> None:
+                 words: list[Words] | None = None, layers: list[Layer] | None = None) -> None:
     """The centre of the table (fields as ``TableScene``'s): the pool, then the
     piles in one row (an empty pile as an outline), then the note; ``img``'s
     corner is the picture's point ``origin``; ``only``: one band of it
     (``pool``, ``cards``, ``labels``: ``_centre_band``), else all; ``words``:
-    the texts are added to it (as ``_text``'s arguments) instead of drawn."""
+    the texts are added to it (as ``_text``'s arguments) instead of drawn;
+    ``layers``: the cards and shapes likewise (``_paint_layer``)."""
     write = _writer(img, words)
+    laid: list[Layer] = [] if layers is None else layers
 
     cx0 = (MARGIN + PLATE_W + 2 * GAP if frame.sides else MARGIN + 2 * GAP) - origin[0]
     cx1 = TABLE_W - 2 * origin[0] - cx0
@@ -1575,28 +1721,39 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
     for (label, cards), w, gap in zip(groups, widths, gaps, strict=True):
         if only in (None, "cards"):
             if not cards:
-                draw.rounded_rectangle((x, y, x + MID_CARD, y + mh), radius=7, outline=SOFT,
-                                       width=2)
+                laid.append(OutlineLayer((x, y, x + MID_CARD, y + mh), 7, SOFT, 2))
             for i, card in enumerate(cards):
                 if card is None and stock and stock > 1:  # a pile: one more back
-                    _paste_card(img, None, x + 5, y - 5, MID_CARD)
-                _paste_card(img, card, x + i * (MID_CARD + 8), y, MID_CARD)
+                    laid.append(CardLayer(None, MID_CARD, x + 5, y - 5))
+                laid.append(CardLayer(card, MID_CARD, x + i * (MID_CARD + 8), y))
         if only in (None, "labels"):
             write((x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
         x += w + gap
     if note and only in (None, "labels"):
         write(((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
+    if layers is None:
+        for layer in laid:
+            _paint_layer(img, draw, layer)
 
 
-def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int) -> None:
-    """The cards traded face up, in fanned rows below the table from ``y``."""
-    _text(img, (MARGIN + 4, y + 10), _("Traded face up ({count})").format(count=len(shown)),
-          _font(18, True), SOFT, "lm")
+def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int, *,
+                words: list[Words] | None = None, layers: list[Layer] | None = None) -> None:
+    """The cards traded face up, in fanned rows below the table from ``y``;
+    ``words`` and ``layers``: the title and the cards are added to them
+    instead of drawn (as ``_draw_centre``'s)."""
+    _writer(img, words)((MARGIN + 4, y + 10),
+                        _("Traded face up ({count})").format(count=len(shown)),
+                        _font(18, True), SOFT, "lm")
     per_row, step = _shown_layout(len(shown))[:2]
+    laid: list[Layer] = [] if layers is None else layers
     for i, card in enumerate(shown):
         r, c = divmod(i, per_row)
-        _paste_card(img, card, MARGIN + c * step, y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6),
-                    SHOWN_CARD)
+        laid.append(CardLayer(card, SHOWN_CARD, MARGIN + c * step,
+                              y + 28 + r * (card_height(SHOWN_CARD) // 2 + 6)))
+    if layers is None:
+        draw = ImageDraw.Draw(img)
+        for layer in laid:
+            _paint_layer(img, draw, layer)
 
 
 
@@ -1828,7 +1985,7 @@ def _felt_words(size: tuple[int, int], texts: tuple[Words, ...]) -> Image.Image:
     palette: as text tiles on the felt already mapped (``_word_tiles``) where
     each lies wholly on it and no two meet, else drawn and mapped."""
     tiles = _word_tiles(("felt", size), lambda: Image.new("RGB", size, FELT), texts,
-                        [(0, 0, *size)])
+                        [(0, 0, *size)], clip=True)
     if tiles is None:
         canvas = Image.new("RGB", size, FELT)
         for point, text, font, fill, anchor in texts:
@@ -1979,6 +2136,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _centre_band.cache_clear()
         _shown_part.cache_clear()
     if sprites:
+        _layers_tile.cache_clear()
         _card_sprite.cache_clear()
         _text_mask.cache_clear()
         _fit.cache_clear()
