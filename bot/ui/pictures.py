@@ -1192,32 +1192,58 @@ def _name_font(name: str, room: float) -> ImageFont.FreeTypeFont:
                  if _length(f, name) <= room), _font(21, True))
 
 
-def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int, *,
-               plate: bool = True) -> None:
-    """A seat's plate at ``(x, y)`` and what it says (``plate=False``: the bare
-    plate is drawn already, ``_plate_ground``)."""
-    if plate:
-        _draw_seat_plate(draw, seat.acting, x, y)
+class _Heart(NamedTuple):
+    """A life's heart (``_pip(2, 16, fill)``) pasted at ``xy``."""
+
+    fill: tuple[int, int, int]
+    xy: tuple[int, int]
+
+
+class _TagPill(NamedTuple):
+    """A tag's pill (``_pill(width, fill, outline)``) pasted at ``xy``, its
+    ``words`` (``_text``'s arguments) drawn on it."""
+
+    width: int
+    fill: tuple[int, int, int]
+    outline: tuple[int, int, int]
+    xy: tuple[int, int]
+    words: Words
+
+
+class _Disc(NamedTuple):
+    """The dealer's disc (``_dealer_disc``) pasted at ``xy``."""
+
+    xy: tuple[int, int]
+
+
+#: what a seat's plate shows, one thing (``_plate_ops``): words (``_text``'s
+#: arguments), a heart, the tag's pill with its words, the dealer's disc
+PlateOp = Words | _Heart | _TagPill | _Disc
+
+
+def _plate_ops(seat: Seat, x: int, y: int) -> list[PlateOp]:
+    """What ``_draw_seat`` draws on a seat's bare plate at ``(x, y)``, in the
+    order it is drawn."""
+    ops: list[PlateOp] = []
     ink = WHITE if seat.active else DIM
     room = PLATE_W - 24 - (20 if seat.dealer else 0)
     name_font = _name_font(seat.name, room)
-    _text(img, (x + 12, y + 20), _fit(seat.name, name_font, room), name_font, ink, "lm")
+    ops.append(((x + 12, y + 20), _fit(seat.name, name_font, room), name_font, ink, "lm"))
     fx = x + 12
     line = y + 47
     if seat.figure:
         font = _font(19, True)
         tone = PLUS if seat.tone > 0 else MINUS if seat.tone < 0 else ink
-        _text(img, (fx, line), seat.figure, font, tone if seat.active else DIM, "lm")
+        ops.append(((fx, line), seat.figure, font, tone if seat.active else DIM, "lm"))
         fx += round(_length(font, seat.figure)) + 8
     if seat.lives:
         for _life in range(min(seat.lives, 5)):
-            heart = _pip(2, 16, RED if seat.active else DIM)
-            _put(img, heart, (fx, line - 8), heart)
+            ops.append(_Heart(RED if seat.active else DIM, (fx, line - 8)))
             fx += 19
         if seat.lives > 5:
-            _text(img, (fx, line), f"×{seat.lives}", _font(16), ink, "lm")
+            ops.append(((fx, line), f"×{seat.lives}", _font(16), ink, "lm"))
     elif seat.lives == 0 and not seat.figure:
-        _text(img, (fx, line), _("no lives"), _font(17), DIM, "lm")
+        ops.append(((fx, line), _("no lives"), _font(17), DIM, "lm"))
     if seat.tag:  # a pill on the plate's lower edge
         font = _font(14, True)
         text = seat.tag.upper()
@@ -1225,12 +1251,131 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, 
         left = right - round(_length(font, text)) - 16
         fill, ink = (GOLD, EDGE) if seat.acting else (PLATE_EDGE, WHITE) if seat.active \
             else (PLATE, DIM)
-        pill = _pill(right - left, fill, GOLD if seat.acting else PLATE_EDGE)
-        _put(img, pill, (left, mid - 10), pill)
-        _text(img, ((left + right) // 2, mid + 1), text, font, ink, "mm")
+        ops.append(_TagPill(right - left, fill, GOLD if seat.acting else PLATE_EDGE,
+                            (left, mid - 10), (((left + right) // 2, mid + 1), text, font, ink,
+                                               "mm")))
     if seat.dealer:
-        disc = _dealer_disc()
-        _put(img, disc, (x + PLATE_W - 28, y + 6), disc)
+        ops.append(_Disc((x + PLATE_W - 28, y + 6)))
+    return ops
+
+
+def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, seat: Seat, x: int, y: int, *,
+               plate: bool = True) -> None:
+    """A seat's plate at ``(x, y)`` and what it says (``plate=False``: the bare
+    plate is drawn already, ``_plate_ground``)."""
+    if plate:
+        _draw_seat_plate(draw, seat.acting, x, y)
+    for op in _plate_ops(seat, x, y):
+        if isinstance(op, _Heart):
+            heart = _pip(2, 16, op.fill)
+            _put(img, heart, op.xy, heart)
+        elif isinstance(op, _TagPill):
+            pill = _pill(op.width, op.fill, op.outline)
+            _put(img, pill, op.xy, pill)
+            _text(img, *op.words)
+        elif isinstance(op, _Disc):
+            disc = _dealer_disc()
+            _put(img, disc, op.xy, disc)
+        else:
+            _text(img, *op)
+
+
+def _seat_tiles(sides: int, seat: Seat, x: int, y: int) -> Image.Image | None:
+    """``_seat_part`` put together from tiles already mapped, or ``None`` where
+    it cannot be: the bare plate mapped (``_plate_mapped``), each word and heart
+    as a tile on the plate's plain fill (``_word_tiles``, ``_heart_on``: each
+    wholly on it, none meeting another), then the tag's pill with its words and
+    the dealer's disc pasted through their masks (drawn opaque or not at all:
+    ``_pill_tile``, ``_disc_tile``), in ``_draw_seat``'s order."""
+    box = _seat_box(seat, x, y)
+    size = (box[2] - box[0], box[3] - box[1])
+    ops = _plate_ops(seat, x - box[0], y - box[1])
+    key = ("plate", sides, box, seat.acting, x, y)
+    ground = partial(_plate_ground, sides, box, seat.acting, x, y)
+    words = [op for op in ops if not isinstance(op, (_Heart, _TagPill, _Disc))]
+    tiles = _word_tiles(key, ground, words, [(0, 0, *size)])
+    if tiles is None:
+        return None
+    boxes = [(tx, ty, tx + tile.width, ty + tile.height) for tile, (tx, ty) in tiles]
+    for op in ops:
+        if isinstance(op, _Heart):
+            heart = (*op.xy, op.xy[0] + 16, op.xy[1] + 16)
+            colour = _plain(key, ground, heart) if 0 <= heart[0] and 0 <= heart[1] \
+                and heart[2] <= size[0] and heart[3] <= size[1] else None
+            if colour is None or any(_meets(heart, other) for other in boxes):
+                return None
+            tiles.append((_heart_on(op.fill, colour), op.xy))
+            boxes.append(heart)
+    masked: list[tuple[Image.Image, tuple[int, int], Image.Image]] = []
+    for op in ops:
+        if isinstance(op, _TagPill):
+            (tx, ty), text, font, ink, anchor = op.words
+            pill = _pill_tile(op.width, op.fill, op.outline,
+                              ((tx - op.xy[0], ty - op.xy[1]), text, font, ink, anchor))
+            if pill is None:
+                return None
+            masked.append((pill[0], op.xy, pill[1]))
+        elif isinstance(op, _Disc):
+            disc = _disc_tile()
+            masked.append((disc[0], op.xy, disc[1]))
+    part = _plate_mapped(sides, box, seat.acting, x, y).copy()
+    for tile, xy in tiles:
+        _put(part, tile, xy)
+    for tile, xy, mask in masked:
+        _put(part, tile, xy, mask)
+    return part
+
+
+@lru_cache(maxsize=96)
+def _plate_mapped(sides: int, box: tuple[int, int, int, int], acting: bool, x: int,
+                  y: int) -> Image.Image:
+    """``_plate_ground`` mapped to the palette."""
+    return _part_of(_plate_ground(sides, box, acting, x, y))
+
+
+@lru_cache(maxsize=16)
+def _heart_on(fill: tuple[int, int, int], ground: tuple[int, int, int]) -> Image.Image:
+    """A life's heart (``_pip(2, 16, fill)``) pasted on plain ``ground``, mapped."""
+    heart = _pip(2, 16, fill)
+    tile = Image.new("RGB", heart.size, ground)
+    _put(tile, heart, (0, 0), heart)
+    return _part_of(tile)
+
+
+@lru_cache(maxsize=1)
+def _disc_tile() -> tuple[Image.Image, Image.Image]:
+    """The dealer's disc mapped, and its mask: drawn opaque or not at all."""
+    disc = _dealer_disc()
+    return _part_of(disc.convert("RGB")), disc.getchannel("A")
+
+
+@lru_cache(maxsize=64)
+def _pill_tile(width: int, fill: tuple[int, int, int], outline: tuple[int, int, int],
+               words: Words) -> tuple[Image.Image, Image.Image] | None:
+    """A tag's pill (``_pill``) with ``words`` (in its coordinates) drawn on it,
+    mapped, and its mask (the pill is drawn opaque or not at all): pasted
+    through the mask, the pixels of pasting the pill and drawing the words, as
+    long as the words fall on the pill alone (else ``None``)."""
+    pill = _pill(width, fill, outline)
+    alpha = pill.getchannel("A")
+    (x, y), text, font, ink, anchor = words
+    fx, fy = x - math.floor(x), y - math.floor(y)
+    mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
+    left, top = math.floor(x) - ox, math.floor(y) - oy
+    ink_box = mask.getbbox()
+    if ink_box is None:
+        return None
+    if left + ink_box[0] < 0 or top + ink_box[1] < 0 or left + ink_box[2] > pill.width \
+            or top + ink_box[3] > pill.height:
+        return None
+    cover = Image.new("L", pill.size, 0)
+    cover.paste(mask, (left, top))
+    if ImageChops.darker(cover, ImageChops.invert(alpha)).getbbox() is not None:
+        return None  # some of the words off the pill
+    rgb = Image.new("RGB", pill.size, fill)
+    _put(rgb, pill, (0, 0), pill)
+    _text(rgb, (x, y), text, font, ink, anchor)
+    return _part_of(rgb), alpha
 
 
 @lru_cache(maxsize=64)
@@ -1351,6 +1496,9 @@ def _seat_part(sides: int, seat: Seat, x: int, y: int, language: str) -> Image.I
     (``_seat_box``) with the plate drawn on it, mapped to the palette (cached by
     content and place: a move redraws only the plates it changed).
     ``language``: the words' language (a key of the cache)."""
+    tiled = _seat_tiles(sides, seat, x, y)
+    if tiled is not None:
+        return tiled
     box = _seat_box(seat, x, y)
     canvas = _plate_ground(sides, box, seat.acting, x, y).copy()
     _draw_seat(canvas, ImageDraw.Draw(canvas), seat, x - box[0], y - box[1], plate=False)
@@ -2137,6 +2285,10 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _shown_part.cache_clear()
     if sprites:
         _layers_tile.cache_clear()
+        _plate_mapped.cache_clear()
+        _heart_on.cache_clear()
+        _disc_tile.cache_clear()
+        _pill_tile.cache_clear()
         _card_sprite.cache_clear()
         _text_mask.cache_clear()
         _fit.cache_clear()
