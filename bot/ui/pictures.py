@@ -436,9 +436,10 @@ def _layer_box(layer: Layer) -> tuple[int, int, int, int]:
 def _moved(layer: Layer, dx: int, dy: int) -> Layer:
     """``layer`` moved by ``(dx, dy)`` pixels."""
     if isinstance(layer, CardLayer):
-        return layer._replace(x=layer.x + dx, y=layer.y + dy)
+        return CardLayer(layer.card, layer.width, layer.x + dx, layer.y + dy)
     x0, y0, x1, y1 = layer.box
-    return layer._replace(box=(x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+    return OutlineLayer((x0 + dx, y0 + dy, x1 + dx, y1 + dy), layer.radius, layer.colour,
+                        layer.line)
 
 
 @lru_cache(maxsize=256)
@@ -453,13 +454,26 @@ def _layers_tile(layers: tuple[Layer, ...], size: tuple[int, int],
     return _part_of(img)
 
 
-def _layer_groups(layers: Sequence[Layer],
-                  ) -> list[tuple[tuple[int, int, int, int], list[Layer]]]:
-    """``layers`` in groups that meet nowhere: each its box (the union of its
-    layers' boxes) and its layers in their order."""
-    groups: list[tuple[tuple[int, int, int, int], list[Layer]]] = []
-    for layer in layers:
-        gbox, members = _layer_box(layer), [layer]
+Box = tuple[int, int, int, int]
+#: (ground's key, size, layers' boxes, words' boxes) -> ``_layer_plan``
+_PLANS: dict[tuple[object, ...], list[tuple[Box, tuple[int, ...], tuple[int, int, int]]] | None] = {}
+
+
+def _layer_plan(ground_key: tuple[object, ...], ground: Callable[[], Image.Image],
+                size: tuple[int, int], boxes: tuple[Box, ...], words: tuple[Box, ...],
+                ) -> list[tuple[Box, tuple[int, ...], tuple[int, int, int]]] | None:
+    """How layers of ``boxes`` (in order) are pasted as tiles on ``ground()``
+    (RGB of ``size``; ``ground_key`` says what it shows) beside tiles of words
+    in ``words``: the layers that meet in groups, each its box (the union of its
+    layers'), its layers' indices in order and the one colour of the ground
+    under it; ``None`` when a group does not lie wholly in the ground on one
+    colour or meets another group or a word. Cached (by geometry alone)."""
+    key = (ground_key, size, boxes, words)
+    if key in _PLANS:
+        return _PLANS[key]
+    groups: list[tuple[Box, tuple[int, ...]]] = []
+    for i, gbox in enumerate(boxes):
+        members: tuple[int, ...] = (i,)
         for other_box, other in list(groups):
             if _meets(gbox, other_box):
                 groups.remove((other_box, other))
@@ -467,7 +481,23 @@ def _layer_groups(layers: Sequence[Layer],
                         max(gbox[2], other_box[2]), max(gbox[3], other_box[3]))
                 members = other + members
         groups.append((gbox, members))
-    return groups
+    plan: list[tuple[Box, tuple[int, ...], tuple[int, int, int]]] | None = []
+    taken = list(words)
+    for piece, members in groups:
+        colour = None if not (0 <= piece[0] and 0 <= piece[1] and piece[2] <= size[0]
+                              and piece[3] <= size[1]) \
+            or any(_meets(piece, other) for other in taken) \
+            else _plain(ground_key, ground, piece)
+        if colour is None:
+            plan = None
+            break
+        assert plan is not None
+        plan.append((piece, tuple(sorted(members)), colour))
+        taken.append(piece)
+    _PLANS[key] = plan
+    if len(_PLANS) > 1024:
+        del _PLANS[next(iter(_PLANS))]
+    return plan
 
 
 def _layered_part(sides: int | None, box: tuple[int, int, int, int], layers: Sequence[Layer],
@@ -488,19 +518,16 @@ def _layered_part(sides: int | None, box: tuple[int, int, int, int], layers: Seq
             partial(_table_ground(sides, _frame(sides).height)[0].crop, box)
     tiles = _word_tiles(ground_key, rgb, texts, [(0, 0, *size)], clip=True)
     if tiles is not None:
-        boxes = [(max(0, x), max(0, y), x + t.width, y + t.height) for t, (x, y) in tiles]
-        for piece, group in _layer_groups(layers):
-            colour = None if not (0 <= piece[0] and 0 <= piece[1] and piece[2] <= size[0]
-                                  and piece[3] <= size[1]) \
-                or any(_meets(piece, other) for other in boxes) \
-                else _plain(ground_key, rgb, piece)
-            if colour is None:
-                tiles = None
-                break
-            moved = tuple(_moved(layer, -piece[0], -piece[1]) for layer in group)
-            tiles.append((_layers_tile(moved, (piece[2] - piece[0], piece[3] - piece[1]),
-                                       colour), piece[:2]))
-            boxes.append(piece)
+        taken = tuple((max(0, x), max(0, y), x + t.width, y + t.height) for t, (x, y) in tiles)
+        plan = _layer_plan(ground_key, rgb, size, tuple(_layer_box(layer) for layer in layers),
+                           taken)
+        if plan is None:
+            tiles = None
+        else:
+            for piece, members, colour in plan:
+                moved = tuple(_moved(layers[i], -piece[0], -piece[1]) for i in members)
+                tiles.append((_layers_tile(moved, (piece[2] - piece[0], piece[3] - piece[1]),
+                                           colour), piece[:2]))
     if tiles is None:  # drawn and mapped
         canvas = rgb()
         draw = ImageDraw.Draw(canvas)
@@ -2285,6 +2312,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _shown_part.cache_clear()
     if sprites:
         _layers_tile.cache_clear()
+        _PLANS.clear()
         _plate_mapped.cache_clear()
         _heart_on.cache_clear()
         _disc_tile.cache_clear()
