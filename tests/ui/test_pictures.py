@@ -189,9 +189,10 @@ def test_pictures_are_cached_by_content():
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_a_table_put_together_from_cached_parts_is_the_one_drawn_afresh(preset):
     """Issue 9: a move redraws only the parts of the table it changed; the
-    picture must still be, byte for byte, the one drawn with nothing cached.
-    Nine seats put plates on the sides, where a tag's pill reaches the plate
-    below."""
+    picture must still be, pixel for pixel, the one drawn with nothing cached
+    (the bytes may differ: a table whose last picture came out large is
+    compressed harder at once, ``png.encode_rows``). Nine seats put plates on
+    the sides, where a tag's pill reaches the plate below."""
     compared = 0
     for n in (4, 9):
         game, deal = play(preset, n, 1, 0)
@@ -201,7 +202,8 @@ def test_a_table_put_together_from_cached_parts_is_the_one_drawn_afresh(preset):
             pictures.clear_cache(parts=False)  # parts of the states before stay cached
             warm = pictures.table_png(obs, NAMES[:n], game.running_balances)
             pictures.clear_cache()
-            assert pictures.table_png(obs, NAMES[:n], game.running_balances) == warm
+            fresh = pictures.table_png(obs, NAMES[:n], game.running_balances)
+            assert decode(fresh).tobytes() == decode(warm).tobytes()
             compared += 1
             if deal.finished:
                 break
