@@ -2208,15 +2208,28 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
     below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
     boxes = [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
                                                     if row.payments else [])
-    if not row.dealer:  # the words alone: as tiles, each in one box, on plain plate
-        texts: list[Words] = []
-        _draw_showdown_row(_nowhere()[0], row, (0, 0), with_cards=False, words=texts)
-        tiles = _word_tiles(("row", row.winner, row_h), partial(_row_plate, row.winner, row_h),
-                            texts, boxes)
-        if tiles is not None:
-            for tile, xy in tiles:
-                _put(part, tile, xy)
-            return part
+    # the words alone (and the dealer's disc): as tiles, each in one box, on plain plate
+    texts: list[Words] = []
+    discs: list[tuple[int, int]] = []
+    _draw_showdown_row(_nowhere()[0], row, (0, 0), with_cards=False, words=texts, discs=discs)
+    key, ground = ("row", row.winner, row_h), partial(_row_plate, row.winner, row_h)
+    tiles = _word_tiles(key, ground, texts, boxes)
+    for dx, dy in discs if tiles is not None else ():
+        assert tiles is not None
+        d = _row_disc_box()
+        disc = (dx + d[0], dy + d[1], dx + d[2], dy + d[3])
+        colour = _plain(key, ground, disc) if any(
+            b[0] <= disc[0] and b[1] <= disc[1] and disc[2] <= b[2] and disc[3] <= b[3]
+            for b in boxes) else None
+        if colour is None or any(_meets(disc, (x, y, x + t.width, y + t.height))
+                                 for t, (x, y) in tiles):
+            tiles = None
+            break
+        tiles.append((_row_disc(colour), disc[:2]))
+    if tiles is not None:
+        for tile, xy in tiles:
+            _put(part, tile, xy)
+        return part
     for box in boxes:  # a text reaching both is drawn in each, cut at their edge
         words = _row_plate(row.winner, row_h).crop(box)
         _draw_showdown_row(words, row, box[:2], with_cards=False)
@@ -2225,11 +2238,13 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
 
 
 def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
-                       with_cards: bool, words: list[Words] | None = None) -> None:
+                       with_cards: bool, words: list[Words] | None = None,
+                       discs: list[tuple[int, int]] | None = None) -> None:
     """Draw a showdown row on ``img``, the piece of its plate's picture whose
     corner is at ``origin`` there (the plate's corner is at (3, 3)); ``words``:
     the texts are added to it (as ``_text``'s arguments) instead of drawn (the
-    dealer's disc is drawn all the same)."""
+    dealer's disc is drawn all the same, unless ``discs`` is given: where it
+    goes, ``_row_disc``'s corner, is added to it)."""
     draw = ImageDraw.Draw(img)
 
     write = _writer(img, words)
@@ -2250,9 +2265,10 @@ def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
     room = x + COLUMN_W - 16 - delta_w - 12 - tx
     if row.dealer:
         r_ = 11
-        draw.ellipse((tx, top + 18 - r_, tx + 2 * r_, top + 18 + r_), fill=WHITE,
-                     outline=EDGE, width=2)
-        write((tx + r_, top + 19), "D", _font(14, True), EDGE, "mm")
+        if discs is not None:
+            discs.append((tx, top))
+        else:
+            _draw_row_disc(img, draw, write, tx, top)
         name_x = tx + 2 * r_ + 8
     else:
         name_x = tx
@@ -2267,6 +2283,36 @@ def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
     if row.payments:
         write((x + 10, y + ROW_H + PAY_H // 2 - 6),
               _fit(row.payments, note_font, COLUMN_W - 26), note_font, WHITE, "lm")
+
+
+def _draw_row_disc(img: Image.Image, draw: ImageDraw.ImageDraw,
+                   write: Callable[[tuple[float, float], str, ImageFont.FreeTypeFont,
+                                    tuple[int, int, int], str], None], x: int, y: int) -> None:
+    """The dealer's disc of a showdown row, its words starting at ``x`` and
+    its top at ``y``: a white disc and its D (``write``: ``_writer``'s)."""
+    r_ = 11
+    draw.ellipse((x, y + 18 - r_, x + 2 * r_, y + 18 + r_), fill=WHITE, outline=EDGE, width=2)
+    write((x + r_, y + 19), "D", _font(14, True), EDGE, "mm")
+
+
+@lru_cache(maxsize=1)
+def _row_disc_box() -> tuple[int, int, int, int]:
+    """The pixels ``_draw_row_disc`` at ``(0, 0)`` may touch (right and bottom
+    excluded): its disc and its D's mask."""
+    mask, ox, oy = _mask_of("D", _font(14, True), "mm", 0.0, 0.0)
+    left, top = 11 - ox, 19 - oy
+    return min(0, left), min(7, top), max(23, left + mask.width), max(30, top + mask.height)
+
+
+@lru_cache(maxsize=4)
+def _row_disc(ground: tuple[int, int, int]) -> Image.Image:
+    """``_draw_row_disc`` on plain ``ground`` the size of ``_row_disc_box``,
+    mapped to the palette: pasted at the box's corner, the pixels of drawing
+    it on that ground."""
+    left, top, right, bottom = _row_disc_box()
+    img = Image.new("RGB", (right - left, bottom - top), ground)
+    _draw_row_disc(img, ImageDraw.Draw(img), _writer(img, None), -left, -top)
+    return _part_of(img)
 
 
 @lru_cache(maxsize=8)
@@ -2317,6 +2363,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _shown_part.cache_clear()
     if sprites:
         _layers_tile.cache_clear()
+        _row_disc.cache_clear()
+        _row_disc_box.cache_clear()
         _PLANS.clear()
         _plate_mapped.cache_clear()
         _heart_on.cache_clear()

@@ -73,7 +73,7 @@ def compressed_size(png: bytes) -> int:
     """The bytes of compressed pixels (its ``IDAT`` chunk's data) in a PNG
     written here (``encode_rows``: signature, ``IHDR``, ``PLTE``, one ``IDAT``,
     ``IEND``)."""
-    palette = struct.unpack_from(">I", png, len(SIGNATURE) + 25)[0]
+    palette: int = struct.unpack_from(">I", png, len(SIGNATURE) + 25)[0]
     return len(png) - len(SIGNATURE) - 25 - (12 + palette) - 12 - 12
 
 
