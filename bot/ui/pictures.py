@@ -288,6 +288,12 @@ def _mask_of(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
 Words = tuple[tuple[float, float], str, ImageFont.FreeTypeFont, tuple[int, int, int], str]
 
 
+@lru_cache(maxsize=16)
+def _ink_lut(fill: tuple[int, int, int], ground: tuple[int, int, int]) -> list[int]:
+    """``_ink_indices`` as the list ``ImagingCore.point`` takes."""
+    return list(_ink_indices(fill, ground))
+
+
 @lru_cache(maxsize=1024)
 def _text_tile(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float, fy: float,
                fill: tuple[int, int, int], ground: tuple[int, int, int]) -> Image.Image:
@@ -296,7 +302,7 @@ def _text_tile(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float, 
     ``fill`` over ``ground`` at that pixel's coverage (``_ink_indices``), as
     drawing the text there and mapping the whole gives. Cached."""
     mask = _mask_of(text, font, anchor, fx, fy)[0]
-    return mask._new(mask.im.point(list(_ink_indices(fill, ground)), None))  # no rounding
+    return mask._new(mask.im.point(_ink_lut(fill, ground), None))  # no rounding
 
 
 @lru_cache(maxsize=64)
@@ -348,10 +354,8 @@ def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image
     tiles: list[tuple[Image.Image, tuple[int, int]]] = []
     seen: list[tuple[int, int, int, int]] = []
     for (x, y), text, font, fill, anchor in texts:
-        fx, fy = x - math.floor(x), y - math.floor(y)
-        mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
-        left, top = math.floor(x) - ox, math.floor(y) - oy
-        box = (left, top, left + mask.width, top + mask.height)
+        box, fx, fy = _mask_box(text, font, anchor, x, y)
+        left, top = box[0], box[1]
         if clip:
             whole = boxes[0]
             box = (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]),
@@ -367,6 +371,17 @@ def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image
         seen.append(box)
         tiles.append((_text_tile(text, font, anchor, fx, fy, fill, colour), (left, top)))
     return tiles
+
+
+@lru_cache(maxsize=8192)
+def _mask_box(text: str, font: ImageFont.FreeTypeFont, anchor: str, x: float, y: float,
+              ) -> tuple[tuple[int, int, int, int], float, float]:
+    """Where ``_text`` at ``(x, y)`` puts the mask of ``text`` (``_mask_of``):
+    its box (right and bottom excluded), and the point's fractional part."""
+    fx, fy = x - math.floor(x), y - math.floor(y)
+    mask, ox, oy = _mask_of(text, font, anchor, fx, fy)
+    left, top = math.floor(x) - ox, math.floor(y) - oy
+    return (left, top, left + mask.width, top + mask.height), fx, fy
 
 
 def _plain(ground_key: tuple[object, ...], ground: Callable[[], Image.Image],
@@ -2363,6 +2378,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _shown_part.cache_clear()
     if sprites:
         _layers_tile.cache_clear()
+        _mask_box.cache_clear()
+        _ink_lut.cache_clear()
         _row_disc.cache_clear()
         _row_disc_box.cache_clear()
         _PLANS.clear()
