@@ -2157,39 +2157,44 @@ def draw_showdown(scene: ShowdownScene) -> bytes:
     height = rows_end + len(scene.footer) * 28 + MARGIN + 4
     img, rows = _canvas(_framed_felt((width, height)))
     title = _fit(scene.title, _font(24, True), width // 2)
-    _put(img, _felt_words((width, head - 3), (  # the rows' plates start below
+    _put_felt_words(img, (1, 0), (width, head - 3), (  # the rows' plates start below
         ((MARGIN + 4, MARGIN + 14), title, _font(24, True), GOLD, "lm"),
         ((MARGIN + 4 + _length(_font(24, True), title) + 14, MARGIN + 15),
          _fit(scene.how, _font(20), width // 2), _font(20), SOFT, "lm"),
         ((MARGIN + 4, MARGIN + 48), _fit(scene.result, _font(22, True), width - 2 * MARGIN),
-         _font(22, True), WHITE, "lm"))), (1, 0))
+         _font(22, True), WHITE, "lm")))
     for i, row in enumerate(scene.rows):
         col, r = divmod(i, per_column)
         x = MARGIN + col * (COLUMN_W + GAP)
         y = head + r * (row_h + 8)
-        _put(img, _showdown_row_part(row, row_h), (x - 3 + 1, y - 3))
+        _put_showdown_row(img, row, row_h, (x - 3 + 1, y - 3))
     if scene.footer:
-        _put(img, _felt_words((width, height - rows_end + 4), tuple(  # below the last plate
+        _put_felt_words(img, (1, rows_end - 4), (width, height - rows_end + 4), tuple(
             ((MARGIN + 4, 14 + 28 * i), _fit(line, _font(19), width - 2 * MARGIN), _font(19),
-             WHITE, "lm") for i, line in enumerate(scene.footer))), (1, rows_end - 4))
+             WHITE, "lm") for i, line in enumerate(scene.footer)))  # below the last plate
     return _encode_rows(rows, img.size)
 
 
-def _felt_words(size: tuple[int, int], texts: tuple[Words, ...]) -> Image.Image:
+def _put_felt_words(img: Image.Image, xy: tuple[int, int], size: tuple[int, int],
+                    texts: tuple[Words, ...]) -> None:
     """``texts`` drawn with ``_text`` on plain felt of ``size``, mapped to the
-    palette: as text tiles on the felt already mapped (``_word_tiles``) where
-    each lies wholly on it and no two meet, else drawn and mapped."""
+    palette, pasted on ``img`` at ``xy``, where ``img`` is plain felt (mapped)
+    already: the text tiles alone (``_word_tiles``) where each lies wholly on
+    the felt and no two meet, else the felt with the texts drawn and mapped."""
     tiles = _word_tiles(("felt", size), lambda: Image.new("RGB", size, FELT), texts,
                         [(0, 0, *size)], clip=True)
     if tiles is None:
         canvas = Image.new("RGB", size, FELT)
         for point, text, font, fill, anchor in texts:
             _text(canvas, point, text, font, fill, anchor)
-        return _part_of(canvas)
-    part = _felt(size).copy()
-    for tile, xy in tiles:
-        _put(part, tile, xy)
-    return part
+        _put(img, _part_of(canvas), xy)
+        return
+    for tile, (tx, ty) in tiles:  # cut at the part's edge, as pasted on a part
+        left, top = max(tx, 0), max(ty, 0)
+        right, bottom = min(tx + tile.width, size[0]), min(ty + tile.height, size[1])
+        if (left, top, right, bottom) != (tx, ty, tx + tile.width, ty + tile.height):
+            tile = tile.crop((left - tx, top - ty, right - tx, bottom - ty))
+        _put(img, tile, (xy[0] + left, xy[1] + top))
 
 
 @lru_cache(maxsize=4)
@@ -2202,28 +2207,44 @@ def _framed_felt(size: tuple[int, int]) -> Image.Image:
 ROW_TEXT_X = 10 + 3 * (ROW_CARD + 6) + 6
 
 
-def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
-    """One showdown row on its plate (``_row_plate``, 3 pixels of felt round it),
-    mapped to the palette: its cards, the dealer's D, name, category, notes,
-    what the deal paid it and why. The plate is mapped once (``_row_plate_part``),
-    up to three cards are pasted as tiles already on it (``_card_on_plate``), and
-    only the words are drawn and mapped: right of the cards, and (the payments'
-    line) below them (4 cards overlap: drawn whole)."""
-    if len(row.cards) > 3:
-        img = _row_plate(row.winner, row_h).copy()
-        _draw_showdown_row(img, row, (0, 0), with_cards=True)
-        return _part_of(img)
-    part = _row_plate_part(row.winner, row_h).copy()
+def _put_showdown_row(img: Image.Image, row: Row, row_h: int, xy: tuple[int, int]) -> None:
+    """One showdown row on its plate (``_row_plate``, 3 pixels of felt round it)
+    pasted on ``img`` with its corner at ``xy``, mapped to the palette: its
+    cards, the dealer's D, name, category, notes, what the deal paid it and
+    why. The plate is mapped once (``_row_plate_part``) and pasted, up to three
+    cards are pasted as tiles already on it (``_card_on_plate``), and the words
+    (right of the cards, and the payments' line below them) as text tiles on
+    its plain fill (``_word_tiles``); where a word does not lie so, or 4 cards
+    overlap, the row is put together apart (``_showdown_row_part``) and pasted."""
+    x0, y0 = xy
+    tiles = None if len(row.cards) > 3 else _row_word_tiles(row, row_h)
+    if tiles is None:
+        _put(img, _showdown_row_part(row, row_h), xy)
+        return
+    _put(img, _row_plate_part(row.winner, row_h), xy)
     cx = 3 + 10
     for card in row.cards:
-        _put(part, _card_on_plate(card, row.winner), (cx, 3 + 8))
+        _put(img, _card_on_plate(card, row.winner), (x0 + cx, y0 + 3 + 8))
         cx += ROW_CARD + 6
-    # the words: from just right of the cards' shadows to the plate's right edge
+    for tile, (tx, ty) in tiles:
+        _put(img, tile, (x0 + tx, y0 + ty))
+
+
+def _row_word_boxes(row: Row, row_h: int) -> list[tuple[int, int, int, int]]:
+    """Where a showdown row's words lie on its plate's picture (up to three
+    cards): right of the cards' shadows to the plate's right edge, and (the
+    payments' line) below them."""
     left = 3 + 10 + 3 * (ROW_CARD + 6) - 6 + _shadow_offset(ROW_CARD) + 1
     below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
-    boxes = [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
-                                                    if row.payments else [])
-    # the words alone (and the dealer's disc): as tiles, each in one box, on plain plate
+    return [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
+                                                   if row.payments else [])
+
+
+def _row_word_tiles(row: Row, row_h: int) -> list[tuple[Image.Image, tuple[int, int]]] | None:
+    """A showdown row's words (and the dealer's disc, ``_row_disc``) as tiles on
+    its plate's plain fill and where they go on the plate's picture, each in
+    one of ``_row_word_boxes``, none meeting another; ``None`` where they cannot be."""
+    boxes = _row_word_boxes(row, row_h)
     texts: list[Words] = []
     discs: list[tuple[int, int]] = []
     _draw_showdown_row(_nowhere()[0], row, (0, 0), with_cards=False, words=texts, discs=discs)
@@ -2238,14 +2259,31 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
             for b in boxes) else None
         if colour is None or any(_meets(disc, (x, y, x + t.width, y + t.height))
                                  for t, (x, y) in tiles):
-            tiles = None
-            break
+            return None
         tiles.append((_row_disc(colour), disc[:2]))
+    return tiles
+
+
+def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
+    """One showdown row on its plate (``_row_plate``, 3 pixels of felt round it),
+    mapped to the palette, as ``_put_showdown_row`` pastes it: the plate and
+    its cards (4 cards overlap: drawn whole), the words as tiles
+    (``_row_word_tiles``) or, where they cannot be, drawn and mapped."""
+    if len(row.cards) > 3:
+        img = _row_plate(row.winner, row_h).copy()
+        _draw_showdown_row(img, row, (0, 0), with_cards=True)
+        return _part_of(img)
+    part = _row_plate_part(row.winner, row_h).copy()
+    cx = 3 + 10
+    for card in row.cards:
+        _put(part, _card_on_plate(card, row.winner), (cx, 3 + 8))
+        cx += ROW_CARD + 6
+    tiles = _row_word_tiles(row, row_h)
     if tiles is not None:
         for tile, xy in tiles:
             _put(part, tile, xy)
         return part
-    for box in boxes:  # a text reaching both is drawn in each, cut at their edge
+    for box in _row_word_boxes(row, row_h):  # a text reaching both is drawn in each
         words = _row_plate(row.winner, row_h).crop(box)
         _draw_showdown_row(words, row, box[:2], with_cards=False)
         _put(part, _part_of(words), box[:2])
