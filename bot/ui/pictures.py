@@ -248,6 +248,12 @@ def _runs_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
     return mask, ox, oy
 
 
+def _cut(img: Image.Image, box: tuple[int, int, int, int] | None = None) -> Image.Image:
+    """``img.crop(box)`` (``None``: ``img.copy()``) of a picture this module
+    made (in memory, loaded), straight through Pillow's core, as ``_put``."""
+    return img._new(img.im.copy() if box is None else img.im.crop(box))
+
+
 def _put(canvas: Image.Image, source: Image.Image | tuple[int, ...], xy: tuple[int, int],
          mask: Image.Image | None = None) -> None:
     """``canvas.paste(source, xy, mask)``, straight to Pillow's core (``Image.im``):
@@ -330,7 +336,7 @@ def _words_part(sides: int, box: tuple[int, int, int, int], texts: Sequence[Word
             for point, words, face, ink, where in texts:
                 _text(img, point, words, face, ink, where)
         return _part(sides, box, paint)
-    part = table[1].crop((box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one to the right
+    part = _cut(table[1], (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one to the right
     for tile, xy in tiles:
         _put(part, tile, xy)
     return part
@@ -551,8 +557,8 @@ def _layered_part(sides: int | None, box: tuple[int, int, int, int], layers: Seq
         for point, words, face, ink, where in texts:
             _text(canvas, point, words, face, ink, where)
         return _part_of(canvas)
-    part = _felt(size).copy() if sides is None else \
-        _table_ground(sides, _frame(sides).height)[1].crop(
+    part = _cut(_felt(size)) if sides is None else \
+        _cut(_table_ground(sides, _frame(sides).height)[1],
             (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one to the right
     for tile, xy in tiles:
         _put(part, tile, xy)
@@ -1360,7 +1366,7 @@ def _seat_tiles(sides: int, seat: Seat, x: int, y: int) -> Image.Image | None:
         elif isinstance(op, _Disc):
             disc = _disc_tile()
             masked.append((disc[0], op.xy, disc[1]))
-    part = _plate_mapped(sides, box, seat.acting, x, y).copy()
+    part = _cut(_plate_mapped(sides, box, seat.acting, x, y))
     for tile, xy in tiles:
         _put(part, tile, xy)
     for tile, xy, mask in masked:
