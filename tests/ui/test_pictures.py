@@ -466,3 +466,142 @@ def test_a_table_drawn_in_one_language_never_shows_the_parts_of_another(preset):
             seat = deal.to_act
             deal.act(seat, easy.choose(deal.observation(seat)))
     assert differed >= 2
+
+
+def showdown_on_one_canvas(scene: pictures.ShowdownScene) -> Image.Image:
+    """The showdown picture drawn on one RGB canvas — header, every row on its
+    plate with its cards and the dealer's disc, footer — mapped to the palette
+    and back to RGB (what the PNG decodes to)."""
+    png_img = decode(pictures.draw_showdown(scene))
+    img = Image.new("RGB", png_img.size, pictures.FELT)
+    n = len(scene.rows)
+    per_column = -(-n // (1 if n <= 6 else 2))
+    row_h = pictures.ROW_H + (pictures.PAY_H if any(r.payments for r in scene.rows) else 0)
+    width = img.width
+    title = pictures._fit(scene.title, pictures._font(24, True), width // 2)
+    pictures._text(img, (pictures.MARGIN + 4, pictures.MARGIN + 14), title,
+                   pictures._font(24, True), pictures.GOLD, "lm")
+    pictures._text(img, (pictures.MARGIN + 4 + pictures._length(pictures._font(24, True), title)
+                         + 14, pictures.MARGIN + 15),
+                   pictures._fit(scene.how, pictures._font(20), width // 2), pictures._font(20),
+                   pictures.SOFT, "lm")
+    pictures._text(img, (pictures.MARGIN + 4, pictures.MARGIN + 48),
+                   pictures._fit(scene.result, pictures._font(22, True),
+                                 width - 2 * pictures.MARGIN),
+                   pictures._font(22, True), pictures.WHITE, "lm")
+    for i, row in enumerate(scene.rows):
+        col, r = divmod(i, per_column)
+        x = pictures.MARGIN + col * (pictures.COLUMN_W + pictures.GAP)
+        y = 86 + r * (row_h + 8)
+        plate = pictures._row_plate(row.winner, row_h).copy()
+        pictures._draw_showdown_row(plate, row, (0, 0), with_cards=True)
+        img.paste(plate, (x - 3, y - 3))
+    rows_end = 86 + per_column * (row_h + 8)
+    for i, line in enumerate(scene.footer):
+        pictures._text(img, (pictures.MARGIN + 4, rows_end - 4 + 14 + 28 * i),
+                       pictures._fit(line, pictures._font(19), width - 2 * pictures.MARGIN),
+                       pictures._font(19), pictures.WHITE, "lm")
+    return pictures._quantize(img).convert("RGB")
+
+
+@pytest.mark.parametrize(("preset", "n"), [("foster-more", 12), ("jaques", 5), ("oldway", 8),
+                                           ("parlett", 4)])
+def test_the_showdown_from_tiles_is_the_one_drawn_on_one_canvas(preset, n):
+    """Issue 22: the showdown's rows, header and footer pasted straight on its
+    canvas as tiles (the words, the cards, the dealer's disc on a row's plain
+    fill) give the pixels of drawing the whole showdown on one canvas, with
+    and without payments."""
+    game, deal = play(preset, n, 5, 0)
+    finish(deal)
+    obs = deal.observation(None)
+    for payments in (None, [f"pool {d}" if d else "" for d in obs.delta]):
+        pictures.clear_cache()
+        scene = pictures.showdown_scene(obs, NAMES[:n], title="Showdown · deal 4",
+                                        payments=payments)
+        assert any(row.dealer for row in scene.rows)
+        png = pictures.draw_showdown(scene)
+        assert decode(png).convert("RGB").tobytes() == showdown_on_one_canvas(scene).tobytes()
+
+
+def test_tables_drawn_in_turn_from_their_last_canvases_are_the_ones_drawn_afresh():
+    """Issue 22: a table's next picture starts from the canvas of its last one
+    and pastes again only the parts that changed. Two tables of the same size
+    drawn in turn (and a third whose picture grows with cards traded face up)
+    must each give, state after state, the pixels of the table drawn on one
+    canvas."""
+    tables = [("foster", 9, "Table 1", *play("foster", 9, 7, 0)),
+              ("foster", 9, "Table 2", *play("foster", 9, 8, 0)),
+              ("parlett", 5, "Table 3", *play("parlett", 5, 9, 0))]
+    pictures.clear_cache()
+    compared = 0
+    for _ in range(40):
+        for _preset, n, title, game, deal in tables:
+            if deal.finished:
+                continue
+            obs = deal.observation(None)
+            pictures.clear_cache(parts=False)  # the last canvases stay
+            reused = any(key[2] == title for key in pictures._LAST_FRAMES)
+            warm = pictures.table_png(obs, NAMES[:n], game.running_balances, title=title)
+            scene = pictures.table_scene(obs, NAMES[:n], game.running_balances, title=title)
+            assert decode(warm).convert("RGB").tobytes() == on_one_canvas(scene).tobytes()
+            compared += reused
+            seat = deal.to_act
+            deal.act(seat, easy.choose(deal.observation(seat)))
+    assert compared >= 30
+    # on the left side of nine seats, seat 3's pill reaches seat 2's gold outline:
+    # seat 3 changing alone puts the ground back under seat 2's lower edge too
+    game, deal = play("oldway", 9, 2, 4)
+    scene = pictures.table_scene(deal.observation(None), NAMES[:9], game.running_balances)
+    seats = [dataclasses.replace(s, acting=False, tag="") for s in scene.seats]
+    seats[2] = dataclasses.replace(seats[2], acting=True, tag="to act")
+    seats[3] = dataclasses.replace(seats[3], tag="knocked")
+    pictures.clear_cache()
+    for figure in ("+1", "−12", "+3"):
+        seats[3] = dataclasses.replace(seats[3], figure=figure)
+        variant = dataclasses.replace(scene, seats=tuple(seats))
+        png = pictures.draw_table(variant)
+        assert decode(png).convert("RGB").tobytes() == on_one_canvas(variant).tobytes()
+
+
+def test_cards_and_shapes_as_tiles_are_the_ones_drawn_and_mapped():
+    """``_layered_part`` pastes the cards of the table's centre and the cards
+    traded face up as tiles on plain ground (cards that meet as one tile);
+    where a tile would cross the table's rim, or meet a word, it draws the
+    part: the pixels are those of drawing it and mapping, in every case."""
+    frame = pictures._frame(1)
+    left, top = frame.centre[:2]
+    box = (left - 20, top - 40, left + 300, top + 120)  # crosses the rim
+    layer = pictures.CardLayer
+    cases = [
+        ([layer(None, 76, 150, 60), layer(None, 76, 155, 55), layer(12, 76, 240, 60)], []),
+        ([pictures.OutlineLayer((150, 60, 226, 166), 7, pictures.SOFT, 2),
+          layer(40, 76, 240, 60)], []),
+        ([layer(3, 76, 2, 10)], []),  # on the rim: drawn
+        ([layer(3, 76, 150, 60)], [((160, 70), "over", pictures._font(17), pictures.SOFT,
+                                    "lm")]),  # meets a word: drawn
+        ([layer(3, 56, 150, 60), layer(4, 56, 176, 60), layer(5, 56, 202, 60)],
+         [((150, 40), "Traded", pictures._font(18, True), pictures.SOFT, "lm")]),
+    ]
+    for layers, texts in cases:
+        def paint(img, draw, layers=layers, texts=texts):
+            for one in layers:
+                pictures._paint_layer(img, draw, one)
+            for point, text, font, fill, anchor in texts:
+                pictures._text(img, point, text, font, fill, anchor)
+        drawn = pictures._part(1, box, paint)
+        ours = pictures._layered_part(1, box, layers, texts)
+        assert ours.tobytes() == drawn.tobytes(), (layers, texts)
+        felt = pictures._layered_part(None, (0, 0, 400, 200), layers, texts)
+        on_felt = Image.new("RGB", (400, 200), pictures.FELT)
+        paint(on_felt, ImageDraw.Draw(on_felt))
+        assert felt.tobytes() == pictures._part_of(on_felt).tobytes(), (layers, texts)
+
+
+def test_the_png_writer_says_how_many_bytes_its_pixels_took():
+    img = Image.new("P", (40, 30))
+    img.putpalette(bytes(range(48)))
+    data = png.encode(img, 16)
+    idat = data.index(b"IDAT")
+    assert png.compressed_size(data) == int.from_bytes(data[idat - 4:idat], "big") > 0
+    small = png.encode_rows(bytes(41 * 30), 40, 30, bytes(48), smaller_first=True)
+    assert decode(small).tobytes() == bytes(40 * 30)
