@@ -14,17 +14,22 @@ table once per size (kept one pixel wider: the PNG rows' filter bytes, so it is
 encoded without a copy), the header's title and its status, each seat's plate
 (its words on a cached bare plate), the centre's three bands (pool, cards,
 labels), the cards traded face up — each already mapped to the palette; a move
-redraws the parts it changed, pastes the rest (``_put``: straight through
-Pillow's core) and encodes the PNG; a plate goes through its mask only where it
-meets another part. The hand's cards and the showdown rows' cards are pasted
-from tiles already on their ground, and text is drawn from cached glyph masks
+redraws the parts it changed and encodes the PNG. A table's picture starts from
+the canvas of its last one (``_LAST_FRAMES``) and pastes again only the parts
+that changed (``_repaste``; ``_put``: straight through Pillow's core); a plate
+goes through its mask only where it meets another part. The hand's cards, the
+showdown rows' cards and the table's cards are pasted from tiles already on
+their ground (``_layered_part``), and text is drawn from cached glyph masks
 (``_text``). A text that lies on plain ground (the header, the centre's pool
-and labels, a showdown row's words, its header and footer) is not drawn at all:
-its mask is mapped to palette indices through a table per ink and ground
-(``_text_tile``) and pasted on the ground already mapped. Either way the pixels
-are those of drawing everything on one canvas (tests, and
-``scripts/picture_pairs.py``). The card sprites can be drawn ahead, at start
-(``warm``).
+and labels, a plate's words, a showdown row's words, its header and footer) is
+not drawn at all: its mask is mapped to palette indices through a table per ink
+and ground (``_text_tile``) and pasted on the ground already mapped; a plate's
+hearts are tiles on its fill, its pill and the dealer's disc (drawn opaque or
+not at all) are pasted through their own masks (``_seat_tiles``); the showdown's
+rows, header and footer are pasted straight on its canvas. Where a piece does
+not lie so, its part is drawn and mapped. Either way the pixels are those of
+drawing everything on one canvas (tests, and ``scripts/picture_pairs.py``). The
+card sprites can be drawn ahead, at start (``warm``).
 
 Cards are drawn by this module: rank in two corners, suits as vector shapes
 (no font glyph for the suit symbols), red hearts and diamonds, near-black
