@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache, partial
 from typing import NamedTuple
 
@@ -1050,6 +1050,21 @@ class TableScene:
     language: str = field(default_factory=current)
 
 
+#: ``Seat``'s fields, in order
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+
+
+def _seat(name: str, figure: str, tone: int, lives: int | None, tag: str, dealer: bool,
+          acting: bool, active: bool) -> Seat:
+    """``Seat(name, figure, ...)``, made without the frozen dataclass's
+    ``__init__`` (which sets a field at a time through ``object.__setattr__``:
+    a third of a table scene's time at 12 seats); equal to it in every way."""
+    seat = object.__new__(Seat)
+    seat.__dict__.update(zip(_SEAT_FIELDS, (name, figure, tone, lives, tag, dealer, acting,
+                                            active), strict=True))
+    return seat
+
+
 def _name(names: Sequence[str], seat: int) -> str:
     return _clean(names[seat]) if seat < len(names) else _("Seat {number}").format(number=seat + 1)
 
@@ -1102,8 +1117,8 @@ def table_scene(obs: Observation, names: Sequence[str],
                 tag = _("answers")
             elif obs.drawing == s:
                 tag = _("drawing")
-        seats.append(Seat(_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag,
-                          s == obs.dealer, acting, s in active))
+        seats.append(_seat(_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag,
+                           s == obs.dealer, acting, s in active))
     middle = (obs.widow or ()) if obs.widow is not None else ()
     discard = (obs.discard_top, obs.discard_count) if obs.chips is not None else None
     stock = obs.stock_count if obs.widow is None or obs.stock_count else None
@@ -1204,7 +1219,8 @@ def _sides(n: int) -> int:
     return 0 if n <= 3 else 1 if n <= 8 else 2
 
 
-def _seat_boxes(n: int, top: int, bottom: int) -> list[tuple[int, int]]:
+@lru_cache(maxsize=64)
+def _seat_boxes(n: int, top: int, bottom: int) -> tuple[tuple[int, int], ...]:
     """Top-left corners of ``n`` plates in seat order, clockwise round the table
     from the bottom middle: bottom row right to left, left column upwards, top row
     left to right, right column downwards. ``top``/``bottom``: the rows' y."""
@@ -1224,7 +1240,7 @@ def _seat_boxes(n: int, top: int, bottom: int) -> list[tuple[int, int]]:
     boxes += [(MARGIN, y) for y in reversed(column[:sides])]
     boxes += [(x, top) for x in row(n_top)]
     boxes += [(TABLE_W - MARGIN - PLATE_W, y) for y in column[:sides]]
-    return boxes
+    return tuple(boxes)
 
 
 def _draw_seat_plate(draw: ImageDraw.ImageDraw, acting: bool, x: int, y: int) -> None:
@@ -2427,6 +2443,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _shown_part.cache_clear()
     if sprites:
         _layers_tile.cache_clear()
+        _seat_boxes.cache_clear()
         _mask_box.cache_clear()
         _ink_lut.cache_clear()
         _row_disc.cache_clear()

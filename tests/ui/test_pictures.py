@@ -605,3 +605,13 @@ def test_the_png_writer_says_how_many_bytes_its_pixels_took():
     assert png.compressed_size(data) == int.from_bytes(data[idat - 4:idat], "big") > 0
     small = png.encode_rows(bytes(41 * 30), 40, 30, bytes(48), smaller_first=True)
     assert decode(small).tobytes() == bytes(40 * 30)
+
+
+def test_a_seat_made_fast_is_the_seat_made_as_usual():
+    made = pictures._seat("Ann", "+3", 1, 2, "to act", True, True, True)
+    usual = pictures.Seat("Ann", "+3", 1, 2, "to act", True, True, True)
+    assert made == usual and hash(made) == hash(usual) and repr(made) == repr(usual)
+    assert dataclasses.replace(made, tag="") == pictures.Seat("Ann", "+3", 1, 2, "", True, True,
+                                                              True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.tag = "knocked"
