@@ -52,7 +52,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont, _imaging
 
 from ..engine import Observation, Showdown, describe
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
@@ -806,7 +806,8 @@ def _canvas(ground: Image.Image) -> tuple[Image.Image, bytearray]:
         if len(_ROWS) > 16:
             del _ROWS[next(iter(_ROWS))]
     pixels = bytearray(rows[1])
-    return Image.frombuffer("P", ground.size, pixels, "raw", "P", 0, 1), pixels
+    # Image.frombuffer("P", ground.size, pixels, "raw", "P", 0, 1), less its checks
+    return ground._new(_imaging.map_buffer(pixels, ground.size, "raw", 0, ("P", 0, 1))), pixels
 
 
 #: the pixels of the grounds ``_canvas`` copied, by the ground's identity (kept
