@@ -2000,6 +2000,10 @@ class Row:
     payments: str = ""
 
 
+#: ``Row``'s fields, in order
+_ROW_FIELDS = tuple(f.name for f in fields(Row))
+
+
 @dataclass(frozen=True)
 class ShowdownScene:
     """What the showdown picture shows: how play ended, the result, one row per
@@ -2065,8 +2069,11 @@ def _showdown_row(obs: Observation, sd: Showdown, names: Sequence[str], seat: in
     delta = obs.delta[seat] if seat < len(obs.delta) else 0
     winner = seat == sd.winner
     mark = (_("best hand") if obs.chips is not None else _("wins")) if winner else ""
-    return Row(_name(names, seat), seat == obs.dealer, cards, category, delta, winner, mark,
-               " · ".join(_row_notes(sd, seat, bool(obs.rules.lives))))
+    row = object.__new__(Row)  # Row(...) without the frozen dataclass's slow __init__ (_seat)
+    row.__dict__.update(zip(_ROW_FIELDS, (
+        _name(names, seat), seat == obs.dealer, cards, category, delta, winner, mark,
+        " · ".join(_row_notes(sd, seat, bool(obs.rules.lives))), ""), strict=True))
+    return row
 
 
 def _row_notes(sd: Showdown, seat: int, oldway: bool) -> list[str]:

@@ -607,7 +607,7 @@ def test_the_png_writer_says_how_many_bytes_its_pixels_took():
     assert decode(small).tobytes() == bytes(40 * 30)
 
 
-def test_a_seat_made_fast_is_the_seat_made_as_usual():
+def test_a_seat_and_a_row_made_fast_are_the_ones_made_as_usual():
     made = pictures._seat("Ann", "+3", 1, 2, "to act", True, True, True)
     usual = pictures.Seat("Ann", "+3", 1, 2, "to act", True, True, True)
     assert made == usual and hash(made) == hash(usual) and repr(made) == repr(usual)
@@ -615,3 +615,9 @@ def test_a_seat_made_fast_is_the_seat_made_as_usual():
                                                               True)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.tag = "knocked"
+    game, deal = play("oldway", 5, 1, 0)
+    finish(deal)
+    obs = deal.observation(None)
+    for row in pictures.showdown_scene(obs, NAMES[:5]).rows:
+        usual_row = pictures.Row(*(getattr(row, f.name) for f in dataclasses.fields(row)))
+        assert row == usual_row and hash(row) == hash(usual_row) and repr(row) == repr(usual_row)
