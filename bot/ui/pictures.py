@@ -50,7 +50,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache, partial
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, _imaging
 
@@ -253,24 +253,34 @@ def _runs_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
     return mask, ox, oy
 
 
+#: a tile to paste (``_put``): a picture, or a picture's core as Pillow's
+#: methods return it (a text's tile, ``_text_tile``: made by the dozen, a
+#: picture round each would cost more than the tile)
+Tile: TypeAlias = "Image.Image | _imaging.ImagingCore"
+
+
 def _cut(img: Image.Image, box: tuple[int, int, int, int] | None = None) -> Image.Image:
     """``img.crop(box)`` (``None``: ``img.copy()``) of a picture this module
     made (in memory, loaded), straight through Pillow's core, as ``_put``."""
     return img._new(img.im.copy() if box is None else img.im.crop(box))
 
 
-def _put(canvas: Image.Image, source: Image.Image | tuple[int, ...], xy: tuple[int, int],
+def _put(canvas: Image.Image, source: Tile | tuple[int, ...], xy: tuple[int, int],
          mask: Image.Image | None = None) -> None:
     """``canvas.paste(source, xy, mask)``, straight to Pillow's core (``Image.im``):
     a picture pastes dozens of sprites, masks and parts, and ``Image.paste``'s
     checks cost more than most of those pastes. Only for what this module makes:
     pictures in memory, loaded, ``source`` of ``canvas``'s mode (or RGBA onto
-    RGB with itself as ``mask``), a colour as a tuple of ``canvas``'s mode."""
-    sized = source if isinstance(source, Image.Image) else mask
-    assert sized is not None, "a colour is pasted through a mask"
-    width, height = sized.size
+    RGB with itself as ``mask``), a colour as a tuple of ``canvas``'s mode, or a
+    picture's core (``Tile``)."""
+    if isinstance(source, tuple):
+        assert mask is not None, "a colour is pasted through a mask"
+        core: Tile | tuple[int, ...] = source
+        width, height = mask.size
+    else:
+        core = source.im if isinstance(source, Image.Image) else source
+        width, height = source.size
     box = (xy[0], xy[1], xy[0] + width, xy[1] + height)
-    core = source.im if isinstance(source, Image.Image) else source
     if mask is None:
         canvas.im.paste(core, box)
     else:
@@ -307,13 +317,16 @@ def _ink_lut(fill: tuple[int, int, int], ground: tuple[int, int, int]) -> list[i
 
 @lru_cache(maxsize=1024)
 def _text_tile(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float, fy: float,
-               fill: tuple[int, int, int], ground: tuple[int, int, int]) -> Image.Image:
+               fill: tuple[int, int, int], ground: tuple[int, int, int],
+               ) -> _imaging.ImagingCore:
     """``text`` drawn by ``_text`` on plain ``ground`` the size of its mask
     (``_mask_of``), mapped to the palette: each pixel's index is the one of
     ``fill`` over ``ground`` at that pixel's coverage (``_ink_indices``), as
-    drawing the text there and mapping the whole gives. Cached."""
+    drawing the text there and mapping the whole gives; the picture's core
+    (``Tile``). Cached."""
     mask = _mask_of(text, font, anchor, fx, fy)[0]
-    return mask._new(mask.im.point(_ink_lut(fill, ground), None))  # no rounding
+    tile: _imaging.ImagingCore = mask.im.point(_ink_lut(fill, ground), None)  # no rounding
+    return tile
 
 
 @lru_cache(maxsize=64)
@@ -354,7 +367,7 @@ _PLAIN_UNDER: dict[tuple[object, ...], tuple[int, int, int] | None] = {}
 
 def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image],
                 texts: Sequence[Words], boxes: Sequence[tuple[int, int, int, int]], *,
-                clip: bool = False) -> list[tuple[Image.Image, tuple[int, int]]] | None:
+                clip: bool = False) -> list[tuple[Tile, tuple[int, int]]] | None:
     """``texts`` as tiles already mapped (``_text_tile``) and where to paste
     them, when each text's mask lies in one of ``boxes`` on plain ``ground()``
     (RGB; ``ground_key`` says what it shows) and no two masks meet: pasted on
@@ -362,7 +375,7 @@ def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image
     mapping. ``None`` otherwise. ``clip``: ``boxes`` is one box, the whole
     ground, and a mask reaching past it counts for its pixels inside (its tile,
     pasted there, is cut at the edge as the text drawn there would be)."""
-    tiles: list[tuple[Image.Image, tuple[int, int]]] = []
+    tiles: list[tuple[Tile, tuple[int, int]]] = []
     seen: list[tuple[int, int, int, int]] = []
     for (x, y), text, font, fill, anchor in texts:
         box, fx, fy = _mask_box(text, font, anchor, x, y)
@@ -544,7 +557,7 @@ def _layered_part(sides: int | None, box: tuple[int, int, int, int], layers: Seq
             partial(_table_ground(sides, _frame(sides).height)[0].crop, box)
     tiles = _word_tiles(ground_key, rgb, texts, [(0, 0, *size)], clip=True)
     if tiles is not None:
-        taken = tuple((max(0, x), max(0, y), x + t.width, y + t.height) for t, (x, y) in tiles)
+        taken = tuple((max(0, x), max(0, y), x + t.size[0], y + t.size[1]) for t, (x, y) in tiles)
         plan = _layer_plan(ground_key, rgb, size, tuple(_layer_box(layer) for layer in layers),
                            taken)
         if plan is None:
@@ -1366,7 +1379,7 @@ def _seat_tiles(sides: int, seat: Seat, x: int, y: int) -> Image.Image | None:
     tiles = _word_tiles(key, ground, words, [(0, 0, *size)])
     if tiles is None:
         return None
-    boxes = [(tx, ty, tx + tile.width, ty + tile.height) for tile, (tx, ty) in tiles]
+    boxes = [(tx, ty, tx + tile.size[0], ty + tile.size[1]) for tile, (tx, ty) in tiles]
     for op in ops:
         if isinstance(op, _Heart):
             heart = (*op.xy, op.xy[0] + 16, op.xy[1] + 16)
@@ -2226,8 +2239,9 @@ def _put_felt_words(img: Image.Image, xy: tuple[int, int], size: tuple[int, int]
         return
     for tile, (tx, ty) in tiles:  # cut at the part's edge, as pasted on a part
         left, top = max(tx, 0), max(ty, 0)
-        right, bottom = min(tx + tile.width, size[0]), min(ty + tile.height, size[1])
-        if (left, top, right, bottom) != (tx, ty, tx + tile.width, ty + tile.height):
+        width, height = tile.size
+        right, bottom = min(tx + width, size[0]), min(ty + height, size[1])
+        if (left, top, right, bottom) != (tx, ty, tx + width, ty + height):
             tile = tile.crop((left - tx, top - ty, right - tx, bottom - ty))
         _put(img, tile, (xy[0] + left, xy[1] + top))
 
@@ -2275,7 +2289,7 @@ def _row_word_boxes(row: Row, row_h: int) -> list[tuple[int, int, int, int]]:
                                                    if row.payments else [])
 
 
-def _row_word_tiles(row: Row, row_h: int) -> list[tuple[Image.Image, tuple[int, int]]] | None:
+def _row_word_tiles(row: Row, row_h: int) -> list[tuple[Tile, tuple[int, int]]] | None:
     """A showdown row's words (and the dealer's disc, ``_row_disc``) as tiles on
     its plate's plain fill and where they go on the plate's picture, each in
     one of ``_row_word_boxes``, none meeting another; ``None`` where they cannot be."""
@@ -2292,7 +2306,7 @@ def _row_word_tiles(row: Row, row_h: int) -> list[tuple[Image.Image, tuple[int, 
         colour = _plain(key, ground, disc) if any(
             b[0] <= disc[0] and b[1] <= disc[1] and disc[2] <= b[2] and disc[3] <= b[3]
             for b in boxes) else None
-        if colour is None or any(_meets(disc, (x, y, x + t.width, y + t.height))
+        if colour is None or any(_meets(disc, (x, y, x + t.size[0], y + t.size[1]))
                                  for t, (x, y) in tiles):
             return None
         tiles.append((_row_disc(colour), disc[:2]))
