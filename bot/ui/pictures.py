@@ -262,7 +262,18 @@ Tile: TypeAlias = "Image.Image | _imaging.ImagingCore"
 def _cut(img: Image.Image, box: tuple[int, int, int, int] | None = None) -> Image.Image:
     """``img.crop(box)`` (``None``: ``img.copy()``) of a picture this module
     made (in memory, loaded), straight through Pillow's core, as ``_put``."""
-    return img._new(img.im.copy() if box is None else img.im.crop(box))
+    return _picture(img.im.copy() if box is None else img.im.crop(box))
+
+
+def _picture(core: _imaging.ImagingCore) -> Image.Image:
+    """A picture round Pillow's ``core`` as ``Image._new`` makes it, less what
+    our parts never use: a palette picture gets no palette object (the PNG's
+    palette is written apart, ``_palette_bytes``), nor any ``info``."""
+    img = Image.Image()
+    img.im = core
+    img._mode = core.mode
+    img._size = core.size
+    return img
 
 
 def _put(canvas: Image.Image, source: Tile | tuple[int, ...], xy: tuple[int, int],
@@ -820,7 +831,7 @@ def _canvas(ground: Image.Image) -> tuple[Image.Image, bytearray]:
             del _ROWS[next(iter(_ROWS))]
     pixels = bytearray(rows[1])
     # Image.frombuffer("P", ground.size, pixels, "raw", "P", 0, 1), less its checks
-    return ground._new(_imaging.map_buffer(pixels, ground.size, "raw", 0, ("P", 0, 1))), pixels
+    return _picture(_imaging.map_buffer(pixels, ground.size, "raw", 0, ("P", 0, 1))), pixels
 
 
 #: the pixels of the grounds ``_canvas`` copied, by the ground's identity (kept
