@@ -840,11 +840,11 @@ _ROWS: dict[int, tuple[Image.Image, bytes]] = {}
 
 
 def _encode_rows(rows: bytearray, size: tuple[int, int], *,
-                 smaller_over: int | None = None, smaller_first: bool = False) -> bytes:
+                 smaller_over: int | None = None) -> bytes:
     """A framed picture's pixels (``_canvas``) of ``size`` as PNG bytes with the
     palette (``png.encode_rows``)."""
     return png_file.encode_rows(rows, size[0] - 1, size[1], _palette_bytes(),
-                                smaller_over=smaller_over, smaller_first=smaller_first)
+                                smaller_over=smaller_over)
 
 
 def _framed(img: Image.Image) -> Image.Image:
@@ -1771,10 +1771,8 @@ def draw_table(scene: TableScene) -> bytes:
     else:
         img, rows = last.img, last.rows
         _repaste(img, ground, last.pasted, pasted)
-    png = _encode_rows(rows, img.size, smaller_over=TABLE_LARGE,
-                       smaller_first=last is not None and last.large)
-    _LAST_FRAMES[key] = _LastFrame(ground, img, rows, pasted,
-                                   png_file.compressed_size(png) > TABLE_LARGE)
+    png = _encode_rows(rows, img.size, smaller_over=TABLE_LARGE)
+    _LAST_FRAMES[key] = _LastFrame(ground, img, rows, pasted)
     while len(_LAST_FRAMES) > LAST_FRAMES:
         del _LAST_FRAMES[next(iter(_LAST_FRAMES))]
     return png
@@ -1794,9 +1792,6 @@ class _LastFrame:
     img: Image.Image
     rows: bytearray
     pasted: list[Pasted]
-    #: the picture came out large (``TABLE_LARGE``): the next is compressed
-    #: harder at once (``png.encode_rows``'s ``smaller_first``)
-    large: bool
 
 
 #: the tables' last pictures, by (sides, height, title) (the title names the

@@ -69,22 +69,12 @@ def encode(img: Image.Image, colours: int = 256, *, framed: bool = False,
                        palette[:3 * colours].ljust(3 * colours, b"\0"), smaller_over=smaller_over)
 
 
-def compressed_size(png: bytes) -> int:
-    """The bytes of compressed pixels (its ``IDAT`` chunk's data) in a PNG
-    written here (``encode_rows``: signature, ``IHDR``, ``PLTE``, one ``IDAT``,
-    ``IEND``)."""
-    palette: int = struct.unpack_from(">I", png, len(SIGNATURE) + 25)[0]
-    return len(png) - len(SIGNATURE) - 25 - (12 + palette) - 12 - 12
-
-
 def encode_rows(rows: bytes | bytearray, width: int, height: int, palette: bytes, *,
-                smaller_over: int | None = None, smaller_first: bool = False) -> bytes:
+                smaller_over: int | None = None) -> bytes:
     """A palette PNG from its rows as they are written (``height`` rows of a
     filter byte 0 then ``width`` palette indices) and its palette (RGB triples,
     one per entry; every index used must be below their number);
-    ``smaller_over`` as for ``encode``; ``smaller_first``: compressed with
-    ``SMALL_MEMORY`` alone, at once (the caller expects a large picture: the
-    last one of the same table came out large), so it is compressed once.
+    ``smaller_over`` as for ``encode``.
 
     Raises:
         ValueError: ``rows`` is not ``height`` rows of ``width + 1`` bytes.
@@ -92,13 +82,9 @@ def encode_rows(rows: bytes | bytearray, width: int, height: int, palette: bytes
     if len(rows) != (width + 1) * height:
         raise ValueError(f"{len(rows)} bytes are not {height} rows of {width + 1}")
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette colour
-    if smaller_first:
+    pixels = isal_zlib.compress(rows, LEVEL)
+    if smaller_over is not None and len(pixels) > smaller_over:
         packer = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, 15, SMALL_MEMORY)
-        pixels = packer.compress(rows) + packer.flush()
-    else:
-        pixels = isal_zlib.compress(rows, LEVEL)
-        if smaller_over is not None and len(pixels) > smaller_over:
-            packer = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, 15, SMALL_MEMORY)
-            pixels = min(pixels, packer.compress(rows) + packer.flush(), key=len)
+        pixels = min(pixels, packer.compress(rows) + packer.flush(), key=len)
     return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette)
             + _chunk(b"IDAT", pixels) + _chunk(b"IEND", b""))
