@@ -298,6 +298,17 @@ def _put(canvas: Image.Image, source: Tile | tuple[int, ...], xy: tuple[int, int
         canvas.im.paste(core, box, mask.im)
 
 
+def _put_tiles(canvas: Image.Image, tiles: Sequence[tuple[Tile, tuple[int, int]]],
+               dx: int = 0, dy: int = 0) -> None:
+    """Each tile pasted whole on ``canvas`` at its place moved by ``(dx, dy)``
+    (``_put`` without a mask, with its checks and lookups done once)."""
+    core, picture = canvas.im, Image.Image
+    for tile, (x, y) in tiles:
+        source = tile.im if isinstance(tile, picture) else tile
+        width, height = source.size
+        core.paste(source, (x + dx, y + dy, x + dx + width, y + dy + height))
+
+
 def _text(img: Image.Image, xy: tuple[float, float], text: str,
           font: ImageFont.FreeTypeFont, fill: tuple[int, int, int], anchor: str = "la") -> None:
     """Draw ``text`` on ``img`` as ``ImageDraw.text(xy, text, fill, font, anchor)``
@@ -366,8 +377,7 @@ def _words_part(sides: int, box: tuple[int, int, int, int], texts: Sequence[Word
                 _text(img, point, words, face, ink, where)
         return _part(sides, box, paint)
     part = _cut(table[1], (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one to the right
-    for tile, xy in tiles:
-        _put(part, tile, xy)
+    _put_tiles(part, tiles)
     return part
 
 
@@ -589,8 +599,7 @@ def _layered_part(sides: int | None, box: tuple[int, int, int, int], layers: Seq
     part = _cut(_felt(size)) if sides is None else \
         _cut(_table_ground(sides, _frame(sides).height)[1],
             (box[0] + 1, box[1], box[2] + 1, box[3]))  # framed: one to the right
-    for tile, xy in tiles:
-        _put(part, tile, xy)
+    _put_tiles(part, tiles)
     return part
 
 
@@ -1413,8 +1422,7 @@ def _seat_tiles(sides: int, seat: Seat, x: int, y: int) -> Image.Image | None:
             disc = _disc_tile()
             masked.append((disc[0], op.xy, disc[1]))
     part = _cut(_plate_mapped(sides, box, seat.acting, x, y))
-    for tile, xy in tiles:
-        _put(part, tile, xy)
+    _put_tiles(part, tiles)
     for tile, xy, mask in masked:
         _put(part, tile, xy, mask)
     return part
@@ -2276,13 +2284,10 @@ def _put_showdown_row(img: Image.Image, row: Row, row_h: int, xy: tuple[int, int
     if tiles is None:
         _put(img, _showdown_row_part(row, row_h), xy)
         return
-    _put(img, _row_plate_part(row.winner, row_h), xy)
-    cx = 3 + 10
-    for card in row.cards:
-        _put(img, _card_on_plate(card, row.winner), (x0 + cx, y0 + 3 + 8))
-        cx += ROW_CARD + 6
-    for tile, (tx, ty) in tiles:
-        _put(img, tile, (x0 + tx, y0 + ty))
+    pieces: list[tuple[Tile, tuple[int, int]]] = [(_row_plate_part(row.winner, row_h), (0, 0))]
+    pieces += [(_card_on_plate(card, row.winner), (3 + 10 + i * (ROW_CARD + 6), 3 + 8))
+               for i, card in enumerate(row.cards)]
+    _put_tiles(img, pieces + tiles, x0, y0)
 
 
 def _row_word_boxes(row: Row, row_h: int) -> list[tuple[int, int, int, int]]:
@@ -2335,8 +2340,7 @@ def _showdown_row_part(row: Row, row_h: int) -> Image.Image:
         cx += ROW_CARD + 6
     tiles = _row_word_tiles(row, row_h)
     if tiles is not None:
-        for tile, xy in tiles:
-            _put(part, tile, xy)
+        _put_tiles(part, tiles)
         return part
     for box in _row_word_boxes(row, row_h):  # a text reaching both is drawn in each
         words = _row_plate(row.winner, row_h).crop(box)
