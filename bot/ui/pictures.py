@@ -2357,8 +2357,6 @@ def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
     the texts are added to it (as ``_text``'s arguments) instead of drawn (the
     dealer's disc is drawn all the same, unless ``discs`` is given: where it
     goes, ``_row_disc``'s corner, is added to it)."""
-    draw = ImageDraw.Draw(img)
-
     write = _writer(img, words)
 
     x, y = 3 - origin[0], 3 - origin[1]
@@ -2380,7 +2378,7 @@ def _draw_showdown_row(img: Image.Image, row: Row, origin: tuple[int, int], *,
         if discs is not None:
             discs.append((tx, top))
         else:
-            _draw_row_disc(img, draw, write, tx, top)
+            _draw_row_disc(img, ImageDraw.Draw(img), write, tx, top)
         name_x = tx + 2 * r_ + 8
     else:
         name_x = tx
