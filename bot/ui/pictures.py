@@ -1838,16 +1838,22 @@ def _repaste(img: Image.Image, ground: Image.Image, before: Sequence[Pasted],
         for left, top, right, bottom in dirty:
             place = (left + 1, top, right + 1, bottom)
             core.paste(under.crop(place), place)
+        waiting = [i for i, changed in enumerate(again) if not changed]
         grown = True
         while grown:
             grown = False
-            for i, (box, _part, _mask) in enumerate(now):
-                if not again[i] and any(box[0] < d[2] and d[0] < box[2] and box[1] < d[3]
-                                        and d[1] < box[3] for d in dirty):
-                    again[i] = grown = True
-                    dirty.append(box)
-                    place = (box[0] + 1, box[1], box[2] + 1, box[3])
-                    core.paste(under.crop(place), place)
+            for i in waiting:
+                box = now[i][0]
+                for d in dirty:
+                    if box[0] < d[2] and d[0] < box[2] and box[1] < d[3] and d[1] < box[3]:
+                        break
+                else:
+                    continue
+                again[i] = grown = True
+                dirty.append(box)
+                place = (box[0] + 1, box[1], box[2] + 1, box[3])
+                core.paste(under.crop(place), place)
+            waiting = [i for i in waiting if not again[i]]
     for (box, part, mask), changed in zip(now, again, strict=True):
         if changed:
             _put(img, part, (box[0] + 1, box[1]), mask)
