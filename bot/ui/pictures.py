@@ -1060,6 +1060,16 @@ class Seat:
     acting: bool
     active: bool
 
+    def __hash__(self) -> int:
+        """The hash the dataclass would give (of its fields, in order), kept
+        when ``_seat`` made it: a seat is hashed by every cache it keys."""
+        kept = self.__dict__.get("_hash")
+        if kept is None:
+            kept = hash((self.name, self.figure, self.tone, self.lives, self.tag, self.dealer,
+                         self.acting, self.active))
+        assert isinstance(kept, int)
+        return kept
+
 
 @dataclass(frozen=True)
 class TableScene:
@@ -1094,8 +1104,9 @@ def _seat(name: str, figure: str, tone: int, lives: int | None, tag: str, dealer
     ``__init__`` (which sets a field at a time through ``object.__setattr__``:
     a third of a table scene's time at 12 seats); equal to it in every way."""
     seat = object.__new__(Seat)
-    seat.__dict__.update(zip(_SEAT_FIELDS, (name, figure, tone, lives, tag, dealer, acting,
-                                            active), strict=True))
+    values = (name, figure, tone, lives, tag, dealer, acting, active)
+    seat.__dict__.update(zip(_SEAT_FIELDS, values, strict=True))
+    seat.__dict__["_hash"] = hash(values)
     return seat
 
 
