@@ -407,15 +407,27 @@ def _word_tiles(ground_key: tuple[object, ...], ground: Callable[[], Image.Image
                    min(box[3], whole[3]))
             if box[0] >= box[2] or box[1] >= box[3]:
                 continue  # wholly outside: nothing of it is drawn
-        if not any(b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]
-                   for b in boxes) or any(_meets(box, other) for other in seen):
-            return None
-        colour = _plain(ground_key, ground, box)
+        for b in boxes:
+            if b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]:
+                break
+        else:
+            return None  # in none of the boxes
+        for o in seen:
+            if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
+                return None  # meets another
+        colour = _PLAIN_UNDER.get((ground_key, box), _UNKNOWN)
+        if colour is _UNKNOWN:
+            colour = _plain(ground_key, ground, box)
         if colour is None:
             return None
+        assert isinstance(colour, tuple)
         seen.append(box)
         tiles.append((_text_tile(text, font, anchor, fx, fy, fill, colour), (left, top)))
     return tiles
+
+
+#: not in ``_PLAIN_UNDER`` yet
+_UNKNOWN = object()
 
 
 @lru_cache(maxsize=8192)
