@@ -606,16 +606,16 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
             # select views expired after each table's turn
             rec = Recorder()
             t0 = time.perf_counter()
-            profiler = None
-            if PROFILE["file"]:
+            profiler, profile_file = None, PROFILE["file"]
+            if profile_file:
                 import cProfile
                 profiler = cProfile.Profile()
                 profiler.enable()
             done, rounds, peak = await play_rounds(rec, env, bot, seats, noop_msgs, target,
                                                    expire=True, same_msgs=same_msgs)
-            if profiler is not None:
+            if profiler is not None and profile_file:
                 profiler.disable()
-                profiler.dump_stats(PROFILE["file"])
+                profiler.dump_stats(profile_file)
             t_play = time.perf_counter() - t0
             open_after = sum(1 for s in seats if s.table_id in bot.service.tables)
 
