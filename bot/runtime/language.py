@@ -7,7 +7,9 @@ worded in the member's locale by ``bot.interactions.guard.guarded``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import functools
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
@@ -20,6 +22,12 @@ from ..service import STORAGE_ERRORS, LiveTable, ServiceError
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+#: the task, guild, language and deck that ``in_server_language`` set last in this
+#: context: a method it wraps, called inside another one of the same guild in the
+#: same task and still in that language, does not look the language up again
+_speaking: contextvars.ContextVar[tuple[object, int, str, str] | None] = contextvars.ContextVar(
+    "speaking", default=None)
 
 
 async def server_language(client: discord.Client, guild_id: int | None) -> str:
@@ -52,6 +60,14 @@ def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
                      if isinstance(getattr(a, "live", a), LiveTable)), None)
         if not isinstance(client, discord.Client) or not isinstance(live, LiveTable):
             return await method(*args, **kwargs)
-        with i18n.use(await server_language(client, live.row.guild_id)), deck.use(deck.TWO):
-            return await method(*args, **kwargs)
+        guild_id = live.row.guild_id
+        if _speaking.get() == (asyncio.current_task(), guild_id, i18n.current(), deck.current()):
+            return await method(*args, **kwargs)  # in its server's language already
+        with (i18n.use(await server_language(client, guild_id)) as language,
+              deck.use(deck.TWO)):
+            token = _speaking.set((asyncio.current_task(), guild_id, language, deck.TWO))
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                _speaking.reset(token)
     return speaking

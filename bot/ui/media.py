@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import io
 import threading
+from functools import lru_cache
 
 import discord
 
+from .. import i18n
 from ..engine import Observation
 from ..i18n import _, deck
 from ..service import LiveTable
@@ -67,12 +69,21 @@ class Picture(bytes):
 
 def table_png(live: LiveTable) -> Picture:
     """PNG of the current deal's table, from the public observation only, with
-    its description (``Picture.alt``, ``pictures.table_alt``)."""
+    its description (``Picture.alt``, ``pictures.table_alt``). The same table
+    shown again (a move's answer on the table message, then the refresh after
+    it) is drawn once (``_table_picture``)."""
     deal, game = live.deal, live.game
     assert deal is not None and game is not None
-    obs, names, title = deal.observation(None), plain_names(live), table_title(live)
-    picture = Picture(pictures.table_png(obs, names, game.running_balances, title=title))
-    picture.alt = pictures.table_alt(obs, names, game.running_balances, title=title)
+    return _table_picture(deal.observation(None), tuple(plain_names(live)),
+                          tuple(game.running_balances), table_title(live), i18n.current())
+
+
+@lru_cache(maxsize=64)
+def _table_picture(obs: Observation, names: tuple[str, ...], balances: tuple[int, ...],
+                   title: str, language: str) -> Picture:
+    """``table_png``'s picture of what it shows, in ``language`` (the current one)."""
+    picture = Picture(pictures.table_png(obs, names, balances, title=title))
+    picture.alt = pictures.table_alt(obs, names, balances, title=title)
     return picture
 
 
