@@ -982,7 +982,7 @@ def _felt(size: tuple[int, int]) -> Image.Image:
     return _quantize(Image.new("RGB", size, FELT))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=2 * 53)  # every card and the back, in the two decks' inks
 def _card_on_felt(card: Card | None, width: int, inks: Ink = SUIT_INK) -> Image.Image:
     """``card`` with its shadow on plain felt, mapped to the palette: pasted on
     felt, the pixels of ``_paste_card`` there."""
@@ -2475,12 +2475,14 @@ def warm() -> None:
     the hand, table and showdown sizes — and the palette, so that no player's
     move pays for the first drawing of a card (a hand-sized card takes several
     milliseconds; all of them together take about a second, once per process),
-    and read DejaVu's character maps (``fonts.warm``)."""
+    the hand's cards on felt, and read DejaVu's character maps (``fonts.warm``)."""
     fonts.warm()
     _palette()
     for width in (HAND_CARD, MID_CARD, SHOWN_CARD):
         for card in (None, *DECK):
             _card_sprite(card, width)
+    for card in (None, *DECK):
+        _card_on_felt(card, HAND_CARD)
 
 
 def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
