@@ -17,7 +17,11 @@ machine's other core (pinned there; this process keeps the first core of its
 own) for the whole of that measurement; issue 25's goal is a p99 within
 250 ms then. ``--busy`` times every run under load instead (no idle runs),
 ``--no-busy`` skips the runs under load; ``--levels strong`` times one level
-only.
+only. ``--cpu-clock`` gives strong's deadline in CPU seconds of this process
+(``time.process_time``), so that its playouts per decision measure the code's
+speed whatever else runs on the machine; ``--no-expected-cache`` turns off
+``normal``'s cache of ``_expected_after`` (``normal.CACHE_EXPECTED``), to
+compare.
 
 The decision points are the same in every run (seeded); only the clock differs.
 The last line printed is ``BENCH-JSON {"ai": {...}}``: per preset and level, p50
@@ -41,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import levels, strong
+from bot.engine import levels, normal, strong
 from bot.engine.cards import shuffled_deck
 from bot.engine.game import AnyDeal, Game
 from bot.engine.rules import get_preset
@@ -143,9 +147,21 @@ def main() -> None:
                         help="no runs of strong under load after the idle ones")
     parser.add_argument("--levels", default=",".join(LEVELS),
                         help="comma-separated levels to time (default: all)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="strong's deadline in CPU seconds of this process")
+    parser.add_argument("--no-expected-cache", action="store_true",
+                        help="normal._expected_after computed afresh every time")
+    parser.add_argument("--presets", default=",".join(p for _, p in FAMILIES),
+                        help="comma-separated presets among the default ones")
     args = parser.parse_args()
+    chosen = args.presets.split(",")
+    if args.cpu_clock:
+        choose = strong.choose
+        strong.choose = lambda *a, **k: choose(*a, **k, clock=time.process_time)  # type: ignore[misc]
+    normal.CACHE_EXPECTED = not args.no_expected_cache
     timed = tuple(level for level in LEVELS if level in args.levels.split(","))
-    decks = {preset: points(preset, args.points, args.seed) for _, preset in FAMILIES}
+    decks = {preset: points(preset, args.points, args.seed) for _, preset in FAMILIES
+             if preset in chosen}
     out: dict[str, dict[str, float]] = {}
     if args.busy:
         runs, where = loaded(decks, timed, args.runs)
@@ -177,11 +193,15 @@ def report(args: argparse.Namespace, runs: list[dict[tuple[str, str], list[float
     ``<preset>_<level>_<tag>p50_ms``...)."""
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     print(f"Python {platform.python_version()}, CPUs {cpus}, {args.points} decision points per "
-          f"preset, {args.runs} runs, strong budget {strong.DEFAULT_BUDGET}{load}")
+          f"preset, {args.runs} runs, strong budget {strong.DEFAULT_BUDGET}{load}"
+          + (", deadline in CPU time" if args.cpu_clock else "")
+          + (", normal._expected_after not cached" if args.no_expected_cache else ""))
     print()
     print("| family (preset) | level | p50 ms | p99 ms | playouts (median) |")
     print("|---|---|---:|---:|---:|")
     for family, preset in FAMILIES:
+        if preset not in args.presets.split(","):
+            continue
         for level in timed:
             cells = []
             for q in (0.5, 0.99):
