@@ -103,12 +103,15 @@ def busy_elsewhere() -> tuple[multiprocessing.Process, str]:
     if not hasattr(os, "sched_setaffinity"):
         return proc, "busy loop unpinned"
     mine = sorted(os.sched_getaffinity(0))
-    every = sorted(os.sched_getaffinity(proc.pid)) if proc.pid else mine
-    others = [c for c in every if c != mine[0]]
     os.sched_setaffinity(0, {mine[0]})
-    if others and proc.pid:
-        os.sched_setaffinity(proc.pid, {others[0]})
-        return proc, f"bench on CPU {mine[0]}, busy loop on CPU {others[0]}"
+    # the machine's other cores, also when this process was started on one (taskset)
+    for other in [c for c in range(os.cpu_count() or 1) if c != mine[0]]:
+        try:
+            if proc.pid:
+                os.sched_setaffinity(proc.pid, {other})
+                return proc, f"bench on CPU {mine[0]}, busy loop on CPU {other}"
+        except OSError:  # a core this container may not use
+            continue
     return proc, f"bench and busy loop share CPU {mine[0]}"
 
 
