@@ -19,7 +19,10 @@ standard error from the sample variance over the ``N`` decks).
 
 Everything is a pure function of the arguments: the decks come from the seed,
 and ``strong`` gets a seeded random source per decision and a budget in
-playouts only (no deadline), so a run repeats exactly.
+playouts only (no deadline), so a run repeats exactly. ``--seconds`` (or
+``--live``: ``strong.DEFAULT_BUDGET``, the budget of a live table) adds a
+deadline to every search: the strength measured is then the live strength on
+this machine at its present load, and a run no longer repeats exactly.
 
 ``--games`` plays whole games instead (``run_arena(..., games=True)``): deal
 ``k`` of game ``i`` has the same deck in every seating, each game runs to its
@@ -31,7 +34,10 @@ determinised Monte Carlo over the seat's view, with strong's playout budget)
 and ``threshold``: a baseline written apart
 from the levels (``threshold_choose``), a few percentile thresholds per preset
 (``THRESHOLDS``: when to stop, when to refuse or take, when to pay for a
-trade), tuned against ``normal`` by ``scripts/tune_threshold.py``.
+trade), tuned against ``normal`` by ``scripts/tune_threshold.py``; and
+``coached``: a seat that plays the coach's hint at every decision
+(``coach.hint``: the coach's search, ``coach.BUDGET``'s playouts, seeded from
+the seat's view), to measure how much following the hints improves a player.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from . import flat, levels
+from . import coach, flat, levels
 from .cards import Card, rank, shuffled_deck
 from .family import Decision, Observation
 from .game import AnyDeal, Game
@@ -52,7 +58,7 @@ from .hands import score
 from .moves import best_exchange
 from .normal import LATE_CIRCUITS, LIFE_VALUE, percentile
 from .rules import RulesError, get_preset
-from .strong import Budget, outcome
+from .strong import DEFAULT_BUDGET, Budget, outcome
 from .view import seat_view
 
 __all__ = [
@@ -62,6 +68,9 @@ __all__ = [
 
 #: strong's budget in the arena: playouts per decision, no deadline (deterministic)
 ARENA_PLAYOUTS = 300
+#: the ``coached`` seat's budget without a deadline: the coach's playouts
+#: (so a run repeats exactly and plays the hint a member is given)
+COACHED = Budget(playouts=coach.BUDGET.playouts, seconds=None)
 #: moves after which an arena deal is voided as stuck (no policy gets near it)
 MAX_MOVES = 5000
 #: game mode: a game stops after this many deals even if not over (jaques, oldway)
@@ -106,9 +115,10 @@ THRESHOLDS: dict[str, Thresholds] = {
     "widow": Thresholds(stop=0.995, refuse=0.9, trade=0.0),
 }
 
-#: the arena's policies besides ``levels.LEVELS``: the threshold player and the
+#: the arena's policies besides ``levels.LEVELS``: the threshold player, the
 #: flat determinised Monte Carlo player (``flat.choose``, strong's playout budget)
-POLICIES = ("threshold", "flat")
+#: and a seat that plays the coach's hints (``coach.hint``)
+POLICIES = ("threshold", "flat", "coached")
 
 
 def _pct(cards: Sequence[Card], obs: Observation) -> float:
@@ -253,7 +263,8 @@ class ArenaReport:
     """The result of ``run_arena``.
 
     Attributes:
-        preset, options, policies, seats, deals, seed, playouts: the arguments.
+        preset, options, policies, seats, deals, seed, playouts, seconds: the
+            arguments (``seconds``: the searches' deadline, ``None``: none).
         unit: what a score counts (``points``, ``chips``, ``points+lives``).
         scores: per policy, its mean score per deal.
         pairs: per ordered pair ``(a, b)`` of distinct policies (``a`` listed
@@ -278,6 +289,7 @@ class ArenaReport:
     decisions: dict[str, int]
     games: bool = False
     deals_per_unit: float = 1.0
+    seconds: float | None = None
 
     def text(self) -> str:
         """The report as people read it."""
@@ -291,7 +303,8 @@ class ArenaReport:
                if self.games else
                f", {self.seats} seats, {self.deals} decks x {seatings} seatings"
                f" = {self.deals * seatings} deals")
-            + f", seed {self.seed}, strong playouts {self.playouts}",
+            + f", seed {self.seed}, strong playouts {self.playouts}"
+            + ("" if self.seconds is None else f" within {self.seconds:g} s (live: not repeatable)"),
             f"score: {self.unit} per {unit}, mean [95% CI]",
         ]
         width = max(len(p) for p in self.policies)
@@ -325,6 +338,7 @@ def run_arena(
     progress: Callable[[int], None] | None = None,
     thresholds: Thresholds | None = None,
     games: bool = False,
+    seconds: float | None = None,
 ) -> ArenaReport:
     """Play ``deals`` decks in every seating of ``policies`` (see the module
     docstring) and return the report. ``thresholds`` are the ``threshold``
@@ -332,7 +346,11 @@ def run_arena(
     ``Thresholds()``). With ``games`` each of the ``deals`` units is a whole
     game instead of one deal (docs/AI.md "Game mode"): deal ``k`` of game ``i``
     has the same deck in every seating, the game runs to its end (at most
-    ``MAX_DEALS`` deals) and a seat scores its final ledger balance.
+    ``MAX_DEALS`` deals) and a seat scores its final ledger balance. With
+    ``seconds`` every search (``strong``, ``flat``, ``coached``) also stops at
+    that deadline, as at a live table (``strong.DEFAULT_BUDGET``: 2000
+    playouts, 0.2 s); ``coached`` then has the coach's own deadline
+    (``coach.BUDGET``), else its playouts only.
 
     Raises:
         ValueError: an unknown preset, option or level, or too few seats.
@@ -348,7 +366,7 @@ def run_arena(
     n = seats if seats is not None else max(len(policies), rules.min_players)
     if not rules.min_players <= n <= rules.max_players:
         raise ValueError(f"{preset} needs {rules.min_players} to {rules.max_players} seats")
-    budget = Budget(playouts=playouts, seconds=None)
+    budget = Budget(playouts=playouts, seconds=seconds)
     tables = seatings_of(policies, n)
     names = list(dict.fromkeys(policies))
     per_deck: dict[str, list[float]] = {p: [] for p in names}
@@ -376,7 +394,7 @@ def run_arena(
     unit = UNITS[rules.family] if games else "points+lives" if rules.lives else UNITS[rules.family]
     return ArenaReport(preset, dict(options or {}), tuple(policies), n, deals, seed, playouts, unit,
                        scores, pairs, {p: tuple(v) for p, v in per_deck.items()}, decisions,
-                       games, sum(deal_counts) / len(deal_counts))
+                       games, sum(deal_counts) / len(deal_counts), seconds)
 
 
 def _play_unit(game: Game, table: Sequence[str], unit: str, t: int, games: bool, budget: Budget,
@@ -419,6 +437,9 @@ def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Bu
         return threshold_choose(deal.observation(seat), tuned)
     if level == "flat":
         return flat.choose(seat_view(deal, seat), rng, budget)
+    if level == "coached":
+        live = budget.seconds is not None
+        return coach.hint(seat_view(deal, seat), coach.BUDGET if live else COACHED)
     return levels.decide(deal, seat, level, rng=rng, budget=budget)
 
 
@@ -429,14 +450,19 @@ def main(argv: list[str]) -> int:
         description="Duplicate deals between AI levels (docs/AI.md).")
     parser.add_argument("--preset", default="foster")
     parser.add_argument("--policies", default="strong,normal,easy",
-                        help="comma-separated AI levels or baselines (threshold, flat), one per seat "
-                             "(repeated to fill --seats)")
+                        help="comma-separated AI levels or baselines (threshold, flat, coached), one per "
+                             "seat (repeated to fill --seats)")
     parser.add_argument("--deals", type=int, default=100, help="decks to deal (each in every seating)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--options", default=None, help='table options as JSON, e.g. \'{"pounce": true}\'')
     parser.add_argument("--playouts", type=int, default=ARENA_PLAYOUTS,
                         help="strong's playouts per decision")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="a deadline per search too (live strength; a run no longer repeats)")
+    parser.add_argument("--live", action="store_true",
+                        help="searches at the live table's budget (strong.DEFAULT_BUDGET: "
+                             "2000 playouts, 0.2 s)")
     parser.add_argument("--games", action="store_true",
                         help="play whole games (each --deals unit is a game), score the ledger")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -444,10 +470,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         options = json.loads(args.options) if args.options else None
+        playouts, seconds = args.playouts, args.seconds
+        if args.live:
+            playouts = DEFAULT_BUDGET.playouts or playouts
+            seconds = DEFAULT_BUDGET.seconds
         report = run_arena(
             args.preset, [p.strip() for p in args.policies.split(",") if p.strip()], args.deals,
-            args.seed, seats=args.seats, options=options, playouts=args.playouts, games=args.games,
-            progress=_progress(args.deals) if args.progress else None)
+            args.seed, seats=args.seats, options=options, playouts=playouts, games=args.games,
+            seconds=seconds, progress=_progress(args.deals) if args.progress else None)
     except (ValueError, RulesError) as exc:
         print(f"arena: {exc}")
         return 2
@@ -455,7 +485,8 @@ def main(argv: list[str]) -> int:
         print(json.dumps({
             "preset": report.preset, "options": report.options, "policies": list(report.policies),
             "seats": report.seats, "deals": report.deals, "seed": report.seed,
-            "playouts": report.playouts, "unit": report.unit, "games": report.games,
+            "playouts": report.playouts, "seconds": report.seconds, "unit": report.unit,
+            "games": report.games,
             "deals_per_unit": report.deals_per_unit,
             "scores": {p: vars(i) for p, i in report.scores.items()},
             "pairs": {f"{a}-{b}": vars(i) for (a, b), i in report.pairs.items()},

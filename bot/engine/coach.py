@@ -143,9 +143,20 @@ def advise(view: SeatView, rng: random.Random | None = None,
         ValueError: not this seat's decision.
     """
     if rng is None:
-        seed = hint_seed(view)
-        search, sampling = random.Random(f"{seed}:search"), random.Random(f"{seed}:showdown")
+        decision = hint(view, budget)
+        sampling = random.Random(f"{hint_seed(view)}:showdown")
     else:
-        search = sampling = rng
-    decision = strong.choose(view, search, budget or BUDGET)
+        decision = strong.choose(view, rng, budget or BUDGET)
+        sampling = rng
     return Advice(decision, showdown_share(view, sampling, worlds), worlds)
+
+
+def hint(view: SeatView, budget: Budget | None = None) -> Decision:
+    """The decision ``advise`` suggests for ``view.seat`` (without the showdown
+    figure): the strong AI's search with ``budget`` (default ``BUDGET``), its
+    worlds drawn from ``hint_seed(view)``. The arena's ``coached`` seat plays it.
+
+    Raises:
+        ValueError: not this seat's decision.
+    """
+    return strong.choose(view, random.Random(f"{hint_seed(view)}:search"), budget or BUDGET)

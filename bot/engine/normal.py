@@ -134,10 +134,54 @@ def _win(p: float, k: int) -> float:
     return float(p**k)
 
 
+#: ``_expected_after``'s answers by its arguments (``(kept, tuple(pool), ranking,
+#: k)``): the strong AI's playouts ask the same questions again and again (a
+#: seat's hand and the cards it has seen recur from world to world); emptied
+#: whenever it reaches ``EXPECTED_CACHE_SIZE`` entries
+_EXPECTED: dict[tuple[tuple[Card, ...], tuple[Card, ...], str, int], tuple[float, float]] = {}
+#: per (two kept cards as a mask, ranking, k): for every third card, the hand's
+#: percentile ``p`` (0.0 for a kept card) and ``p ** k``
+_ROWS: dict[tuple[int, str, int], tuple[list[float], list[float]]] = {}
+EXPECTED_CACHE_SIZE = 200_000
+#: False: ``_expected_after`` computes every answer afresh, card by card (tests
+#: check that both ways give the same floats, hence the same decisions)
+CACHE_EXPECTED = True
+
+
 def _expected_after(kept: tuple[Card, ...], pool: list[Card], ranking: Ranking, k: int,
                     ) -> tuple[float, float]:
     """(expected chance to win, mean percentile) of ``kept`` plus one card drawn
-    uniformly from ``pool``."""
+    uniformly from ``pool``. Remembered (``_EXPECTED``) and summed from a row
+    of precomputed powers (``_ROWS``), in ``pool``'s order as the plain
+    computation sums: the same floats."""
+    if not CACHE_EXPECTED or len(kept) != 2 or not pool:
+        return _expected_plain(kept, pool, ranking, k)
+    key = (kept, tuple(pool), ranking, k)
+    found = _EXPECTED.get(key)
+    if found is not None:
+        return found
+    if len(_EXPECTED) >= EXPECTED_CACHE_SIZE:
+        _EXPECTED.clear()
+    base = (1 << kept[0]) | (1 << kept[1])
+    row = _ROWS.get((base, ranking, k))
+    if row is None:
+        if len(_ROWS) >= EXPECTED_CACHE_SIZE // 50:
+            _ROWS.clear()
+        table = _mask_table(ranking)
+        shares = [0.0 if base >> c & 1 else table[base | (1 << c)] for c in range(52)]
+        row = _ROWS[(base, ranking, k)] = (shares, [p**k for p in shares])
+    shares, wins = row
+    total_win = total_p = 0.0
+    for card in pool:
+        total_win += wins[card]
+        total_p += shares[card]
+    found = _EXPECTED[key] = (total_win / len(pool), total_p / len(pool))
+    return found
+
+
+def _expected_plain(kept: tuple[Card, ...], pool: list[Card], ranking: Ranking, k: int,
+                    ) -> tuple[float, float]:
+    """``_expected_after`` computed card by card, nothing remembered."""
     if not pool:
         p = _pct(kept, ranking) if len(kept) == 3 else 0.0
         return _win(p, k), p

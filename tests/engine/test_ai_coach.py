@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import coach, strong
+from bot.engine import arena, coach, strong
 from bot.engine.view import seat_view
 
 from .test_ai_levels import TABLES, every_choice, twin, walk
@@ -92,3 +92,39 @@ def test_the_hint_seed_is_the_same_in_every_process():
     deal, seat = next(walk("oldway", {"pounce": True}, 3, deals=1))
     seeds.add(coach.hint_seed(seat_view(deal, seat)))
     assert len(seeds) == 1
+
+
+@pytest.mark.parametrize(("preset", "options"), [TABLES[0], TABLES[4], TABLES[7]])
+def test_cards_the_player_has_not_seen_never_change_the_hint(preset, options):
+    rng = random.Random(f"hint{preset}")
+    compared = differed = 0
+    for deal, seat in walk(preset, options, 6, deals=6):
+        if compared >= 2 or seat != deal.to_act or rng.random() < 0.5:
+            continue
+        other = twin(deal, seat, rng)  # every unseen card shuffled among the unseen places
+        if other is None or other.finished or other.to_act != seat:
+            continue
+        hint = coach.advise(seat_view(deal, seat), budget=SMALL, worlds=20)
+        assert coach.advise(seat_view(other, seat), budget=SMALL, worlds=20) == hint
+        assert coach.hint(seat_view(other, seat), SMALL) == hint.decision
+        assert hint.decision in every_choice(other, seat)
+        differed += other.hands != deal.hands
+        compared += 1
+    assert compared >= 1 and differed >= 1
+
+
+def test_the_arena_coached_seat_plays_the_hint(monkeypatch):
+    monkeypatch.setattr(arena, "COACHED", SMALL)
+    played = 0
+    for deal, seat in walk("foster", {}, 9, deals=2):
+        if seat != deal.to_act or played >= 4:
+            continue
+        hint = coach.hint(seat_view(deal, seat), SMALL)
+        for tag in ("a", "b"):  # the arena's random source plays no part
+            assert arena._decide(copy.deepcopy(deal), seat, "coached", random.Random(tag),
+                                 arena.Budget(300, None), arena.Thresholds()) == hint
+        played += 1
+    assert played == 4
+    first = arena.run_arena("foster", ["coached", "easy"], 2, 3)
+    assert first.per_deck == arena.run_arena("foster", ["coached", "easy"], 2, 3).per_deck
+    assert first.decisions["coached"] > 0 and ("coached", "easy") in first.pairs

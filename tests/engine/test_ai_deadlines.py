@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from bot.engine import normal, strong
+from bot.engine import arena, normal, strong
+from bot.engine.__main__ import main as engine_main
 from bot.engine.cards import shuffled_deck
 from bot.engine.family import Observation
 from bot.engine.game import AnyDeal, Game
@@ -140,3 +141,26 @@ def test_a_long_stall_makes_the_search_keep_a_reserve(jump, earliest, monkeypatc
                              strong.Budget(playouts=2000, seconds=0.2), clock=lambda: now[0])
     assert decision in [d for a in deal.legal_actions(seat) for d in deal.choices(seat, a)]
     assert earliest <= now[0] <= 0.2
+
+
+def test_the_arena_searches_at_the_live_budget_when_asked(monkeypatch, capsys):
+    budgets: list[strong.Budget | None] = []
+    decide = arena.levels.decide
+
+    def recorded(deal, seat, level, *, rng=None, budget=None):
+        if level == "strong":
+            budgets.append(budget)
+        return decide(deal, seat, level, rng=rng, budget=strong.Budget(playouts=8, seconds=None))
+
+    monkeypatch.setattr(arena.levels, "decide", recorded)
+    report = arena.run_arena("hoyle", ["strong", "normal"], 1, 2, playouts=50, seconds=0.05)
+    assert report.seconds == 0.05 and "within 0.05 s" in report.text()
+    assert budgets and set(budgets) == {strong.Budget(playouts=50, seconds=0.05)}
+    budgets.clear()
+    assert engine_main(["arena", "--preset", "hoyle", "--policies", "strong,normal",
+                        "--deals", "1", "--live"]) == 0
+    assert set(budgets) == {strong.DEFAULT_BUDGET}
+    assert "strong playouts 2000 within 0.2 s" in capsys.readouterr().out
+    budgets.clear()
+    arena.run_arena("hoyle", ["strong", "normal"], 1, 2, playouts=50)  # the default: no clock
+    assert set(budgets) == {strong.Budget(playouts=50, seconds=None)}
