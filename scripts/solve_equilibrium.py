@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import random
 import sys
 import time
@@ -181,19 +182,31 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--state", type=Path, default=None,
+                        help="keep the regrets here: resume from it if it exists, save at the end")
     args = parser.parse_args()
     solver = Solver(get_preset(args.preset), args.seats, random.Random(args.seed))
+    if args.state is not None and args.state.exists():
+        saved = pickle.loads(args.state.read_bytes())
+        solver.edges, solver.regret, solver.average, solver.iteration = (
+            saved["edges"], saved["regret"], saved["average"], saved["iteration"])
+        solver.rng.setstate(saved["rng"])
+    done = solver.iteration
     start = time.monotonic()
     while True:
         solver.iterate()
         if args.iterations is not None:
-            if solver.iteration >= args.iterations:
+            if solver.iteration - done >= args.iterations:
                 break
         elif time.monotonic() - start >= args.seconds:
             break
         if solver.iteration % 2000 == 0:
             print(f"{solver.iteration} iterations, {len(solver.regret)} information sets, "
                   f"{time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+    if args.state is not None:
+        args.state.write_bytes(pickle.dumps({
+            "edges": solver.edges, "regret": solver.regret, "average": solver.average,
+            "iteration": solver.iteration, "rng": solver.rng.getstate()}))
     body = solver.table(min_visits=0.0)
     raw = json.loads(args.out.read_text()) if args.out.exists() else {"presets": {}}
     raw["presets"][args.preset] = body

@@ -67,9 +67,10 @@ TURN_ACTIONS = ("knock", "trade", "barter", "trade_knock", "barter_knock")
 ANSWER_ACTIONS = ("accept", "refuse")
 #: the table's file inside the package
 TABLE_FILE = "equilibrium.json"
-#: a strategy is played pure (its most likely action) when that action has at
-#: least this probability; below it the strategy is sampled
-PURIFY = 0.0
+#: play each strategy pure, its most likely action (purification: measured stronger
+#: than sampling the mixed strategy against every baseline, docs/AI.md); ``False``
+#: samples the mixed strategy with the caller's random source
+PURE = True
 
 
 @cache
@@ -224,10 +225,11 @@ def concrete(action: str, obs: Observation) -> Decision:
 
 
 def pick(probs: Sequence[float], rng: random.Random) -> int:
-    """An index drawn from ``probs`` (pure above ``PURIFY``); one draw of ``rng``."""
+    """The index of ``probs``' most likely action (the first of equals) when
+    ``PURE``, else one drawn from ``probs``; one draw of ``rng`` either way."""
     draw = rng.random()
     top = max(range(len(probs)), key=lambda i: (probs[i], -i))
-    if PURIFY and probs[top] >= PURIFY:
+    if PURE:
         return top
     total = 0.0
     for i, p in enumerate(probs):
