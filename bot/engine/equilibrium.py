@@ -260,6 +260,8 @@ def choose(view: SeatView, rng: random.Random, preset: str | None = None) -> Dec
         return None
     answering = obs.barter is not None
     actions = actions_for(obs.rules, answering, obs.stock_count)
+    if len(actions) == 1:  # a barter that must be accepted (hoyle): only the card to give
+        return concrete(actions[0], obs)
     key = table.key(obs.n_seats, role_of(obs.seat, obs.dealer, obs.n_seats, obs.rules.step),
                     history, answering, obs.hand, obs.rules.ranking)
     probs = table.strategies.get(key)
