@@ -203,7 +203,7 @@ def load() -> dict[str, Table]:
     for preset, body in raw["presets"].items():
         strategies = {k: tuple(float(x) for x in v) for k, v in body["strategies"].items()}
         for key, probs in strategies.items():
-            if any(p < 0 for p in probs) or abs(sum(probs) - 1.0) > 1e-6:
+            if any(p < 0 for p in probs) or abs(sum(probs) - 1.0) > 1e-3:
                 raise ValueError(f"{preset} {key}: not a probability distribution")
         out[preset] = Table(tuple(float(x) for x in body["potential_edges"]), strategies)
     return out
