@@ -55,7 +55,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import easy, normal
+from . import easy, equilibrium, normal
 from .cards import Card, rank
 from .discard import DiscardDeal
 from .family import DealBase, Decision, Observation
@@ -88,6 +88,8 @@ MODEL_REJECT = 0.8
 MODEL_ATTEMPTS = 8
 #: judge worlds by the other seats' latest decisions (``_Model``)
 USE_MODEL = True
+#: decide from ``equilibrium``'s table where it covers the state (the short trade presets)
+USE_EQUILIBRIUM = True
 #: a playout looks at the clock every this many moves (a move takes ~0.1 ms)
 CLOCK_EVERY = 4
 #: the search stops once the longest gap it has seen between two looks at the clock
@@ -860,6 +862,11 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
         raise ValueError("the AI can only decide for the seat to act")
     if "buy_horse" in obs.legal:
         return _horse(obs)
+    if USE_EQUILIBRIUM and obs.family == "trade":  # the short trade presets: a solved table
+        rng = rng if rng is not None else random.Random()
+        table = equilibrium.choose(view, rng)
+        if table is not None:
+            return table
     default = normal.patient(obs) if rollout == "patient" else normal.choose(obs)
     if default.kind == "pounce":
         return default  # four of a kind beats every hand: nothing to weigh

@@ -1,0 +1,133 @@
+"""The equilibrium tables of the short trade presets (docs/AI.md "Equilibrium
+tables (issue 25)")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import equilibrium, strong
+from bot.engine.cards import shuffled_deck
+from bot.engine.family import Decision
+from bot.engine.game import Game
+from bot.engine.rules import get_preset
+from bot.engine.view import seat_view
+
+from .test_ai_levels import every_choice, walk
+
+
+def test_every_covered_preset_has_a_valid_table():
+    tables = equilibrium.load()
+    assert set(equilibrium.PRESETS) <= set(tables)
+    for preset, table in tables.items():
+        rules = get_preset(preset)
+        assert list(table.potential_edges) == sorted(table.potential_edges)
+        assert len(table.strategies) > 100
+        for key, probs in table.strategies.items():
+            n, role, history, mode, s, p = key.split("|")
+            assert 0 <= int(role) < int(n) and set(history) <= {"T", "B"}
+            assert len(history) < equilibrium.HISTORY_CAP
+            assert 0 <= int(s) < equilibrium.STRENGTH_BINS
+            assert 0 <= int(p) <= len(table.potential_edges)
+            actions = equilibrium.actions_for(rules, mode == "a", 1)
+            assert len(probs) == len(actions), (preset, key)
+            assert all(x >= 0 for x in probs) and sum(probs) == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.mark.parametrize("preset", equilibrium.PRESETS)
+def test_its_decisions_are_legal_in_every_state(preset):
+    covered = 0
+    points = 0
+    for seed in range(3):
+        for deal, seat in walk(preset, {}, seed):
+            view = seat_view(deal, seat)
+            decision = equilibrium.choose(view, random.Random(seed))
+            points += 1
+            if decision is None:
+                continue
+            covered += 1
+            assert decision in every_choice(deal, seat), (decision, deal.legal_actions(seat))
+    assert points > 30 and covered > points // 4
+
+
+@pytest.mark.parametrize("preset", equilibrium.PRESETS)
+def test_it_covers_the_opening_decisions_and_is_deterministic(preset):
+    rules = get_preset(preset)
+    rng = random.Random(preset)
+    kinds: set[str] = set()
+    for _ in range(40):
+        deal = Game(rules, 3, 0).start_deal(shuffled_deck(rng))
+        seat = deal.to_act
+        assert seat is not None
+        view = seat_view(deal, seat)
+        first = equilibrium.choose(view, random.Random(7))
+        assert first is not None and first == equilibrium.choose(view, random.Random(7))
+        assert first in every_choice(deal, seat)
+        assert strong.choose(view, random.Random(7), strong.Budget(playouts=16, seconds=None)) == first
+        kinds.add(first.kind)
+    assert "knock" in kinds and len(kinds) >= 2  # not one fixed answer
+
+
+def test_the_history_and_roles_are_the_solver_s():
+    rules = get_preset("foster")
+    deal = Game(rules, 3, 0).start_deal(shuffled_deck(random.Random(3)))
+    assert deal.to_act == 1
+    assert [equilibrium.role_of(s, 0, 3, 1) for s in (1, 2, 0)] == [0, 1, 2]
+    assert [equilibrium.role_of(s, 0, 3, -1) for s in (2, 1, 0)] == [0, 1, 2]
+    deal.act(1, Decision("trade", deal.hands[1][0]))
+    deal.act(2, Decision("barter", deal.hands[2][0]))
+    assert equilibrium.history_of(seat_view(deal, 0)) == "T"  # a barter waits for seat 0
+    deal.act(0, Decision("accept", deal.hands[0][0]))
+    view = seat_view(deal, 0)
+    assert equilibrium.history_of(view) == "TB"
+    assert equilibrium.choose(view, random.Random(1), "no such preset") is None
+
+
+def test_a_missing_state_falls_back_to_the_search():
+    rules = get_preset("foster")
+    deal = Game(rules, 3, 0).start_deal(shuffled_deck(random.Random(5)))
+    for _ in range(equilibrium.HISTORY_CAP):  # past the table's histories
+        seat = deal.to_act
+        assert seat is not None
+        deal.act(seat, Decision("trade", deal.hands[seat][0]))
+    seat = deal.to_act
+    assert seat is not None
+    view = seat_view(deal, seat)
+    assert equilibrium.choose(view, random.Random(1)) is None
+    decision = strong.choose(view, random.Random(1), strong.Budget(playouts=16, seconds=None))
+    assert decision in every_choice(deal, seat)
+
+
+def test_the_abstraction_features():
+    ranking = get_preset("foster").ranking
+    tricon = [0, 1, 2]  # three twos
+    assert equilibrium.strength(tricon, ranking) > 0.9
+    assert 0.0 < equilibrium.potential(tricon, ranking) <= 1.0
+    hand = [51, 47, 4]  # the ace and king of spades and a three of clubs
+    assert equilibrium.best_card(hand, ranking, 2, list(range(52))) == 4
+
+
+def test_the_solver_writes_a_table_that_loads(monkeypatch, tmp_path, capsys):
+    import importlib.util
+    import json
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "solve_equilibrium.py"
+    spec = importlib.util.spec_from_file_location("solve_equilibrium", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "table.json"
+    state = tmp_path / "state.pkl"
+    for _ in range(2):  # the second run continues the first from its state
+        monkeypatch.setattr(sys, "argv", ["solve_equilibrium.py", "--preset", "hoyle", "--iterations",
+                                          "10", "--out", str(out), "--state", str(state)])
+        assert module.main() == 0
+    body = json.loads(out.read_text())["presets"]["hoyle"]
+    assert body["iterations"] == 20 and body["strategies"]
+    actions = equilibrium.actions_for(get_preset("hoyle"), False, 1)
+    for probs in body["strategies"].values():
+        assert len(probs) == len(actions) and sum(probs) == pytest.approx(1.0, abs=1e-3)
+    assert "hoyle: 20 iterations" in capsys.readouterr().out
