@@ -188,7 +188,7 @@ class Table:
         return live or self.last
 
     def message(self, message_id: int):
-        for m in self.channel.history():
+        for m in history(self.env, self.channel):
             if m.id == message_id:
                 return m
         raise AssertionError(f"message {message_id} not found")
@@ -219,7 +219,7 @@ class Table:
         return sel
 
     def offer_message(self, target):
-        for m in reversed(self.channel.history()):
+        for m in reversed(history(self.env, self.channel)):
             if m.content.startswith(target.mention) and "offers you a card" in m.content:
                 return m
         raise AssertionError("no barter offer message")
