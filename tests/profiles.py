@@ -5,7 +5,8 @@ tests/conftest.py loads one before any test module is imported.
 - ``ci`` (the default under CI, ``CI`` set): the example counts the tests name, on a
   fixed (derandomized) set of examples, so a landing never depends on luck;
 - ``dev`` (the default elsewhere): the same counts, new examples each run;
-- ``thorough``: ten times the examples, new ones each run (``scripts/thorough``).
+- ``thorough``: ten times the examples (or the count a test names for it), new ones
+  each run (``scripts/thorough``).
 
 A test names its count as ``examples(n)``: ``n`` under ``ci`` and ``dev``, ``10 n``
 under ``thorough``; a test naming none gets the profile's own ``max_examples``. A slow
