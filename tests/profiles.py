@@ -5,10 +5,13 @@ tests/conftest.py loads one before any test module is imported.
 - ``ci`` (the default under CI, ``CI`` set): the example counts the tests name, on a
   fixed (derandomized) set of examples, so a landing never depends on luck;
 - ``dev`` (the default elsewhere): the same counts, new examples each run;
-- ``thorough``: ten times the examples, new ones each run (``scripts/thorough``).
+- ``thorough``: ten times the examples (or the count a test names for it), new ones
+  each run (``scripts/thorough``).
 
 A test names its count as ``examples(n)``: ``n`` under ``ci`` and ``dev``, ``10 n``
-under ``thorough``; a test naming none gets the profile's own ``max_examples``.
+under ``thorough``; a test naming none gets the profile's own ``max_examples``. A slow
+test may name its thorough count apart, ``examples(n, thorough=m)``: ``n`` in the suite
+(enough for its invariant on every run), ``m`` under ``thorough``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ def load() -> str:
     return name
 
 
-def examples(n: int) -> int:
-    """``n`` examples scaled to the loaded profile (at least 1)."""
-    return max(1, n * settings.default.max_examples // BASE)
+def examples(n: int, thorough: int | None = None) -> int:
+    """``n`` examples scaled to the loaded profile (at least 1); with ``thorough``,
+    that many under the ``thorough`` profile instead of ``10 n``."""
+    scale = settings.default.max_examples
+    if thorough is not None and scale > BASE:
+        return max(1, thorough * scale // (10 * BASE))
+    return max(1, n * scale // BASE)

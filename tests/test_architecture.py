@@ -14,6 +14,7 @@ for the reader).
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,13 +61,23 @@ def source_files(root: Path = ROOT) -> dict[str, Path]:
             for package in PACKAGES for p in sorted((root / package).rglob("*.py"))}
 
 
+@functools.cache
+def _parse(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+def parsed(path: Path) -> ast.Module:
+    """The file's syntax tree, parsed once per text (every check walks every file)."""
+    return _parse(path.read_text(encoding="utf-8"))
+
+
 def imports(path: Path, name: str) -> list[tuple[str, str | None]]:
     """Every import statement of the file as ``(module, name)`` pairs, relative
     imports resolved: ``import a.b`` is ``("a.b", None)``, ``from a import b`` is
     ``("a", "b")`` (``b`` may be a module of ``a`` or a name in it)."""
     is_package = path.name == "__init__.py"
     found: list[tuple[str, str | None]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found += [(alias.name, None) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -162,7 +173,7 @@ def classes(paths: Iterable[Path], root: Path = ROOT) -> dict[str, tuple[int, li
         rel = path.relative_to(root).as_posix()
         name = module_name(path, root)
         imported[rel] = {alias: module for module, alias in imports(path, name) if alias}
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ClassDef):
                 start = min([d.lineno for d in node.decorator_list] + [node.lineno])
                 assert node.end_lineno is not None

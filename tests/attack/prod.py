@@ -11,7 +11,7 @@ from collections.abc import Callable
 from bot.__main__ import build_bot
 from tests.attack.common import env_channel, lobby_message
 from tests.cogs.golden import PAUSE, answer, controls, offers_a_move, pick, title, to_answer
-from tests.cogs.helpers import message_text, restart, rows
+from tests.cogs.helpers import history, message_text, restart, rows
 
 STALL = 1500.0
 
@@ -59,7 +59,7 @@ async def drive(env, channel, players, table_id, *, seed=1,
     while not table_over(env, table_id):
         if until is not None and until():
             return True
-        found = to_answer(channel.history(), players) if players else None
+        found = to_answer(history(env, channel), players) if players else None
         if found is None:
             await env.advance_time(step)
             idle += step
@@ -106,10 +106,10 @@ async def check_end(env, guild, channel, table_id, *, status=None, deals_expecte
         problems.append(f"ledger sums to {total}")
     me = bot.get_guild(guild.id)
     if me is not None and me.get_channel_or_thread(channel.id) is not None:
-        history = channel.history()
+        shown = channel.history()
         shows: dict[int, int] = {}
         finals = 0
-        for m in history:
+        for m in shown:
             t = title(m)
             if t.startswith("Showdown"):
                 n = int(t.rsplit(" ", 1)[-1])
@@ -121,7 +121,7 @@ async def check_end(env, guild, channel, table_id, *, status=None, deals_expecte
             problems.append(f"showdowns {sorted(shows)} for {deals_done} settled deals")
         if deals_done and finals != 1:
             problems.append(f"{finals} final standings for {deals_done} deals")
-        live = [message_text(m)[:120] for m in history if offers_a_move(m)]
+        live = [message_text(m)[:120] for m in shown if offers_a_move(m)]
         if live:
             problems.append(f"controls left: {live}")
     problems += leftovers(bot, table_id)

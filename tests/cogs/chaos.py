@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 
 from bot.engine import replay
-from tests.cogs.helpers import open_table, restart
+from tests.cogs.helpers import history, open_table, restart
 
 LOST_ANSWER = dict(status=404, code=10062, message="Unknown interaction", times=1)
 
@@ -32,7 +32,7 @@ async def chaos_game(env, bots, make_bot, rng: random.Random, report: ChaosRepor
         if deal.finished:
             if live.game.complete:
                 break
-            showdown = next(m for m in reversed(table.channel.history())
+            showdown = next(m for m in reversed(history(env, table.channel))
                             if m.embeds and m.embeds[0].title.startswith("Showdown")
                             and m.components)
             await actors[rng.randrange(3)].click(showdown, label="Next deal")

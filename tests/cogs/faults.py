@@ -24,7 +24,7 @@ from bot.engine import replay
 from bot.service import TableService
 from bot.storage import PgStorage
 from bot.timers.clock import WATCH_EVERY
-from tests.cogs.helpers import answer_text, custom_ids, restart
+from tests.cogs.helpers import answer_text, custom_ids, history, restart
 
 #: the scripted games: one preset of each rule family, short enough to repeat often
 GAMES = {
@@ -217,7 +217,7 @@ class FaultyRun:
         bot, table_id = self.env.bot, self.table_id
         for label in ("Add AI", "Add AI", "Start"):
             for _ in range(3):
-                lobby = next(m for m in self.channel.history() if m.embeds and m.components)
+                lobby = next(m for m in history(self.env, self.channel) if m.embeds and m.components)
                 before = len(bot.service.tables[table_id].seats)
                 started = bot.service.tables[table_id].row.status == "playing"
                 await self.interact(lambda lobby=lobby, label=label: self.ann.click(lobby, label=label))
@@ -266,7 +266,7 @@ class FaultyRun:
 
     async def after_showdown(self, live) -> None:
         """Mostly press Next deal on the showdown; else wait for the timer."""
-        showdown = next((m for m in reversed(self.channel.history())
+        showdown = next((m for m in reversed(history(self.env, self.channel))
                          if m.embeds and (m.embeds[0].title or "").startswith("Showdown")
                          and m.components), None)
         if showdown is not None and self.rng.random() < 0.7:
@@ -278,8 +278,7 @@ class FaultyRun:
         """Ann's move: a weighted random control of the current deal, then the
         selects it opens; ``True`` when she has no control to act with."""
         out, rng, ann = self.out, self.rng, self.ann
-        history = self.channel.history()
-        current = [m for m in history if any(
+        current = [m for m in history(self.env, self.channel) if any(
             f":{live.deal_number}:" in c for c in custom_ids(m) if c.startswith(
                 ("commerce:play:", "commerce:answer:")))]
         # the table message first, as a player would; else the newest with controls

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import simcord
 
 from bot import create_bot
-from tests.cogs.helpers import custom_ids, emit_component
+from tests.cogs.helpers import custom_ids, emit_component, history
 
 COMMANDS = ("commerce hand", "commerce join", "commerce leave", "commerce start",
             "commerce addbot", "commerce leaderboard", "commerce stats", "commerce end")
@@ -79,8 +79,7 @@ async def fuzz_run(tmp_path, rng: random.Random, steps: int, report: FuzzReport)
 
 
 async def _step(env, bot, table, who, members, roll, rng, selects, report):
-    history = table.history()
-    with_buttons = [m for m in history if m.components]
+    with_buttons = [m for m in history(env, table) if m.components]
     if roll < 0.45 and with_buttons:
         # click any live control of any public message (stale ones included)
         msg = rng.choice(with_buttons[-4:])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from tests.cogs.helpers import message_text
+from tests.cogs.helpers import history, message_text
 
 #: virtual seconds a member takes between two moves
 PAUSE = 2.0
@@ -118,13 +118,16 @@ async def play_to_the_end(env, channel, actors, *, seed: int = 1, step: float = 
     rng = random.Random(seed)
     seen = Seen()
     idle = 0.0
-    while not any(title(m).startswith("Game over") for m in channel.history()):
-        found = to_answer(channel.history(), actors)
+    while True:
+        shown = history(env, channel)
+        if any(title(m).startswith("Game over") for m in shown):
+            break
+        found = to_answer(shown, actors)
         if found is None:
             await env.advance_time(step)
             idle += step
             assert idle < STALL, "the game stalled:\n" + "\n---\n".join(
-                message_text(m) for m in channel.history()[-4:])
+                message_text(m) for m in history(env, channel)[-4:])
             continue
         actor, message = found
         if any(cid.startswith("commerce:answer") for cid, _ in controls(message)):

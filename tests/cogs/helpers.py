@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import weakref
+from copy import deepcopy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from simcord.backend.serializers import message_payload
+from simcord.results import to_discord_message
 
 from bot.storage import is_postgres_url
 from tests.storage.backends import Backend
@@ -33,6 +38,34 @@ def board_lines(embed, people, unnamed=()) -> list[tuple[int, int, int]]:
         found = BOARD_LINE.fullmatch(line)
         assert found and found[2] in ids, line
         out.append((int(found[1]), ids[found[2]], int(found[3])))
+    return out
+
+
+#: per SimCord environment: the bot the messages were built for, and each message id's
+#: payload and ``discord.Message`` (``history``)
+_BUILT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def history(env, channel) -> list:
+    """``channel.history()``: every message of ``channel`` any of its members sees, oldest
+    first, as ``discord.Message`` objects; a message is built again only once its payload
+    changed (or the bot was restarted). The game drivers read the channel after every
+    step; rebuilding each of its messages each time (a deep copy and a
+    ``discord.Message`` apiece) was most of a long game's time."""
+    bot, built = _BUILT.get(env, (None, {}))
+    if bot is not env.bot:
+        bot, built = env.bot, {}
+        _BUILT[env] = (bot, built)
+    out = []
+    stored = env.backend.messages.get(channel.id, {})
+    for message in sorted(stored.values(), key=lambda m: m.id):
+        if not message.visible_to(None):
+            continue
+        payload = message_payload(env.backend, message)
+        known = built.get(message.id)
+        if known is None or known[0] != payload:
+            known = built[message.id] = (deepcopy(payload), to_discord_message(env, message))
+        out.append(known[1])
     return out
 
 
@@ -155,7 +188,7 @@ class Table:
         return live or self.last
 
     def message(self, message_id: int):
-        for m in self.channel.history():
+        for m in history(self.env, self.channel):
             if m.id == message_id:
                 return m
         raise AssertionError(f"message {message_id} not found")
@@ -186,7 +219,7 @@ class Table:
         return sel
 
     def offer_message(self, target):
-        for m in reversed(self.channel.history()):
+        for m in reversed(history(self.env, self.channel)):
             if m.content.startswith(target.mention) and "offers you a card" in m.content:
                 return m
         raise AssertionError("no barter offer message")

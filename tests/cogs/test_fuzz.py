@@ -11,7 +11,7 @@ from tests.cogs.fuzz import FuzzReport, fuzz_run
 from tests.profiles import examples
 
 
-@settings(max_examples=examples(8), deadline=None,
+@settings(max_examples=examples(4, thorough=80), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 async def test_random_members_and_clicks_keep_every_invariant(tmp_path, seed):

@@ -120,6 +120,6 @@ class TableFuzz(RuleBasedStateMachine):
 
 
 TableFuzz.TestCase.settings = settings(
-    max_examples=examples(10), stateful_step_count=30, deadline=None,
+    max_examples=examples(5, thorough=100), stateful_step_count=30, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 test_table_fuzz_state_machine = TableFuzz.TestCase

@@ -125,8 +125,8 @@ def check_game(game: Game, players: list[str], options: dict[str, Any]) -> None:
 
 
 #: the suite's slowest property test (every draw is Hypothesis's): fewer examples than the
-#: others here; scripts/thorough runs ten times as many
-@settings(PROPERTY_SETTINGS, max_examples=examples(50))
+#: others here; scripts/thorough runs 500
+@settings(PROPERTY_SETTINGS, max_examples=examples(25, thorough=500))
 @given(table=tables(), data=st.data())
 def test_random_legal_games_keep_every_invariant(table, data):
     preset, options, n, first = table

@@ -146,7 +146,7 @@ async def _scenario(db: Backend, presets: list[str], steps: list[str], seed: int
 
 
 @pytest.mark.parametrize("backend_name", BACKENDS)
-@settings(max_examples=examples(12), deadline=None)  # scripts/thorough: ten times as many
+@settings(max_examples=examples(6, thorough=120), deadline=None)  # scripts/thorough: 120
 @given(presets=st.lists(st.sampled_from(sorted(OPTIONS)), min_size=2, max_size=3),
        steps=st.lists(st.sampled_from(STEPS), min_size=5, max_size=80),
        seed=st.integers(0, 2**20))
