@@ -12,6 +12,7 @@ script or ``python -m bot`` a test starts is silently pointed at it.
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -42,6 +43,9 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 #: a RAM disk for the tests' ``tmp_path`` folders (their SQLite files): see ``pytest_configure``
 RAM_DISK = "/dev/shm"
+#: bytes free it must have (three runs' folders take about 170 MB; a container's default
+#: /dev/shm is 64 MB, too small: the disk is used then)
+RAM_DISK_NEEDS = 1 << 30
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,5 +58,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # simulated game's time. No test looks at durability after a power cut.
     if (config.option.basetemp is None and not os.environ.get("TMPDIR")
             and not os.environ.get("PYTEST_DEBUG_TEMPROOT")
-            and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK | os.X_OK)):
+            and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK | os.X_OK)
+            and shutil.disk_usage(RAM_DISK).free >= RAM_DISK_NEEDS):
         os.environ["PYTEST_DEBUG_TEMPROOT"] = RAM_DISK
