@@ -15,16 +15,15 @@ import asyncio
 import logging
 import multiprocessing
 import random
-import signal
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from ..engine import AnyDeal, Decision, coach, levels
+from ..engine import AnyDeal, Decision, coach, levels, worker
 from ..engine import easy as engine_easy
 from ..engine import review as engine_review
 from ..engine.strong import DEFAULT_BUDGET, Budget
-from ..engine.view import SeatView, seat_view
+from ..engine.view import seat_view
 
 log = logging.getLogger(__name__)
 
@@ -45,36 +44,6 @@ JUDGE_DEADLINE = 30.0
 #: (``rng``): small, so that a review of a whole game takes well under a second
 TEST_REVIEW = Budget(playouts=40, seconds=None)
 TEST_WORLDS = 6
-
-
-def _ready() -> bool:
-    """In the worker: nothing; its start-up (a fresh interpreter importing the
-    engine) is what ``AiPlayers.warm`` pays in advance."""
-    return True
-
-
-def _strong(view: SeatView, budget: Budget) -> Decision:
-    """In the worker: the strong AI's decision."""
-    return levels.choose(view, "strong", budget=budget)
-
-
-def _advise(view: SeatView, budget: Budget) -> coach.Advice:
-    """In the worker: the coach's advice (seeded by the member's view alone)."""
-    return coach.advise(view, budget=budget)
-
-
-def _judge(moment: engine_review.Moment) -> engine_review.Judged:
-    """In the worker: one decision of a review (``bot.engine.review.judge``)."""
-    return engine_review.judge(moment)
-
-
-def _ignore_interrupts() -> None:
-    """In the worker, first: Ctrl+C in a terminal reaches the whole process group,
-    the worker included. Interrupted, a search would send back a
-    ``KeyboardInterrupt``, which no ``except Exception`` stops and which ends the
-    bot's event loop; so the worker ignores SIGINT, and the bot stops it itself
-    (``AiPlayers.close``) once the searches in flight are done."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class AiPlayers:
@@ -100,7 +69,7 @@ class AiPlayers:
         takes seconds). Tests with a seeded ``rng`` start none."""
         if self.rng is None and self._warm is None:
             loop = asyncio.get_running_loop()
-            self._warm = asyncio.ensure_future(loop.run_in_executor(self._worker(), _ready))
+            self._warm = asyncio.ensure_future(loop.run_in_executor(self._worker(), worker.ready))
 
     def ready(self) -> bool:
         """Whether the worker has started and answered."""
@@ -122,7 +91,7 @@ class AiPlayers:
         if self.rng is not None:
             return levels.choose(view, "strong", rng=self.rng, budget=self.budget)
         try:
-            return await self._off_loop(_strong, view, self.budget)
+            return await self._off_loop(worker.strong, view, self.budget)
         except Exception:
             log.warning("the strong AI did not answer in time; seat %s plays normal", seat,
                         exc_info=True)
@@ -144,7 +113,7 @@ class AiPlayers:
             return coach.advise(view, budget=self.budget, worlds=50)
         if self.ready():
             try:
-                return await self._off_loop(_advise, view, coach.BUDGET, deadline=HINT_DEADLINE)
+                return await self._off_loop(worker.advise, view, coach.BUDGET, deadline=HINT_DEADLINE)
             except Exception:
                 log.warning("the coach's worker did not answer in time; a short search instead",
                             exc_info=True)
@@ -162,7 +131,7 @@ class AiPlayers:
         """
         if self.rng is not None:
             return engine_review.judge(moment, TEST_REVIEW, worlds=TEST_WORLDS)
-        return await self._off_loop(_judge, moment, deadline=JUDGE_DEADLINE)
+        return await self._off_loop(worker.judge, moment, deadline=JUDGE_DEADLINE)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any,
                         deadline: float = DEADLINE) -> T:
@@ -186,7 +155,7 @@ class AiPlayers:
             # spawn: a clean process (the bot's threads and sockets are not copied)
             self._pool = ProcessPoolExecutor(max_workers=1,
                                              mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_ignore_interrupts)
+                                             initializer=worker.ignore_interrupts)
         return self._pool
 
     def close(self) -> None:
