@@ -36,6 +36,8 @@ table, read once from the package.
 from __future__ import annotations
 
 import json
+import logging
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,8 +54,10 @@ from .view import SeatView
 __all__ = [
     "ANSWER_ACTIONS", "HISTORY_CAP", "PRESETS", "STRENGTH_BINS", "TURN_ACTIONS", "Table",
     "actions_for", "best_card", "choose", "concrete", "history_of", "info_key", "load",
-    "potential", "role_of",
+    "parse", "potential", "role_of",
 ]
+
+log = logging.getLogger(__name__)
 
 #: the presets the solver covers (the trade family; docs/RULES.md §2.1–§2.4)
 PRESETS = ("foster", "parlett", "foster-more", "hoyle")
@@ -189,24 +193,49 @@ def info_key(n: int, role: int, history: str, answering: bool, hand: Sequence[Ca
 @cache
 def load() -> dict[str, Table]:
     """The strategy tables by preset, read once from ``TABLE_FILE`` in the
-    package (empty when the file is missing).
-
-    Raises:
-        ValueError: the file is not a valid table.
-    """
+    package. Empty when the file is missing, unreadable or not a valid table
+    (``parse``; logged once): every state is then "not covered" and the
+    caller decides by its own means, so a damaged file never stops the AI."""
     try:
         text = resources.files(__package__).joinpath(TABLE_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    raw = json.loads(text)
-    out: dict[str, Table] = {}
-    for preset, body in raw["presets"].items():
-        strategies = {k: tuple(float(x) for x in v) for k, v in body["strategies"].items()}
-        for key, probs in strategies.items():
-            if any(p < 0 for p in probs) or abs(sum(probs) - 1.0) > 1e-3:
-                raise ValueError(f"{preset} {key}: not a probability distribution")
-        out[preset] = Table(tuple(float(x) for x in body["potential_edges"]), strategies)
-    return out
+    except (OSError, UnicodeDecodeError) as error:
+        log.warning("%s unreadable (%s): strong searches every decision", TABLE_FILE, error)
+        return {}
+    try:
+        return parse(text)
+    except ValueError as error:
+        log.warning("%s is not a valid table (%s): strong searches every decision",
+                    TABLE_FILE, error)
+        return {}
+
+
+def parse(text: str) -> dict[str, Table]:
+    """The strategy tables by preset from the text of ``TABLE_FILE``:
+    ``{"presets": {name: {"potential_edges": [float], "strategies": {key: [float]}}}}``.
+
+    Raises:
+        ValueError: the text is not such a table (not JSON, a part missing or
+            of the wrong type, a strategy not a finite probability distribution).
+    """
+    try:
+        raw = json.loads(text)
+        out: dict[str, Table] = {}
+        for preset, body in raw["presets"].items():
+            strategies = {str(k): tuple(float(x) for x in v)
+                          for k, v in body["strategies"].items()}
+            for key, probs in strategies.items():
+                if not probs or not all(math.isfinite(p) and p >= 0 for p in probs) \
+                        or abs(sum(probs) - 1.0) > 1e-3:
+                    raise ValueError(f"{preset} {key}: not a probability distribution")
+            edges = tuple(float(x) for x in body["potential_edges"])
+            if not all(math.isfinite(x) for x in edges):
+                raise ValueError(f"{preset}: a potential edge is not a number")
+            out[str(preset)] = Table(edges, strategies)
+    except (LookupError, TypeError, AttributeError) as error:  # the wrong shape
+        raise ValueError(f"not a strategy table: {error!r}") from error
+    return out  # json.JSONDecodeError is a ValueError
 
 
 def concrete(action: str, obs: Observation) -> Decision:

@@ -131,3 +131,45 @@ def test_the_solver_writes_a_table_that_loads(monkeypatch, tmp_path, capsys):
     for probs in body["strategies"].values():
         assert len(probs) == len(actions) and sum(probs) == pytest.approx(1.0, abs=1e-3)
     assert "hoyle: 20 iterations" in capsys.readouterr().out
+
+
+class _Text:
+    """A package file whose text is ``text`` (``importlib.resources.files``'s
+    traversable, as far as ``equilibrium.load`` uses it)."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+    def joinpath(self, _name: str) -> _Text:
+        return self
+
+    def read_text(self, encoding: str = "utf-8") -> str:
+        if self.text is None:
+            raise FileNotFoundError("equilibrium.json")
+        return self.text
+
+
+@pytest.mark.parametrize("text", [
+    None, "", "{", "[]", "null", '{"presets": []}', '{"presets": {"foster": {}}}',
+    '{"presets": {"foster": {"potential_edges": [0.5], "strategies": {"k": [2, -1]}}}}',
+    '{"presets": {"foster": {"potential_edges": [0.5], "strategies": {"k": [NaN, 1]}}}}',
+    '{"presets": {"foster": {"potential_edges": "x", "strategies": {"k": [1]}}}}',
+    '{"presets": {"foster": {"potential_edges": [], "strategies": {"k": 1}}}}',
+])
+def test_a_missing_or_damaged_table_leaves_strong_to_its_search(monkeypatch, caplog, text):
+    """A damaged equilibrium.json must not stop strong, the coach or a review
+    (each raised from ``load`` before): no table, the search decides."""
+    monkeypatch.setattr(equilibrium.resources, "files", lambda _package: _Text(text))
+    equilibrium.load.cache_clear()
+    try:
+        assert equilibrium.load() == {}
+        deal = Game(get_preset("foster"), 3, 0).start_deal(shuffled_deck(random.Random(2)))
+        seat = deal.to_act
+        assert seat is not None
+        view = seat_view(deal, seat)
+        assert equilibrium.choose(view, random.Random(1)) is None
+        decision = strong.choose(view, random.Random(1), strong.Budget(playouts=16, seconds=None))
+        assert decision in every_choice(deal, seat)
+        assert (text is None) == ("not a valid table" not in caplog.text)
+    finally:
+        equilibrium.load.cache_clear()
