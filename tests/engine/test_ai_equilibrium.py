@@ -14,7 +14,7 @@ from bot.engine.game import Game
 from bot.engine.rules import get_preset
 from bot.engine.view import seat_view
 
-from .test_ai_levels import every_choice, walk
+from .test_ai_levels import every_choice, twin, walk
 
 
 def test_every_covered_preset_has_a_valid_table():
@@ -173,3 +173,21 @@ def test_a_missing_or_damaged_table_leaves_strong_to_its_search(monkeypatch, cap
         assert (text is None) == ("not a valid table" not in caplog.text)
     finally:
         equilibrium.load.cache_clear()
+
+
+@pytest.mark.parametrize("preset", equilibrium.PRESETS)
+def test_its_decision_never_depends_on_a_card_the_seat_cannot_see(preset):
+    """The table is keyed by the seat's view alone: the same deal with every
+    card the seat has not seen dealt elsewhere gives the same decision."""
+    rng = random.Random(f"hidden{preset}")
+    compared = differed = 0
+    for seed in range(2):
+        for deal, seat in walk(preset, {}, seed):
+            other = twin(deal, seat, rng)
+            if other is None or other.finished or other.to_act != seat:
+                continue
+            mine = equilibrium.choose(seat_view(deal, seat), random.Random(1))
+            assert equilibrium.choose(seat_view(other, seat), random.Random(1)) == mine
+            compared += mine is not None
+            differed += other.hands != deal.hands
+    assert compared >= 5 and differed >= 5
