@@ -84,6 +84,17 @@ def test_the_history_and_roles_are_the_solver_s():
     assert equilibrium.choose(view, random.Random(1), "no such preset") is None
 
 
+def _the_search_decides(deal) -> None:
+    """The table has nothing for the seat to act in ``deal``; strong's search
+    still gives it a legal decision."""
+    seat = deal.to_act
+    assert seat is not None
+    view = seat_view(deal, seat)
+    assert equilibrium.choose(view, random.Random(1)) is None
+    decision = strong.choose(view, random.Random(1), strong.Budget(playouts=16, seconds=None))
+    assert decision in every_choice(deal, seat)
+
+
 def test_a_missing_state_falls_back_to_the_search():
     rules = get_preset("foster")
     deal = Game(rules, 3, 0).start_deal(shuffled_deck(random.Random(5)))
@@ -91,12 +102,7 @@ def test_a_missing_state_falls_back_to_the_search():
         seat = deal.to_act
         assert seat is not None
         deal.act(seat, Decision("trade", deal.hands[seat][0]))
-    seat = deal.to_act
-    assert seat is not None
-    view = seat_view(deal, seat)
-    assert equilibrium.choose(view, random.Random(1)) is None
-    decision = strong.choose(view, random.Random(1), strong.Budget(playouts=16, seconds=None))
-    assert decision in every_choice(deal, seat)
+    _the_search_decides(deal)
 
 
 def test_the_abstraction_features():
@@ -164,12 +170,7 @@ def test_a_missing_or_damaged_table_leaves_strong_to_its_search(monkeypatch, cap
     try:
         assert equilibrium.load() == {}
         deal = Game(get_preset("foster"), 3, 0).start_deal(shuffled_deck(random.Random(2)))
-        seat = deal.to_act
-        assert seat is not None
-        view = seat_view(deal, seat)
-        assert equilibrium.choose(view, random.Random(1)) is None
-        decision = strong.choose(view, random.Random(1), strong.Budget(playouts=16, seconds=None))
-        assert decision in every_choice(deal, seat)
+        _the_search_decides(deal)
         assert (text is None) == ("not a valid table" not in caplog.text)
     finally:
         equilibrium.load.cache_clear()
