@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -117,6 +118,7 @@ class TableFuzz(RuleBasedStateMachine):
             self.loop.run_until_complete(self.driver)
         finally:
             self.loop.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 TableFuzz.TestCase.settings = settings(

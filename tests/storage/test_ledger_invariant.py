@@ -53,8 +53,8 @@ async def _database(name: str, server: PgServer, template: str) -> AsyncIterator
         async with fresh_database(server, template) as url:
             yield Backend("postgres", url)
     else:
-        folder = Path(tempfile.mkdtemp(prefix="commerce-ledger-"))
-        yield Backend("sqlite", folder / "commerce.db")
+        with tempfile.TemporaryDirectory(prefix="commerce-ledger-") as folder:
+            yield Backend("sqlite", Path(folder) / "commerce.db")
 
 
 async def _check(service: TableService, storage: AnyStorage, db: Backend,
