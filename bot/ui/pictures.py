@@ -1114,12 +1114,35 @@ def _seat(name: str, figure: str, tone: int, lives: int | None, tag: str, dealer
           acting: bool, active: bool) -> Seat:
     """``Seat(name, figure, ...)``, made without the frozen dataclass's
     ``__init__`` (which sets a field at a time through ``object.__setattr__``:
-    a third of a table scene's time at 12 seats); equal to it in every way."""
-    seat = object.__new__(Seat)
+    a third of a table scene's time at 12 seats); equal to it in every way.
+    The seat made last with the same fields is given again (``_SEATS``): most
+    seats of a table are as they were before a move, and the caches keyed by
+    a seat find the very same object at once."""
     values = (name, figure, tone, lives, tag, dealer, acting, active)
+    seat = _SEATS.get(values)
+    if seat is not None:
+        return seat
+    seat = object.__new__(Seat)
     seat.__dict__.update(zip(_SEAT_FIELDS, values, strict=True))
     seat.__dict__["_hash"] = hash(values)
+    _SEATS[values] = seat
+    if len(_SEATS) > SEATS_KEPT:
+        del _SEATS[next(iter(_SEATS))]
     return seat
+
+
+#: the seats ``_seat`` made, by their fields (the oldest first; ``clear_cache``
+#: empties it)
+_SEATS: dict[tuple[object, ...], Seat] = {}
+#: the most seats kept in ``_SEATS``
+SEATS_KEPT = 2048
+
+
+@lru_cache(maxsize=256)
+def _chips_text(count: int, language: str) -> str:
+    """``plural(count, "chip")`` in ``language`` (the current one: a key of the
+    cache)."""
+    return plural(count, "chip")
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -1150,24 +1173,28 @@ def table_scene(obs: Observation, names: Sequence[str],
     """
     if obs.seat is not None or obs.hand is not None:
         raise ValueError("the table picture takes the public observation only")
-    active = set(obs.active) if obs.active else set(range(obs.n_seats))
+    n_seats = obs.n_seats
+    active = set(obs.active) if obs.active else set(range(n_seats))
+    chips, all_lives, stood, knocker = obs.chips, obs.lives, obs.stood, obs.knocker
+    to_act = obs.to_act if not obs.finished else None
+    language = current()
     seats = []
-    for s in range(obs.n_seats):
+    for s in range(n_seats):
         figure, tone = "", 0
         if balances is not None and s < len(balances):
             figure, tone = _signed(balances[s]), balances[s]
-        if obs.chips is not None:
-            figure, tone = (plural(obs.chips[s], "chip"), 0) if obs.chips[s] else (_("out"), -1)
-        lives = obs.lives[s] if obs.lives is not None else None
+        if chips is not None:
+            figure, tone = (_chips_text(chips[s], language), 0) if chips[s] else (_("out"), -1)
+        lives = all_lives[s] if all_lives is not None else None
         tag = ""
         if s not in active:
-            tag = _("out") if (lives == 0 or (obs.chips is not None and not obs.chips[s])) \
+            tag = _("out") if (lives == 0 or (chips is not None and not chips[s])) \
                 else _("sits out")
-        elif s in obs.stood:
+        elif s in stood:
             tag = _("knocked") if obs.rules.widow_end == "two_knocks" else _("stands")
-        elif obs.knocker == s:
+        elif knocker == s:
             tag = _("knocked")
-        acting = obs.to_act == s and not obs.finished
+        acting = to_act == s
         if acting:
             tag = _(ACTING.get(obs.phase, ACTING["turn"]))
             if obs.barter is not None or obs.offer is not None:
@@ -1896,9 +1923,14 @@ def _centre_args(scene: TableScene) -> list[tuple[tuple[object, ...], int]]:
     stock, discard = scene.stock, scene.discard
     piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
     top_card = None if discard is None else (discard[0], 0)
+    # the labels place the piles by their number of cards alone: any card stands
+    # for each (a trade with the middle leaves the labels' band as it was)
+    counted = (DECK[0],) * len(scene.middle)
+    labelled = None if discard is None else \
+        (None if discard[0] is None else DECK[0], discard[1])
     return [((scene.pool, None, "", (), None, ""), 0),
             (("", piles, scene.middle_label, scene.middle, top_card, ""), POOL_BAND),
-            (("", stock, scene.middle_label, scene.middle, discard, scene.note), CARDS_BAND)]
+            (("", stock, scene.middle_label, counted, labelled, scene.note), CARDS_BAND)]
 
 
 #: compressed pixels of a table picture above which it is compressed again, harder:
@@ -2495,6 +2527,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     draw_showdown.cache_clear()
     if parts:
         _LAST_FRAMES.clear()
+        _SEATS.clear()
         _seat_part.cache_clear()
         _seat_mask.cache_clear()
         _text_tile.cache_clear()
@@ -2523,6 +2556,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _PLAIN_UNDER.clear()
         _ink_indices.cache_clear()
         _header_texts.cache_clear()
+        _chips_text.cache_clear()
         _pill.cache_clear()
         _dealer_disc.cache_clear()
         _row_plate.cache_clear()
