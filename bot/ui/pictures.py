@@ -1870,6 +1870,8 @@ def _repaste(img: Image.Image, ground: Image.Image, before: Sequence[Pasted],
     part through its mask) the ground is put back and every part of ``now``
     whose box meets it is pasted again, in order; a part pasted again changes
     its whole box, so the parts meeting that are pasted again too, and so on.
+    The ground is not put back where a part pasted again whole (its box the
+    size of the part) covers all of such a box: nothing under it shows.
     Elsewhere every pixel comes from the same parts in the same order as
     before: the pixels are those of pasting ``now`` on a copy of the ground."""
     old = {box: (part, mask) for box, part, mask in before}
@@ -1885,28 +1887,48 @@ def _repaste(img: Image.Image, ground: Image.Image, before: Sequence[Pasted],
     dirty += old  # the boxes of the parts gone
     if dirty:
         core, under = img.im, ground.im
-        for left, top, right, bottom in dirty:
-            place = (left + 1, top, right + 1, bottom)
-            core.paste(under.crop(place), place)
-        waiting = [i for i, changed in enumerate(again) if not changed]
-        grown = True
-        while grown:
-            grown = False
-            for i in waiting:
-                box = now[i][0]
-                for d in dirty:
-                    if box[0] < d[2] and d[0] < box[2] and box[1] < d[3] and d[1] < box[3]:
-                        break
-                else:
-                    continue
-                again[i] = grown = True
-                dirty.append(box)
+        # the boxes of parts pasted again whole: the ground under them is never seen
+        whole = [now[i][0] for i, changed in enumerate(again) if changed and now[i][2] is None]
+        for box in dirty:
+            if not _covered(box, whole):
                 place = (box[0] + 1, box[1], box[2] + 1, box[3])
                 core.paste(under.crop(place), place)
-            waiting = [i for i in waiting if not again[i]]
+        _spread(core, under, now, again, dirty)
     for (box, part, mask), changed in zip(now, again, strict=True):
         if changed:
             _put(img, part, (box[0] + 1, box[1]), mask)
+
+
+def _spread(core: _imaging.ImagingCore, under: _imaging.ImagingCore, now: Sequence[Pasted],
+            again: list[bool], dirty: list[tuple[int, int, int, int]]) -> None:
+    """``_repaste``'s spreading: every part of ``now`` not marked in ``again``
+    whose box meets one of ``dirty`` is marked and its box added to ``dirty``,
+    until nothing more meets; the ground (``under``) is put back on the canvas
+    (``core``) in the box of each part so marked that goes through its mask
+    (one pasted whole covers its box)."""
+    waiting = [i for i, changed in enumerate(again) if not changed]
+    grown = True
+    while grown:
+        grown = False
+        for i in waiting:
+            box = now[i][0]
+            for d in dirty:
+                if box[0] < d[2] and d[0] < box[2] and box[1] < d[3] and d[1] < box[3]:
+                    break
+            else:
+                continue
+            again[i] = grown = True
+            dirty.append(box)
+            if now[i][2] is not None:
+                place = (box[0] + 1, box[1], box[2] + 1, box[3])
+                core.paste(under.crop(place), place)
+        waiting = [i for i in waiting if not again[i]]
+
+
+def _covered(box: tuple[int, int, int, int], boxes: Sequence[tuple[int, int, int, int]]) -> bool:
+    """``box`` lies wholly in one of ``boxes``."""
+    return any(b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]
+               for b in boxes)
 
 
 @lru_cache(maxsize=256)
