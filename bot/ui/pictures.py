@@ -2037,21 +2037,11 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
               WHITE, "mm")
     groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
-    widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
     label_font = _font(17)
-    # 28 pixels between piles, more where two labels wider than their piles would
-    # meet (a longer word in another language: "Ablagestapel (1)"); measured with
-    # two-digit counts, so that every band of the centre places its piles alike
-    widest = _centre_groups(None if stock is None else 88, middle_label, middle,
-                            None if discard is None else (None, 88))
-    over = [max(0.0, (_length(label_font, label) - w) / 2)
-            for (label, _c), w in zip(widest, widths, strict=True)]
-    gaps = [max(28, math.ceil(a + b + 12))
-            for a, b in zip(over, over[1:], strict=False)] + [0] * bool(over)
-    total = sum(widths) + sum(gaps)
-    x = (cx0 + cx1 - total) // 2
     y = cy0 + 40
-    for (label, cards), w, gap in zip(groups, widths, gaps, strict=True):
+    for (label, cards), (x, w) in zip(groups, _pile_places(
+            cx0 + cx1, stock is None, middle_label, len(middle), discard is None, current()),
+            strict=True):
         if only in (None, "cards"):
             if not cards:
                 laid.append(OutlineLayer((x, y, x + MID_CARD, y + mh), 7, SOFT, 2))
@@ -2061,12 +2051,40 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
                 laid.append(CardLayer(card, MID_CARD, x + i * (MID_CARD + 8), y))
         if only in (None, "labels"):
             write((x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
-        x += w + gap
     if note and only in (None, "labels"):
         write(((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
     if layers is None:
         for layer in laid:
             _paint_layer(img, draw, layer)
+
+
+@lru_cache(maxsize=64)
+def _pile_places(middle_x2: int, no_stock: bool, middle_label: str, middle: int,
+                 no_discard: bool, language: str) -> tuple[tuple[int, int], ...]:
+    """Where the centre's piles (``_centre_groups``) go, left to right: each
+    one's left ``x`` and width, centred on ``middle_x2 / 2``; ``no_stock`` and
+    ``no_discard``: that pile is not shown; ``middle``: the middle's cards;
+    ``language``: the labels' (a key of the cache). The same for every count
+    and card shown (what a move changes)."""
+    widths = [MID_CARD] * (not no_stock) \
+        + [max(middle, 1) * MID_CARD + max(0, middle - 1) * 8] * bool(middle_label) \
+        + [MID_CARD] * (not no_discard)
+    label_font = _font(17)
+    # 28 pixels between piles, more where two labels wider than their piles would
+    # meet (a longer word in another language: "Ablagestapel (1)"); measured with
+    # two-digit counts, so that every band of the centre places its piles alike
+    widest = _centre_groups(None if no_stock else 88, middle_label, (), None if no_discard
+                            else (None, 88))
+    over = [max(0.0, (_length(label_font, label) - w) / 2)
+            for (label, _c), w in zip(widest, widths, strict=True)]
+    gaps = [max(28, math.ceil(a + b + 12))
+            for a, b in zip(over, over[1:], strict=False)] + [0] * bool(over)
+    x = (middle_x2 - sum(widths) - sum(gaps)) // 2
+    places = []
+    for w, gap in zip(widths, gaps, strict=True):
+        places.append((x, w))
+        x += w + gap
+    return tuple(places)
 
 
 def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int, *,
@@ -2578,6 +2596,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _PLAIN_UNDER.clear()
         _ink_indices.cache_clear()
         _header_texts.cache_clear()
+        _pile_places.cache_clear()
         _chips_text.cache_clear()
         _pill.cache_clear()
         _dealer_disc.cache_clear()
