@@ -1757,44 +1757,51 @@ def _shown_part(shown: tuple[Card, ...], language: str) -> Image.Image:
     return _layered_part(None, (0, 0, TABLE_W, _shown_height(len(shown))), layers, texts)
 
 
-class _Placed:
-    """A part of a table picture and where it goes: ``box`` the pixels it
-    covers (picture coordinates, right and bottom excluded), ``make`` draws it
-    (or takes it from its cache), ``mask`` (plates only) gives the pixels it
-    draws (``_seat_mask``), used where its box meets another part's."""
-
-    __slots__ = ("box", "make", "mask")
-
-    def __init__(self, box: tuple[int, int, int, int], make: Callable[[], Image.Image],
-                 mask: Callable[[], Image.Image] | None = None) -> None:
-        self.box, self.make, self.mask = box, make, mask
+#: a part of a table picture and where it goes (``_placements``): the pixels it
+#: covers (picture coordinates, right and bottom excluded), the part or what
+#: draws it (or takes it from its cache), and for a plate its mask or what
+#: makes it (``_seat_mask``: the pixels it draws, used where its box meets
+#: another part's)
+Placed = tuple[tuple[int, int, int, int], "Image.Image | Callable[[], Image.Image]",
+               "Image.Image | Callable[[], Image.Image] | None"]
 
 
-def _placements(frame: _Frame, scene: TableScene, height: int) -> list[_Placed]:
+def _placements(frame: _Frame, scene: TableScene, height: int,
+                before: _LastFrame | None = None) -> list[Placed]:
     """The parts of ``scene``'s picture in the order they are pasted: the
     header's title and status, the centre's bands, the plates, the cards traded
-    face up."""
+    face up. ``before``: the last picture of the same table; a seat the very
+    same as there (``_seat`` gives it again), in the same language, takes its
+    part and mask as they were, with no cache looked up."""
     sides, lang = frame.sides, scene.language
     title, status, title_end, status_start = _header_texts(scene.title, scene.status)
-    placed = [_Placed((0, 0, title_end, HEADER_H), lambda: _title_part(title, title_end)),
-              _Placed((status_start, 0, TABLE_W, HEADER_H),
-                      lambda: _status_part(status, status_start))]
+    placed: list[Placed] = [
+        ((0, 0, title_end, HEADER_H), lambda: _title_part(title, title_end), None),
+        ((status_start, 0, TABLE_W, HEADER_H), lambda: _status_part(status, status_start), None)]
     left, top, right, bottom = frame.centre
     for band, (args, down) in zip(("pool", "cards", "labels"), _centre_args(scene), strict=True):
         end = {"pool": POOL_BAND, "cards": CARDS_BAND, "labels": bottom - top}[band]
-        placed.append(_Placed((left, top + down, right, top + end),
-                              partial(_centre_band, sides, band, *args, lang)))
+        placed.append(((left, top + down, right, top + end),
+                       partial(_centre_band, sides, band, *args, lang), None))
     n = len(scene.seats)
-    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
-                              strict=True):
-        placed.append(_Placed(
-            _seat_box(seat, px, py),
-            partial(_seat_part, sides, seat, px, py, lang),
-            partial(_seat_mask, sides, seat, px, py, lang)))
+    first = len(placed)
+    seats_before: tuple[Seat, ...] = ()
+    if before is not None and before.language == lang and len(before.seats) == n:
+        seats_before = before.seats
+    for i, (seat, (px, py)) in enumerate(zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
+                                             strict=True)):
+        if seats_before and seats_before[i] is seat:
+            assert before is not None
+            box, part, mask = before.pasted[first + i]
+            placed.append((box, part, mask if mask is not None
+                           else partial(_seat_mask, sides, seat, px, py, lang)))
+        else:
+            placed.append((_seat_box(seat, px, py), partial(_seat_part, sides, seat, px, py, lang),
+                           partial(_seat_mask, sides, seat, px, py, lang)))
     if scene.shown:
         shown = scene.shown
-        placed.append(_Placed((0, frame.height, TABLE_W, height),
-                              lambda: _shown_part(shown, lang)))
+        placed.append(((0, frame.height, TABLE_W, height), lambda: _shown_part(shown, lang),
+                       None))
     return placed
 
 
@@ -1815,14 +1822,19 @@ def draw_table(scene: TableScene) -> bytes:
     n = len(scene.seats)
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
-    placed = _placements(frame, scene, height)
-    meeting = _meeting(tuple(p.box for p in placed))
-    pasted = [(p.box, p.make(), p.mask() if meets and p.mask is not None else None)
-              for p, meets in zip(placed, meeting, strict=True)]
     ground = _table_ground(frame.sides, height)[1]  # framed: parts go one to the right
     key = (frame.sides, height, scene.title)
     last = _LAST_FRAMES.pop(key, None)  # taken: no other call can use it meanwhile
-    if last is None or last.ground is not ground:
+    if last is not None and last.ground is not ground:
+        last = None
+    placed = _placements(frame, scene, height, last)
+    meeting = _meeting(tuple(p[0] for p in placed))
+    pasted: list[Pasted] = []
+    for (box, make, masker), meets in zip(placed, meeting, strict=True):
+        mask = None if not meets or masker is None \
+            else masker if isinstance(masker, Image.Image) else masker()
+        pasted.append((box, make if isinstance(make, Image.Image) else make(), mask))
+    if last is None:
         img, rows = _canvas(ground)
         for box, part, mask in pasted:
             _put(img, part, (box[0] + 1, box[1]), mask)
@@ -1830,7 +1842,7 @@ def draw_table(scene: TableScene) -> bytes:
         img, rows = last.img, last.rows
         _repaste(img, ground, last.pasted, pasted)
     png = _encode_rows(rows, img.size, smaller_over=TABLE_LARGE)
-    _LAST_FRAMES[key] = _LastFrame(ground, img, rows, pasted)
+    _LAST_FRAMES[key] = _LastFrame(ground, img, rows, pasted, scene.seats, scene.language)
     while len(_LAST_FRAMES) > LAST_FRAMES:
         del _LAST_FRAMES[next(iter(_LAST_FRAMES))]
     return png
@@ -1844,12 +1856,15 @@ Pasted = tuple[tuple[int, int, int, int], Image.Image, Image.Image | None]
 class _LastFrame:
     """The canvas of the last picture drawn of a table (``_canvas`` on ``ground``)
     and the parts pasted on it, in order: the next picture of the same table
-    starts from it and pastes again only where its parts differ (``_repaste``)."""
+    starts from it and pastes again only where its parts differ (``_repaste``);
+    its scene's seats and language (``_placements``)."""
 
     ground: Image.Image
     img: Image.Image
     rows: bytearray
     pasted: list[Pasted]
+    seats: tuple[Seat, ...]
+    language: str
 
 
 #: the tables' last pictures, by (sides, height, title) (the title names the
