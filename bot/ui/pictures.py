@@ -1337,6 +1337,14 @@ def _draw_seat_plate(draw: ImageDraw.ImageDraw, acting: bool, x: int, y: int) ->
                 outline=GOLD if acting else PLATE_EDGE, width=2)
 
 
+@lru_cache(maxsize=1024)
+def _name_line(name: str, room: int) -> tuple[str, ImageFont.FreeTypeFont]:
+    """A seat's name as its plate shows it in ``room`` pixels: cut to fit
+    (``_fit``) in its font (``_name_font``). Cached."""
+    font = _name_font(name, room)
+    return _fit(name, font, room), font
+
+
 def _name_font(name: str, room: float) -> ImageFont.FreeTypeFont:
     """The font of a seat's name on its plate, ``room`` pixels wide: bold 21; a
     name a little too long for it in bold 18 or 16, whole ("🤖 AI Babbage"); a
@@ -1379,9 +1387,8 @@ def _plate_ops(seat: Seat, x: int, y: int) -> list[PlateOp]:
     order it is drawn."""
     ops: list[PlateOp] = []
     ink = WHITE if seat.active else DIM
-    room = PLATE_W - 24 - (20 if seat.dealer else 0)
-    name_font = _name_font(seat.name, room)
-    ops.append(((x + 12, y + 20), _fit(seat.name, name_font, room), name_font, ink, "lm"))
+    name, name_font = _name_line(seat.name, PLATE_W - 24 - (20 if seat.dealer else 0))
+    ops.append(((x + 12, y + 20), name, name_font, ink, "lm"))
     fx = x + 12
     line = y + 47
     if seat.figure:
@@ -2611,6 +2618,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _PLAIN_UNDER.clear()
         _ink_indices.cache_clear()
         _header_texts.cache_clear()
+        _name_line.cache_clear()
         _pile_places.cache_clear()
         _chips_text.cache_clear()
         _pill.cache_clear()
