@@ -1138,13 +1138,6 @@ _SEATS: dict[tuple[object, ...], Seat] = {}
 SEATS_KEPT = 2048
 
 
-@lru_cache(maxsize=256)
-def _chips_text(count: int, language: str) -> str:
-    """``plural(count, "chip")`` in ``language`` (the current one: a key of the
-    cache)."""
-    return plural(count, "chip")
-
-
 def _name(names: Sequence[str], seat: int) -> str:
     return _clean(names[seat]) if seat < len(names) else _("Seat {number}").format(number=seat + 1)
 
@@ -1173,36 +1166,20 @@ def table_scene(obs: Observation, names: Sequence[str],
     """
     if obs.seat is not None or obs.hand is not None:
         raise ValueError("the table picture takes the public observation only")
-    n_seats = obs.n_seats
-    active = set(obs.active) if obs.active else set(range(n_seats))
-    chips, all_lives, stood, knocker = obs.chips, obs.lives, obs.stood, obs.knocker
     to_act = obs.to_act if not obs.finished else None
-    language = current()
-    seats = []
-    for s in range(n_seats):
-        figure, tone = "", 0
-        if balances is not None and s < len(balances):
-            figure, tone = _signed(balances[s]), balances[s]
-        if chips is not None:
-            figure, tone = (_chips_text(chips[s], language), 0) if chips[s] else (_("out"), -1)
-        lives = all_lives[s] if all_lives is not None else None
-        tag = ""
-        if s not in active:
-            tag = _("out") if (lives == 0 or (chips is not None and not chips[s])) \
-                else _("sits out")
-        elif s in stood:
-            tag = _("knocked") if obs.rules.widow_end == "two_knocks" else _("stands")
-        elif knocker == s:
-            tag = _("knocked")
-        acting = to_act == s
-        if acting:
-            tag = _(ACTING.get(obs.phase, ACTING["turn"]))
-            if obs.barter is not None or obs.offer is not None:
-                tag = _("answers")
-            elif obs.drawing == s:
-                tag = _("drawing")
-        seats.append(_seat(_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag,
-                           s == obs.dealer, acting, s in active))
+    acting_tag = ""
+    if to_act is not None:
+        acting_tag = _(ACTING.get(obs.phase, ACTING["turn"]))
+        if obs.barter is not None or obs.offer is not None:
+            acting_tag = _("answers")
+        elif obs.drawing == to_act:
+            acting_tag = _("drawing")
+    lines = _seat_lines(tuple(names), None if balances is None else tuple(balances),
+                        obs.n_seats, obs.active, obs.chips, obs.lives, obs.stood, obs.knocker,
+                        obs.dealer, obs.rules.widow_end, current())
+    seats = [_seat(name, figure, tone, lives, acting_tag if s == to_act else tag, dealer,
+                   s == to_act, active)
+             for s, (name, figure, tone, lives, tag, dealer, active) in enumerate(lines)]
     middle = (obs.widow or ()) if obs.widow is not None else ()
     discard = (obs.discard_top, obs.discard_count) if obs.chips is not None else None
     stock = obs.stock_count if obs.widow is None or obs.stock_count else None
@@ -1221,6 +1198,43 @@ def table_scene(obs: Observation, names: Sequence[str],
         note=note,
         shown=tuple(obs.shown_waste),
     )
+
+
+#: a seat's plate as ``table_scene`` makes it, but for the seat to act: name,
+#: figure, tone, lives, tag, dealer, active (``Seat``'s fields less ``acting``)
+SeatLine = tuple[str, str, int, int | None, str, bool, bool]
+
+
+@lru_cache(maxsize=256)
+def _seat_lines(names: tuple[str, ...], balances: tuple[int, ...] | None, n_seats: int,
+                dealt: tuple[int, ...], chips: tuple[int, ...] | None,
+                all_lives: tuple[int, ...] | None, stood: tuple[int, ...], knocker: int | None,
+                dealer: int, widow_end: str, language: str) -> tuple[SeatLine, ...]:
+    """Each seat's plate (``table_scene``) as it is when that seat is not to
+    act, from the public observation's fields of the same names (``dealt``:
+    its ``active``) and the table's names and balances; ``language``: the
+    current one (a key of the cache). Cached: a move changes only whose turn it
+    is at most tables, and the two scenes around it share these."""
+    active = set(dealt) if dealt else set(range(n_seats))
+    lines = []
+    for s in range(n_seats):
+        figure, tone = "", 0
+        if balances is not None and s < len(balances):
+            figure, tone = _signed(balances[s]), balances[s]
+        if chips is not None:
+            figure, tone = (plural(chips[s], "chip"), 0) if chips[s] else (_("out"), -1)
+        lives = all_lives[s] if all_lives is not None else None
+        tag = ""
+        if s not in active:
+            tag = _("out") if (lives == 0 or (chips is not None and not chips[s])) \
+                else _("sits out")
+        elif s in stood:
+            tag = _("knocked") if widow_end == "two_knocks" else _("stands")
+        elif knocker == s:
+            tag = _("knocked")
+        lines.append((_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag, s == dealer,
+                      s in active))
+    return tuple(lines)
 
 
 def table_png(obs: Observation, names: Sequence[str], balances: Sequence[int] | None = None,
@@ -2590,6 +2604,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     if parts:
         _LAST_FRAMES.clear()
         _SEATS.clear()
+        _seat_lines.cache_clear()
         _seat_part.cache_clear()
         _seat_mask.cache_clear()
         _text_tile.cache_clear()
@@ -2620,7 +2635,6 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _header_texts.cache_clear()
         _name_line.cache_clear()
         _pile_places.cache_clear()
-        _chips_text.cache_clear()
         _pill.cache_clear()
         _dealer_disc.cache_clear()
         _row_plate.cache_clear()
