@@ -1114,12 +1114,28 @@ def _seat(name: str, figure: str, tone: int, lives: int | None, tag: str, dealer
           acting: bool, active: bool) -> Seat:
     """``Seat(name, figure, ...)``, made without the frozen dataclass's
     ``__init__`` (which sets a field at a time through ``object.__setattr__``:
-    a third of a table scene's time at 12 seats); equal to it in every way."""
-    seat = object.__new__(Seat)
+    a third of a table scene's time at 12 seats); equal to it in every way.
+    The seat made last with the same fields is given again (``_SEATS``): most
+    seats of a table are as they were before a move, and the caches keyed by
+    a seat find the very same object at once."""
     values = (name, figure, tone, lives, tag, dealer, acting, active)
+    seat = _SEATS.get(values)
+    if seat is not None:
+        return seat
+    seat = object.__new__(Seat)
     seat.__dict__.update(zip(_SEAT_FIELDS, values, strict=True))
     seat.__dict__["_hash"] = hash(values)
+    _SEATS[values] = seat
+    if len(_SEATS) > SEATS_KEPT:
+        del _SEATS[next(iter(_SEATS))]
     return seat
+
+
+#: the seats ``_seat`` made, by their fields (the oldest first; ``clear_cache``
+#: empties it)
+_SEATS: dict[tuple[object, ...], Seat] = {}
+#: the most seats kept in ``_SEATS``
+SEATS_KEPT = 2048
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -1150,32 +1166,20 @@ def table_scene(obs: Observation, names: Sequence[str],
     """
     if obs.seat is not None or obs.hand is not None:
         raise ValueError("the table picture takes the public observation only")
-    active = set(obs.active) if obs.active else set(range(obs.n_seats))
-    seats = []
-    for s in range(obs.n_seats):
-        figure, tone = "", 0
-        if balances is not None and s < len(balances):
-            figure, tone = _signed(balances[s]), balances[s]
-        if obs.chips is not None:
-            figure, tone = (plural(obs.chips[s], "chip"), 0) if obs.chips[s] else (_("out"), -1)
-        lives = obs.lives[s] if obs.lives is not None else None
-        tag = ""
-        if s not in active:
-            tag = _("out") if (lives == 0 or (obs.chips is not None and not obs.chips[s])) \
-                else _("sits out")
-        elif s in obs.stood:
-            tag = _("knocked") if obs.rules.widow_end == "two_knocks" else _("stands")
-        elif obs.knocker == s:
-            tag = _("knocked")
-        acting = obs.to_act == s and not obs.finished
-        if acting:
-            tag = _(ACTING.get(obs.phase, ACTING["turn"]))
-            if obs.barter is not None or obs.offer is not None:
-                tag = _("answers")
-            elif obs.drawing == s:
-                tag = _("drawing")
-        seats.append(_seat(_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag,
-                           s == obs.dealer, acting, s in active))
+    to_act = obs.to_act if not obs.finished else None
+    acting_tag = ""
+    if to_act is not None:
+        acting_tag = _(ACTING.get(obs.phase, ACTING["turn"]))
+        if obs.barter is not None or obs.offer is not None:
+            acting_tag = _("answers")
+        elif obs.drawing == to_act:
+            acting_tag = _("drawing")
+    lines = _seat_lines(tuple(names), None if balances is None else tuple(balances),
+                        obs.n_seats, obs.active, obs.chips, obs.lives, obs.stood, obs.knocker,
+                        obs.dealer, obs.rules.widow_end, current())
+    seats = [_seat(name, figure, tone, lives, acting_tag if s == to_act else tag, dealer,
+                   s == to_act, active)
+             for s, (name, figure, tone, lives, tag, dealer, active) in enumerate(lines)]
     middle = (obs.widow or ()) if obs.widow is not None else ()
     discard = (obs.discard_top, obs.discard_count) if obs.chips is not None else None
     stock = obs.stock_count if obs.widow is None or obs.stock_count else None
@@ -1194,6 +1198,43 @@ def table_scene(obs: Observation, names: Sequence[str],
         note=note,
         shown=tuple(obs.shown_waste),
     )
+
+
+#: a seat's plate as ``table_scene`` makes it, but for the seat to act: name,
+#: figure, tone, lives, tag, dealer, active (``Seat``'s fields less ``acting``)
+SeatLine = tuple[str, str, int, int | None, str, bool, bool]
+
+
+@lru_cache(maxsize=256)
+def _seat_lines(names: tuple[str, ...], balances: tuple[int, ...] | None, n_seats: int,
+                dealt: tuple[int, ...], chips: tuple[int, ...] | None,
+                all_lives: tuple[int, ...] | None, stood: tuple[int, ...], knocker: int | None,
+                dealer: int, widow_end: str, language: str) -> tuple[SeatLine, ...]:
+    """Each seat's plate (``table_scene``) as it is when that seat is not to
+    act, from the public observation's fields of the same names (``dealt``:
+    its ``active``) and the table's names and balances; ``language``: the
+    current one (a key of the cache). Cached: a move changes only whose turn it
+    is at most tables, and the two scenes around it share these."""
+    active = set(dealt) if dealt else set(range(n_seats))
+    lines = []
+    for s in range(n_seats):
+        figure, tone = "", 0
+        if balances is not None and s < len(balances):
+            figure, tone = _signed(balances[s]), balances[s]
+        if chips is not None:
+            figure, tone = (plural(chips[s], "chip"), 0) if chips[s] else (_("out"), -1)
+        lives = all_lives[s] if all_lives is not None else None
+        tag = ""
+        if s not in active:
+            tag = _("out") if (lives == 0 or (chips is not None and not chips[s])) \
+                else _("sits out")
+        elif s in stood:
+            tag = _("knocked") if widow_end == "two_knocks" else _("stands")
+        elif knocker == s:
+            tag = _("knocked")
+        lines.append((_name(names, s), figure, (tone > 0) - (tone < 0), lives, tag, s == dealer,
+                      s in active))
+    return tuple(lines)
 
 
 def table_png(obs: Observation, names: Sequence[str], balances: Sequence[int] | None = None,
@@ -1310,6 +1351,14 @@ def _draw_seat_plate(draw: ImageDraw.ImageDraw, acting: bool, x: int, y: int) ->
                 outline=GOLD if acting else PLATE_EDGE, width=2)
 
 
+@lru_cache(maxsize=1024)
+def _name_line(name: str, room: int) -> tuple[str, ImageFont.FreeTypeFont]:
+    """A seat's name as its plate shows it in ``room`` pixels: cut to fit
+    (``_fit``) in its font (``_name_font``). Cached."""
+    font = _name_font(name, room)
+    return _fit(name, font, room), font
+
+
 def _name_font(name: str, room: float) -> ImageFont.FreeTypeFont:
     """The font of a seat's name on its plate, ``room`` pixels wide: bold 21; a
     name a little too long for it in bold 18 or 16, whole ("🤖 AI Babbage"); a
@@ -1352,9 +1401,8 @@ def _plate_ops(seat: Seat, x: int, y: int) -> list[PlateOp]:
     order it is drawn."""
     ops: list[PlateOp] = []
     ink = WHITE if seat.active else DIM
-    room = PLATE_W - 24 - (20 if seat.dealer else 0)
-    name_font = _name_font(seat.name, room)
-    ops.append(((x + 12, y + 20), _fit(seat.name, name_font, room), name_font, ink, "lm"))
+    name, name_font = _name_line(seat.name, PLATE_W - 24 - (20 if seat.dealer else 0))
+    ops.append(((x + 12, y + 20), name, name_font, ink, "lm"))
     fx = x + 12
     line = y + 47
     if seat.figure:
@@ -1730,44 +1778,51 @@ def _shown_part(shown: tuple[Card, ...], language: str) -> Image.Image:
     return _layered_part(None, (0, 0, TABLE_W, _shown_height(len(shown))), layers, texts)
 
 
-class _Placed:
-    """A part of a table picture and where it goes: ``box`` the pixels it
-    covers (picture coordinates, right and bottom excluded), ``make`` draws it
-    (or takes it from its cache), ``mask`` (plates only) gives the pixels it
-    draws (``_seat_mask``), used where its box meets another part's."""
-
-    __slots__ = ("box", "make", "mask")
-
-    def __init__(self, box: tuple[int, int, int, int], make: Callable[[], Image.Image],
-                 mask: Callable[[], Image.Image] | None = None) -> None:
-        self.box, self.make, self.mask = box, make, mask
+#: a part of a table picture and where it goes (``_placements``): the pixels it
+#: covers (picture coordinates, right and bottom excluded), the part or what
+#: draws it (or takes it from its cache), and for a plate its mask or what
+#: makes it (``_seat_mask``: the pixels it draws, used where its box meets
+#: another part's)
+Placed = tuple[tuple[int, int, int, int], "Image.Image | Callable[[], Image.Image]",
+               "Image.Image | Callable[[], Image.Image] | None"]
 
 
-def _placements(frame: _Frame, scene: TableScene, height: int) -> list[_Placed]:
+def _placements(frame: _Frame, scene: TableScene, height: int,
+                before: _LastFrame | None = None) -> list[Placed]:
     """The parts of ``scene``'s picture in the order they are pasted: the
     header's title and status, the centre's bands, the plates, the cards traded
-    face up."""
+    face up. ``before``: the last picture of the same table; a seat the very
+    same as there (``_seat`` gives it again), in the same language, takes its
+    part and mask as they were, with no cache looked up."""
     sides, lang = frame.sides, scene.language
     title, status, title_end, status_start = _header_texts(scene.title, scene.status)
-    placed = [_Placed((0, 0, title_end, HEADER_H), lambda: _title_part(title, title_end)),
-              _Placed((status_start, 0, TABLE_W, HEADER_H),
-                      lambda: _status_part(status, status_start))]
+    placed: list[Placed] = [
+        ((0, 0, title_end, HEADER_H), lambda: _title_part(title, title_end), None),
+        ((status_start, 0, TABLE_W, HEADER_H), lambda: _status_part(status, status_start), None)]
     left, top, right, bottom = frame.centre
     for band, (args, down) in zip(("pool", "cards", "labels"), _centre_args(scene), strict=True):
         end = {"pool": POOL_BAND, "cards": CARDS_BAND, "labels": bottom - top}[band]
-        placed.append(_Placed((left, top + down, right, top + end),
-                              partial(_centre_band, sides, band, *args, lang)))
+        placed.append(((left, top + down, right, top + end),
+                       partial(_centre_band, sides, band, *args, lang), None))
     n = len(scene.seats)
-    for seat, (px, py) in zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
-                              strict=True):
-        placed.append(_Placed(
-            _seat_box(seat, px, py),
-            partial(_seat_part, sides, seat, px, py, lang),
-            partial(_seat_mask, sides, seat, px, py, lang)))
+    first = len(placed)
+    seats_before: tuple[Seat, ...] = ()
+    if before is not None and before.language == lang and len(before.seats) == n:
+        seats_before = before.seats
+    for i, (seat, (px, py)) in enumerate(zip(scene.seats, _seat_boxes(n, frame.top, frame.bottom),
+                                             strict=True)):
+        if seats_before and seats_before[i] is seat:
+            assert before is not None
+            box, part, mask = before.pasted[first + i]
+            placed.append((box, part, mask if mask is not None
+                           else partial(_seat_mask, sides, seat, px, py, lang)))
+        else:
+            placed.append((_seat_box(seat, px, py), partial(_seat_part, sides, seat, px, py, lang),
+                           partial(_seat_mask, sides, seat, px, py, lang)))
     if scene.shown:
         shown = scene.shown
-        placed.append(_Placed((0, frame.height, TABLE_W, height),
-                              lambda: _shown_part(shown, lang)))
+        placed.append(((0, frame.height, TABLE_W, height), lambda: _shown_part(shown, lang),
+                       None))
     return placed
 
 
@@ -1788,14 +1843,19 @@ def draw_table(scene: TableScene) -> bytes:
     n = len(scene.seats)
     frame = _frame(_sides(n))
     height = frame.height + _shown_height(len(scene.shown))
-    placed = _placements(frame, scene, height)
-    meeting = _meeting(tuple(p.box for p in placed))
-    pasted = [(p.box, p.make(), p.mask() if meets and p.mask is not None else None)
-              for p, meets in zip(placed, meeting, strict=True)]
     ground = _table_ground(frame.sides, height)[1]  # framed: parts go one to the right
     key = (frame.sides, height, scene.title)
     last = _LAST_FRAMES.pop(key, None)  # taken: no other call can use it meanwhile
-    if last is None or last.ground is not ground:
+    if last is not None and last.ground is not ground:
+        last = None
+    placed = _placements(frame, scene, height, last)
+    meeting = _meeting(tuple(p[0] for p in placed))
+    pasted: list[Pasted] = []
+    for (box, make, masker), meets in zip(placed, meeting, strict=True):
+        mask = None if not meets or masker is None \
+            else masker if isinstance(masker, Image.Image) else masker()
+        pasted.append((box, make if isinstance(make, Image.Image) else make(), mask))
+    if last is None:
         img, rows = _canvas(ground)
         for box, part, mask in pasted:
             _put(img, part, (box[0] + 1, box[1]), mask)
@@ -1803,7 +1863,7 @@ def draw_table(scene: TableScene) -> bytes:
         img, rows = last.img, last.rows
         _repaste(img, ground, last.pasted, pasted)
     png = _encode_rows(rows, img.size, smaller_over=TABLE_LARGE)
-    _LAST_FRAMES[key] = _LastFrame(ground, img, rows, pasted)
+    _LAST_FRAMES[key] = _LastFrame(ground, img, rows, pasted, scene.seats, scene.language)
     while len(_LAST_FRAMES) > LAST_FRAMES:
         del _LAST_FRAMES[next(iter(_LAST_FRAMES))]
     return png
@@ -1817,12 +1877,15 @@ Pasted = tuple[tuple[int, int, int, int], Image.Image, Image.Image | None]
 class _LastFrame:
     """The canvas of the last picture drawn of a table (``_canvas`` on ``ground``)
     and the parts pasted on it, in order: the next picture of the same table
-    starts from it and pastes again only where its parts differ (``_repaste``)."""
+    starts from it and pastes again only where its parts differ (``_repaste``);
+    its scene's seats and language (``_placements``)."""
 
     ground: Image.Image
     img: Image.Image
     rows: bytearray
     pasted: list[Pasted]
+    seats: tuple[Seat, ...]
+    language: str
 
 
 #: the tables' last pictures, by (sides, height, title) (the title names the
@@ -1843,6 +1906,8 @@ def _repaste(img: Image.Image, ground: Image.Image, before: Sequence[Pasted],
     part through its mask) the ground is put back and every part of ``now``
     whose box meets it is pasted again, in order; a part pasted again changes
     its whole box, so the parts meeting that are pasted again too, and so on.
+    The ground is not put back where a part pasted again whole (its box the
+    size of the part) covers all of such a box: nothing under it shows.
     Elsewhere every pixel comes from the same parts in the same order as
     before: the pixels are those of pasting ``now`` on a copy of the ground."""
     old = {box: (part, mask) for box, part, mask in before}
@@ -1858,28 +1923,48 @@ def _repaste(img: Image.Image, ground: Image.Image, before: Sequence[Pasted],
     dirty += old  # the boxes of the parts gone
     if dirty:
         core, under = img.im, ground.im
-        for left, top, right, bottom in dirty:
-            place = (left + 1, top, right + 1, bottom)
-            core.paste(under.crop(place), place)
-        waiting = [i for i, changed in enumerate(again) if not changed]
-        grown = True
-        while grown:
-            grown = False
-            for i in waiting:
-                box = now[i][0]
-                for d in dirty:
-                    if box[0] < d[2] and d[0] < box[2] and box[1] < d[3] and d[1] < box[3]:
-                        break
-                else:
-                    continue
-                again[i] = grown = True
-                dirty.append(box)
+        # the boxes of parts pasted again whole: the ground under them is never seen
+        whole = [now[i][0] for i, changed in enumerate(again) if changed and now[i][2] is None]
+        for box in dirty:
+            if not _covered(box, whole):
                 place = (box[0] + 1, box[1], box[2] + 1, box[3])
                 core.paste(under.crop(place), place)
-            waiting = [i for i in waiting if not again[i]]
+        _spread(core, under, now, again, dirty)
     for (box, part, mask), changed in zip(now, again, strict=True):
         if changed:
             _put(img, part, (box[0] + 1, box[1]), mask)
+
+
+def _spread(core: _imaging.ImagingCore, under: _imaging.ImagingCore, now: Sequence[Pasted],
+            again: list[bool], dirty: list[tuple[int, int, int, int]]) -> None:
+    """``_repaste``'s spreading: every part of ``now`` not marked in ``again``
+    whose box meets one of ``dirty`` is marked and its box added to ``dirty``,
+    until nothing more meets; the ground (``under``) is put back on the canvas
+    (``core``) in the box of each part so marked that goes through its mask
+    (one pasted whole covers its box)."""
+    waiting = [i for i, changed in enumerate(again) if not changed]
+    grown = True
+    while grown:
+        grown = False
+        for i in waiting:
+            box = now[i][0]
+            for d in dirty:
+                if box[0] < d[2] and d[0] < box[2] and box[1] < d[3] and d[1] < box[3]:
+                    break
+            else:
+                continue
+            again[i] = grown = True
+            dirty.append(box)
+            if now[i][2] is not None:
+                place = (box[0] + 1, box[1], box[2] + 1, box[3])
+                core.paste(under.crop(place), place)
+        waiting = [i for i in waiting if not again[i]]
+
+
+def _covered(box: tuple[int, int, int, int], boxes: Sequence[tuple[int, int, int, int]]) -> bool:
+    """``box`` lies wholly in one of ``boxes``."""
+    return any(b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]
+               for b in boxes)
 
 
 @lru_cache(maxsize=256)
@@ -1896,9 +1981,14 @@ def _centre_args(scene: TableScene) -> list[tuple[tuple[object, ...], int]]:
     stock, discard = scene.stock, scene.discard
     piles = None if stock is None else min(stock, 2)  # the cards show 0, 1 or a pile
     top_card = None if discard is None else (discard[0], 0)
+    # the labels place the piles by their number of cards alone: any card stands
+    # for each (a trade with the middle leaves the labels' band as it was)
+    counted = (DECK[0],) * len(scene.middle)
+    labelled = None if discard is None else \
+        (None if discard[0] is None else DECK[0], discard[1])
     return [((scene.pool, None, "", (), None, ""), 0),
             (("", piles, scene.middle_label, scene.middle, top_card, ""), POOL_BAND),
-            (("", stock, scene.middle_label, scene.middle, discard, scene.note), CARDS_BAND)]
+            (("", stock, scene.middle_label, counted, labelled, scene.note), CARDS_BAND)]
 
 
 #: compressed pixels of a table picture above which it is compressed again, harder:
@@ -1983,21 +2073,11 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
               WHITE, "mm")
     groups = _centre_groups(stock, middle_label, middle, discard)
     mh = card_height(MID_CARD)
-    widths = [max(len(cards), 1) * MID_CARD + max(0, len(cards) - 1) * 8 for _, cards in groups]
     label_font = _font(17)
-    # 28 pixels between piles, more where two labels wider than their piles would
-    # meet (a longer word in another language: "Ablagestapel (1)"); measured with
-    # two-digit counts, so that every band of the centre places its piles alike
-    widest = _centre_groups(None if stock is None else 88, middle_label, middle,
-                            None if discard is None else (None, 88))
-    over = [max(0.0, (_length(label_font, label) - w) / 2)
-            for (label, _c), w in zip(widest, widths, strict=True)]
-    gaps = [max(28, math.ceil(a + b + 12))
-            for a, b in zip(over, over[1:], strict=False)] + [0] * bool(over)
-    total = sum(widths) + sum(gaps)
-    x = (cx0 + cx1 - total) // 2
     y = cy0 + 40
-    for (label, cards), w, gap in zip(groups, widths, gaps, strict=True):
+    for (label, cards), (x, w) in zip(groups, _pile_places(
+            cx0 + cx1, stock is None, middle_label, len(middle), discard is None, current()),
+            strict=True):
         if only in (None, "cards"):
             if not cards:
                 laid.append(OutlineLayer((x, y, x + MID_CARD, y + mh), 7, SOFT, 2))
@@ -2007,12 +2087,40 @@ def _draw_centre(img: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, poo
                 laid.append(CardLayer(card, MID_CARD, x + i * (MID_CARD + 8), y))
         if only in (None, "labels"):
             write((x + w // 2, y + mh + 14), label, label_font, SOFT, "mm")
-        x += w + gap
     if note and only in (None, "labels"):
         write(((cx0 + cx1) // 2, y + mh + 38), note, label_font, SOFT, "mm")
     if layers is None:
         for layer in laid:
             _paint_layer(img, draw, layer)
+
+
+@lru_cache(maxsize=64)
+def _pile_places(middle_x2: int, no_stock: bool, middle_label: str, middle: int,
+                 no_discard: bool, language: str) -> tuple[tuple[int, int], ...]:
+    """Where the centre's piles (``_centre_groups``) go, left to right: each
+    one's left ``x`` and width, centred on ``middle_x2 / 2``; ``no_stock`` and
+    ``no_discard``: that pile is not shown; ``middle``: the middle's cards;
+    ``language``: the labels' (a key of the cache). The same for every count
+    and card shown (what a move changes)."""
+    widths = [MID_CARD] * (not no_stock) \
+        + [max(middle, 1) * MID_CARD + max(0, middle - 1) * 8] * bool(middle_label) \
+        + [MID_CARD] * (not no_discard)
+    label_font = _font(17)
+    # 28 pixels between piles, more where two labels wider than their piles would
+    # meet (a longer word in another language: "Ablagestapel (1)"); measured with
+    # two-digit counts, so that every band of the centre places its piles alike
+    widest = _centre_groups(None if no_stock else 88, middle_label, (), None if no_discard
+                            else (None, 88))
+    over = [max(0.0, (_length(label_font, label) - w) / 2)
+            for (label, _c), w in zip(widest, widths, strict=True)]
+    gaps = [max(28, math.ceil(a + b + 12))
+            for a, b in zip(over, over[1:], strict=False)] + [0] * bool(over)
+    x = (middle_x2 - sum(widths) - sum(gaps)) // 2
+    places = []
+    for w, gap in zip(widths, gaps, strict=True):
+        places.append((x, w))
+        x += w + gap
+    return tuple(places)
 
 
 def _draw_shown(img: Image.Image, shown: tuple[Card, ...], y: int, *,
@@ -2495,6 +2603,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     draw_showdown.cache_clear()
     if parts:
         _LAST_FRAMES.clear()
+        _SEATS.clear()
+        _seat_lines.cache_clear()
         _seat_part.cache_clear()
         _seat_mask.cache_clear()
         _text_tile.cache_clear()
@@ -2523,6 +2633,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _PLAIN_UNDER.clear()
         _ink_indices.cache_clear()
         _header_texts.cache_clear()
+        _name_line.cache_clear()
+        _pile_places.cache_clear()
         _pill.cache_clear()
         _dealer_disc.cache_clear()
         _row_plate.cache_clear()

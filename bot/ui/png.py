@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from functools import lru_cache
 
 from isal import isal_zlib
 from PIL import Image
@@ -81,10 +82,24 @@ def encode_rows(rows: bytes | bytearray, width: int, height: int, palette: bytes
     """
     if len(rows) != (width + 1) * height:
         raise ValueError(f"{len(rows)} bytes are not {height} rows of {width + 1}")
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette colour
     pixels = isal_zlib.compress(rows, LEVEL)
     if smaller_over is not None and len(pixels) > smaller_over:
         packer = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, 15, SMALL_MEMORY)
         pixels = min(pixels, packer.compress(rows) + packer.flush(), key=len)
-    return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette)
-            + _chunk(b"IDAT", pixels) + _chunk(b"IEND", b""))
+    # the chunks joined at once: the compressed pixels are copied once
+    return b"".join((_opening(width, height, palette), struct.pack(">I", len(pixels)), b"IDAT",
+                     pixels, struct.pack(">I", zlib.crc32(pixels, IDAT_CRC) & 0xFFFFFFFF), IEND))
+
+
+#: the CRC of the ``IDAT`` chunk's type, where its data's CRC starts
+IDAT_CRC = zlib.crc32(b"IDAT")
+#: the ``IEND`` chunk, always the same
+IEND = _chunk(b"IEND", b"")
+
+
+@lru_cache(maxsize=16)
+def _opening(width: int, height: int, palette: bytes) -> bytes:
+    """The signature and the ``IHDR`` and ``PLTE`` chunks of a palette PNG
+    (``encode_rows``): the same for every picture of a size. Cached."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette colour
+    return SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette)

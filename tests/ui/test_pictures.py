@@ -561,6 +561,35 @@ def test_tables_drawn_in_turn_from_their_last_canvases_are_the_ones_drawn_afresh
         assert decode(png).convert("RGB").tobytes() == on_one_canvas(variant).tobytes()
 
 
+def test_a_seat_kept_from_the_last_picture_is_drawn_in_the_new_language():
+    """Issue 22: a seat the very same as in the table's last picture keeps its
+    plate only in the same language: the same seat ("no lives" on its plate,
+    words not among its fields) drawn next in German gives the German plate,
+    and a plate whose box shrinks (no longer to act) leaves no gold behind."""
+    game, deal = play("oldway", 5, 3, 2)
+    pictures.clear_cache()
+    scene = pictures.table_scene(deal.observation(None), NAMES[:5], game.running_balances,
+                                 title="Table 9")
+    lifeless = pictures._seat("Ann", "", 0, 0, "", False, False, True)
+    seats = list(scene.seats)
+    seats[0] = lifeless
+    seats[1] = pictures._seat(*(getattr(seats[1], f) for f in pictures._SEAT_FIELDS[:6]),
+                              True, True)
+    english = dataclasses.replace(scene, seats=tuple(seats), language="en")
+    pictures.draw_table(english)
+    seats[1] = pictures._seat(*(getattr(seats[1], f) for f in pictures._SEAT_FIELDS[:6]),
+                              False, True)
+    with i18n.use("de"):
+        german = dataclasses.replace(english, seats=tuple(seats), language="de")
+        png = pictures.draw_table(german)
+        drawn = on_one_canvas(german)
+    assert german.seats[0] is english.seats[0]
+    assert decode(png).convert("RGB").tobytes() == drawn.tobytes()
+    in_english = dataclasses.replace(german, language="en")
+    assert decode(pictures.draw_table(in_english)).convert("RGB").tobytes() \
+        == on_one_canvas(in_english).tobytes() != drawn.tobytes()
+
+
 def test_cards_and_shapes_as_tiles_are_the_ones_drawn_and_mapped():
     """``_layered_part`` pastes the cards of the table's centre and the cards
     traded face up as tiles on plain ground (cards that meet as one tile);
