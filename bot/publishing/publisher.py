@@ -153,6 +153,9 @@ class Publisher:
         self.panels = Panels(service, metrics)
         self.places = Places(client, service, metrics)
         self.shown: dict[int, tuple[int, tuple[bytes, bytes]]] = {}
+        #: per table, its table message as last sent showing no control (its deal
+        #: over): the next deal needs no edit to take its controls off
+        self.bare: dict[int, int] = {}
         #: tables whose public messages are behind their state (an edit or post
         #: Discord refused for a while): the watch brings them up to date
         self.behind: set[int] = set()
@@ -180,6 +183,7 @@ class Publisher:
     def forget(self, table_id: int) -> None:
         """A table's end is shown: drop what is remembered of its messages and panels."""
         self.shown.pop(table_id, None)
+        self.bare.pop(table_id, None)
         self.behind.discard(table_id)
         self.ending.ends.pop(table_id, None)
         self.older.forget(table_id)
@@ -215,13 +219,17 @@ class Publisher:
         """Post the new deal's table message, then anything the AI already did
         (``paced``: one move at a time, as ``refresh``); the previous showdown
         loses its Next deal button (unless it is ``settled``: the press of Next
-        deal on it took it off already, in its own answer). ``moments`` is told
-        what is shown (``Moments``), first the new deal just before its table
-        message is posted."""
+        deal on it took it off already, in its own answer), and so does the deal
+        before's table message, unless it was last sent with none (``bare``: the
+        edit that showed its deal over took them off; after a restart nothing is
+        known, and it is edited). ``moments`` is told what is shown
+        (``Moments``), first the new deal just before its table message is
+        posted."""
         previous = live.showdown_messages.get(live.deal_number - 1)
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
-            if message_id is not None and message_id == settled:
+            if message_id is not None and (message_id == settled or (
+                    message_id == old_table and self.bare.get(live.id) == message_id)):
                 self.older.embeds(live.id, message_id, drop=True)
                 continue
             if message_id is not None:  # no button or countdown left on the deal before
@@ -238,6 +246,15 @@ class Publisher:
             return
         await self.post_table_message(live)
         await self.refresh(live, paced=False, moments=moments)  # an offer, a showdown, the end
+
+    def sent_controls(self, table_id: int, message_id: int,
+                      view: discord.ui.View | None) -> None:
+        """The table message ``message_id`` was just sent or edited with ``view``
+        (``None``: no control, its deal over): remembered in ``bare``."""
+        if view is None:
+            self.bare[table_id] = message_id
+        elif self.bare.get(table_id) == message_id:
+            del self.bare[table_id]
 
     @staticmethod
     def head(live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
@@ -269,6 +286,7 @@ class Publisher:
         except discord.HTTPException:
             return
         self.shown[live.id] = (message_id, shows(content, embed, png, view))
+        self.sent_controls(live.id, message_id, view)
         self.older.remember(live.id, message_id, [embed])
         self.showing.mark(live)
 
@@ -289,6 +307,7 @@ class Publisher:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
+        self.sent_controls(live.id, msg.id, view)
         self.older.remember(live.id, msg.id, [embed])
         self.showing.mark(live)
         await self.service.posted(live, PostedMessage("table", msg.id))
@@ -416,6 +435,7 @@ class Publisher:
                 **changes, attachments=[media.picture_file(png)])
         await (call() if frame else retrying(call, self.metrics))
         self.shown[live.id] = (message_id, state)
+        self.sent_controls(live.id, message_id, view)
         self.older.remember(live.id, message_id, [embed])
 
     @in_server_language
