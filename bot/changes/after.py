@@ -141,6 +141,17 @@ class AfterChange:
         self.arming = Arming(timers)
 
     @in_server_language
+    async def answer_on_offer(self, outcome: Outcome, interaction: discord.Interaction) -> None:
+        """A press on a barter offer's message that answered it (Refuse, Decline)
+        is answered by replacing the offer's buttons with its outcome
+        (``offer_closed_text``, ``Publisher.answer_on_offer``): no request of the
+        bot's token, and ``show`` then only forgets the offer."""
+        text, answered = offer_closed_text(outcome), outcome.answered
+        if text is not None and answered is not None:
+            await self.publisher.answer_on_offer(interaction, outcome.live, answered.deal,
+                                                 answered.seq, text)
+
+    @in_server_language
     async def show(self, outcome: Outcome, interaction: discord.Interaction | None = None,
                    *, paced: bool = True, idle: int = 0) -> None:
         """Bring the table up to date after ``outcome``.

@@ -4,10 +4,12 @@ player per deal, edited in place as the game goes on.
 A panel is sent as the answer to a click on the table message (My hand, Trade,
 Draw...) or to ``/commerce hand``; the panel it replaces is deleted, so
 prompts never pile up. A click on the panel itself edits it in place, and so
-does a move made at once from the table message (Knock, Stand...: the click's
-own answer shows it on the table message) while the member's panel of this
-deal can still be edited: one request instead of a follow-up and a deletion
-(My hand always sends a new panel: the member is looking for it). After
+does a move made at once from the table message (Knock, Stand...) or an
+offer's message (Refuse, Decline) while the member's panel of this deal can
+still be edited: the click's own answer shows the move on the message clicked,
+and the panel is edited in place, one request instead of a follow-up and a
+deletion. A click that asks for something (My hand: the member is looking for
+the panel; Trade, Draw, Accept: a menu) always gets a new panel. After
 every change at the table the publisher calls ``refresh``: each panel whose
 interaction token still lives is edited to the new state (the deal's end says
 so and takes the buttons away). Discord lets an interaction's messages be
@@ -113,7 +115,8 @@ class Panels:
         only where the table plays) and is not kept.
 
         ``in_place``: when the click is answered already (a move whose answer
-        edited the table message, ``Publisher.answer_on_table``) and the
+        edited the message clicked: ``Publisher.answer_on_table``,
+        ``Publisher.answer_on_offer``) and the
         member's panel of this deal can still be edited, that panel is edited
         to the new one instead (one request, not a follow-up and a deletion);
         otherwise, or when Discord refuses that edit, a new one is sent."""

@@ -153,6 +153,9 @@ class Publisher:
         self.panels = Panels(service, metrics)
         self.places = Places(client, service, metrics)
         self.shown: dict[int, tuple[int, tuple[bytes, bytes]]] = {}
+        #: offers closed in the answer to the press that answered them
+        #: (``answer_on_offer``): ``close_offer`` does not edit them again
+        self.answered: set[tuple[int, int, int]] = set()
         #: per table, its table message as last sent showing no control (its deal
         #: over): the next deal needs no edit to take its controls off
         self.bare: dict[int, int] = {}
@@ -193,6 +196,7 @@ class Publisher:
         self.panels.forget(table_id)
         for key in [k for k in self.offers if k[0] == table_id]:
             self.offers.pop(key, None)
+        self.answered = {k for k in self.answered if k[0] != table_id}
 
     def busy(self, table_id: int) -> bool:
         """Whether the table's messages are being brought up to date now (moves
@@ -493,16 +497,46 @@ class Publisher:
                 await self.service.posted(
                     live, PostedMessage("offer", msg.id, f"{key[1]}:{key[2]}"))
 
+    def offer_message(self, live: LiveTable, deal: int, seq: int) -> int | None:
+        """The message of the offer made at operation count ``seq`` of deal
+        ``deal`` (``None``: unknown, or none)."""
+        msg_id = self.offers.get((live.id, deal, seq))
+        if msg_id is None and live.row.offer_key == f"{deal}:{seq}":
+            msg_id = live.row.offer_message_id
+        return msg_id
+
+    async def answer_on_offer(self, interaction: discord.Interaction, live: LiveTable,
+                              deal: int, seq: int, text: str) -> None:
+        """Answer a press on a barter offer's message that answered the offer
+        (Refuse, Decline) by replacing its buttons with ``text``, its outcome:
+        the interaction's own answer, which costs nothing of Discord's global
+        limit, instead of an edit by the bot's token in ``close_offer``. Nothing
+        is done when the press was on another message or was answered already;
+        a refused answer is left to ``close_offer``."""
+        msg_id = self.offer_message(live, deal, seq)
+        if (interaction.response.is_done() or interaction.message is None or msg_id is None
+                or interaction.message.id != msg_id):
+            return
+        try:
+            await interaction.response.edit_message(content=text, view=None,
+                                                    allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            return
+        self.answered.add((live.id, deal, seq))
+
     @in_server_language
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
-        """Replace a barter offer's buttons with its outcome."""
+        """Replace a barter offer's buttons with its outcome (unless the press that
+        answered it did, ``answer_on_offer``), and forget the offer."""
+        answered = (live.id, deal, seq) in self.answered
+        self.answered.discard((live.id, deal, seq))
         msg_id = self.offers.pop((live.id, deal, seq), None)
         if msg_id is None and live.row.offer_key == f"{deal}:{seq}":
             msg_id = live.row.offer_message_id
         if live.row.offer_key is not None and live.id in self.service.tables:
             with contextlib.suppress(Exception):
                 await self.service.posted(live, PostedMessage("offer", None))
-        if msg_id is not None:
+        if msg_id is not None and not answered:
             message = self.channel(live).get_partial_message(msg_id)
             await self.older.settle(live.id, msg_id, functools.partial(
                 message.edit, content=text, view=None, allowed_mentions=NO_PINGS))

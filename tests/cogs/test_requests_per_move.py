@@ -165,3 +165,49 @@ async def test_a_refused_edit_at_the_deal_s_end_is_made_at_the_next_deal(simcord
     await env.settle()
     assert table.live.deal_number == 2
     assert not table.message(old_id).components  # never a live button on an old deal
+
+
+async def test_a_refusal_is_answered_on_the_offer_and_edits_the_open_panel(simcord_env, bots):
+    env = simcord_env
+    guild, table, actors = await start(env, bots)
+    actor = table.actor_to_act()
+    await table.barter(actor)
+    target = table.members[table.live.member_of(table.live.deal.to_act)]
+    panel = await target.click(table.table_message(), label="My hand")
+    offer = table.offer_message(target)
+    mark = len(env.http_requests)
+    res = await table.refuse(target)
+    # the answer closes the offer, the panel is edited; the showdown and the table message
+    # follow, and the panel of the member who offered says the deal is over
+    assert kinds(sent_since(env, mark), table) == [
+        "answer", "panel edit", "post", f"edit {table.live.row.table_message_id}",
+        "panel edit"]
+    edited = [path for method, path in sent_since(env, mark) if path.startswith("/webhooks/")]
+    assert len(set(edited)) == 2  # each panel edited once
+    assert res.response.id == offer.id
+    closed = table.message(offer.id)
+    assert closed.components == [] and "refused the barter by knocking" in closed.content
+    assert target.mention not in closed.content  # the outcome pings nobody
+    [mine] = panels_of(table, target)
+    assert mine.id == panel.response.id and not mine.components
+    assert "This deal is over" in mine.content
+    assert table.live.deal.finished and table.live.row.offer_key is None
+    assert not env.errors
+
+
+async def test_a_refusal_without_a_panel_still_closes_the_offer_once(simcord_env, bots):
+    env = simcord_env
+    guild, table, actors = await start(env, bots)
+    actor = table.actor_to_act()
+    await table.barter(actor)
+    target = table.members[table.live.member_of(table.live.deal.to_act)]
+    offer = table.offer_message(target)
+    mark = len(env.http_requests)
+    await table.refuse(target)
+    assert kinds(sent_since(env, mark), table) == [
+        "answer", "follow-up", "post", f"edit {table.live.row.table_message_id}",
+        "panel edit"]
+    assert table.message(offer.id).components == []
+    [mine] = panels_of(table, target)
+    assert "This deal is over" in mine.content and not mine.components
+    assert not env.errors
