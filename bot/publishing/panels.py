@@ -116,7 +116,7 @@ class Panels:
 
         ``in_place``: when the click is answered already (a move whose answer
         edited the message clicked: ``Publisher.answer_on_table``,
-        ``Publisher.answer_on_offer``) and the
+        ``AfterChange.answer_on_offer``) and the
         member's panel of this deal can still be edited, that panel is edited
         to the new one instead (one request, not a follow-up and a deletion);
         otherwise, or when Discord refuses that edit, a new one is sent."""

@@ -153,12 +153,6 @@ class Publisher:
         self.panels = Panels(service, metrics)
         self.places = Places(client, service, metrics)
         self.shown: dict[int, tuple[int, tuple[bytes, bytes]]] = {}
-        #: offers closed in the answer to the press that answered them
-        #: (``answer_on_offer``): ``close_offer`` does not edit them again
-        self.answered: set[tuple[int, int, int]] = set()
-        #: per table, its table message as last sent showing no control (its deal
-        #: over): the next deal needs no edit to take its controls off
-        self.bare: dict[int, int] = {}
         #: tables whose public messages are behind their state (an edit or post
         #: Discord refused for a while): the watch brings them up to date
         self.behind: set[int] = set()
@@ -186,7 +180,6 @@ class Publisher:
     def forget(self, table_id: int) -> None:
         """A table's end is shown: drop what is remembered of its messages and panels."""
         self.shown.pop(table_id, None)
-        self.bare.pop(table_id, None)
         self.behind.discard(table_id)
         self.ending.ends.pop(table_id, None)
         self.older.forget(table_id)
@@ -196,7 +189,6 @@ class Publisher:
         self.panels.forget(table_id)
         for key in [k for k in self.offers if k[0] == table_id]:
             self.offers.pop(key, None)
-        self.answered = {k for k in self.answered if k[0] != table_id}
 
     def busy(self, table_id: int) -> bool:
         """Whether the table's messages are being brought up to date now (moves
@@ -223,17 +215,13 @@ class Publisher:
         """Post the new deal's table message, then anything the AI already did
         (``paced``: one move at a time, as ``refresh``); the previous showdown
         loses its Next deal button (unless it is ``settled``: the press of Next
-        deal on it took it off already, in its own answer), and so does the deal
-        before's table message, unless it was last sent with none (``bare``: the
-        edit that showed its deal over took them off; after a restart nothing is
-        known, and it is edited). ``moments`` is told what is shown
-        (``Moments``), first the new deal just before its table message is
-        posted."""
+        deal on it took it off already, in its own answer), and so does the old table
+        message unless it was sent with none (``OlderMessages.bare``). ``moments``
+        is told what is shown, first the new deal just before its table message."""
         previous = live.showdown_messages.get(live.deal_number - 1)
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
-            if message_id is not None and (message_id == settled or (
-                    message_id == old_table and self.bare.get(live.id) == message_id)):
+            if message_id is not None and message_id in (settled, self.older.bare.get(live.id)):
                 self.older.embeds(live.id, message_id, drop=True)
                 continue
             if message_id is not None:  # no button or countdown left on the deal before
@@ -250,15 +238,6 @@ class Publisher:
             return
         await self.post_table_message(live)
         await self.refresh(live, paced=False, moments=moments)  # an offer, a showdown, the end
-
-    def sent_controls(self, table_id: int, message_id: int,
-                      view: discord.ui.View | None) -> None:
-        """The table message ``message_id`` was just sent or edited with ``view``
-        (``None``: no control, its deal over): remembered in ``bare``."""
-        if view is None:
-            self.bare[table_id] = message_id
-        elif self.bare.get(table_id) == message_id:
-            del self.bare[table_id]
 
     @staticmethod
     def head(live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
@@ -290,8 +269,7 @@ class Publisher:
         except discord.HTTPException:
             return
         self.shown[live.id] = (message_id, shows(content, embed, png, view))
-        self.sent_controls(live.id, message_id, view)
-        self.older.remember(live.id, message_id, [embed])
+        self.older.remember(live.id, message_id, [embed], bare=view is None)
         self.showing.mark(live)
 
     @in_server_language
@@ -311,8 +289,7 @@ class Publisher:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
-        self.sent_controls(live.id, msg.id, view)
-        self.older.remember(live.id, msg.id, [embed])
+        self.older.remember(live.id, msg.id, [embed], bare=view is None)
         self.showing.mark(live)
         await self.service.posted(live, PostedMessage("table", msg.id))
 
@@ -439,8 +416,7 @@ class Publisher:
                 **changes, attachments=[media.picture_file(png)])
         await (call() if frame else retrying(call, self.metrics))
         self.shown[live.id] = (message_id, state)
-        self.sent_controls(live.id, message_id, view)
-        self.older.remember(live.id, message_id, [embed])
+        self.older.remember(live.id, message_id, [embed], bare=view is None)
 
     @in_server_language
     async def after_deal_change(self, live: LiveTable, moments: Moments = UNTIMED) -> None:
@@ -497,46 +473,16 @@ class Publisher:
                 await self.service.posted(
                     live, PostedMessage("offer", msg.id, f"{key[1]}:{key[2]}"))
 
-    def offer_message(self, live: LiveTable, deal: int, seq: int) -> int | None:
-        """The message of the offer made at operation count ``seq`` of deal
-        ``deal`` (``None``: unknown, or none)."""
-        msg_id = self.offers.get((live.id, deal, seq))
-        if msg_id is None and live.row.offer_key == f"{deal}:{seq}":
-            msg_id = live.row.offer_message_id
-        return msg_id
-
-    async def answer_on_offer(self, interaction: discord.Interaction, live: LiveTable,
-                              deal: int, seq: int, text: str) -> None:
-        """Answer a press on a barter offer's message that answered the offer
-        (Refuse, Decline) by replacing its buttons with ``text``, its outcome:
-        the interaction's own answer, which costs nothing of Discord's global
-        limit, instead of an edit by the bot's token in ``close_offer``. Nothing
-        is done when the press was on another message or was answered already;
-        a refused answer is left to ``close_offer``."""
-        msg_id = self.offer_message(live, deal, seq)
-        if (interaction.response.is_done() or interaction.message is None or msg_id is None
-                or interaction.message.id != msg_id):
-            return
-        try:
-            await interaction.response.edit_message(content=text, view=None,
-                                                    allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            return
-        self.answered.add((live.id, deal, seq))
-
     @in_server_language
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
-        """Replace a barter offer's buttons with its outcome (unless the press that
-        answered it did, ``answer_on_offer``), and forget the offer."""
-        answered = (live.id, deal, seq) in self.answered
-        self.answered.discard((live.id, deal, seq))
+        """Replace a barter offer's buttons with its outcome (unless its press did)."""
         msg_id = self.offers.pop((live.id, deal, seq), None)
         if msg_id is None and live.row.offer_key == f"{deal}:{seq}":
             msg_id = live.row.offer_message_id
         if live.row.offer_key is not None and live.id in self.service.tables:
             with contextlib.suppress(Exception):
                 await self.service.posted(live, PostedMessage("offer", None))
-        if msg_id is not None and not answered:
+        if msg_id is not None and not self.older.answered(live.id, msg_id):
             message = self.channel(live).get_partial_message(msg_id)
             await self.older.settle(live.id, msg_id, functools.partial(
                 message.edit, content=text, view=None, allowed_mentions=NO_PINGS))
