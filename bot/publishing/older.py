@@ -3,7 +3,10 @@ showdown or table message of the deal before, or a closed offer, keeps no
 control once the game has moved on. Their embeds are remembered as sent, so
 taking the controls off needs no fetch first (one request fewer of Discord's
 global limit), and an edit Discord refuses for a while stays owed until the
-watch makes it. One ``OlderMessages`` per bot, owned by the ``Publisher``
+watch makes it. No edit is made that would show nothing new: a table message
+sent with no control (its deal over) is left as it is at the next deal, and an
+offer whose Refuse or Decline took its buttons off in the press's own answer
+is not edited again. One ``OlderMessages`` per bot, owned by the ``Publisher``
 (``bot.publishing.publisher``).
 """
 
@@ -74,9 +77,8 @@ class OlderMessages:
         sent: per table, the embeds of its latest messages as sent (table
             message, showdown), by message id.
         bare: per table, its table message as last sent or edited with no
-            control (its deal over): the next deal
-            needs no edit to take them off. Unknown after a restart (the
-            refresh at the start edits it).
+            control (its deal over): the next deal needs no edit to take them
+            off. Unknown after a restart (the refresh at the start edits it).
         pressed: per table, messages whose controls the press on them took
             off in its own answer (an offer refused): not edited again.
     """
