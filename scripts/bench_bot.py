@@ -354,6 +354,10 @@ class Seat:
         self.deal_seen = 0
 
 
+#: the SimCord environment of the run, whose request log ``Recorder.run`` reads
+ENV: dict[str, Any] = {}
+
+
 class Recorder:
     def __init__(self) -> None:
         self.work: dict[str, list[float]] = defaultdict(list)      # kind -> seconds
@@ -361,14 +365,19 @@ class Recorder:
         self.handler: dict[str, list[float]] = defaultdict(list)
         self.wall: dict[str, list[float]] = defaultdict(list)
         self.answer: dict[str, list[float]] = defaultdict(list)  # work before the answer
+        self.requests: dict[str, list[int]] = defaultdict(list)  # Discord requests per click
 
     async def run(self, kind: str, operation: Any) -> Any:
-        """Await one actor operation (a coroutine not yet started) and time it."""
+        """Await one actor operation (a coroutine not yet started) and time it, and
+        count the Discord requests it made (SimCord's request log)."""
         WORK.total = HANDLER.total = PICTURES.total = 0.0
+        sent = len(ENV["env"].http_requests) if ENV else 0
         start = CLOCKS["click"]()
         ANSWER.update(start=start, work=None, wall=None)
         result = await operation
         self.wall[kind].append(CLOCKS["click"]() - start)
+        if ENV:
+            self.requests[kind].append(len(ENV["env"].http_requests) - sent)
         answered = ANSWER["work"]
         self.answer[kind].append(WORK.total if answered is None else answered)
         self.work[kind].append(WORK.total)
@@ -546,6 +555,7 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
     t_run = time.perf_counter()
     try:
         async with simcord.run(bot) as env:
+            ENV["env"] = env
             instrument(bot)
             set_settle_poll(env, idle)
             # a loaded machine (other processes on its cores) can keep a click past
@@ -755,7 +765,9 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
     print("\n".join(table_rows(rec)))
     print("   handler = control handler coroutine incl. its calls to the simulated Discord API;")
     print("   click = whole SimCord round trip (gateway event, discord.py dispatch, handler,")
-    print("   simulated HTTP, settle)\n")
+    print("   simulated HTTP, settle)")
+    print("   Discord requests per click (SimCord's request log, mean): " + ", ".join(
+        f"{k} {statistics.mean(v):.2f}" for k, v in rec.requests.items() if v) + "\n")
 
     bot_tput, noop_tput = rate(wall), rate(noop_wall)
     print("2. Throughput through SimCord, tables open (interactions / summed click time)")

@@ -141,6 +141,28 @@ class AfterChange:
         self.arming = Arming(timers)
 
     @in_server_language
+    async def answer_on_offer(self, outcome: Outcome, interaction: discord.Interaction) -> None:
+        """A press on a barter offer's message that answered it (Refuse, Decline)
+        is answered by replacing the offer's buttons with its outcome
+        (``offer_closed_text``): no request of the bot's token, and ``show`` then
+        only forgets the offer (``Publisher.close_offer``). Nothing is done when
+        the press was on another message or answered already."""
+        text, answered, live = offer_closed_text(outcome), outcome.answered, outcome.live
+        if text is None or answered is None or interaction.response.is_done():
+            return
+        message_id = self.publisher.offers.get((live.id, answered.deal, answered.seq))
+        if message_id is None and live.row.offer_key == f"{answered.deal}:{answered.seq}":
+            message_id = live.row.offer_message_id
+        if message_id is None or not pressed_on(interaction, message_id):
+            return
+        try:
+            await interaction.response.edit_message(content=text, view=None,
+                                                    allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            return  # left to ``Publisher.close_offer``
+        self.publisher.older.answered(live.id, message_id, now=True)
+
+    @in_server_language
     async def show(self, outcome: Outcome, interaction: discord.Interaction | None = None,
                    *, paced: bool = True, idle: int = 0) -> None:
         """Bring the table up to date after ``outcome``.

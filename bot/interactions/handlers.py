@@ -225,7 +225,10 @@ class Handlers(HistoryHandlers, ReviewHandlers):
         stand, pass, the widow choice, pounce, the horse), Draw, or a move that asks
         for cards (trade, barter, swap, take discard, offer). Each answers with the
         player's private panel (``bot.publishing.panels``): the menu of the move asked for on
-        top, or what a move did above the hand."""
+        top, or what a move did above the hand. A move made at once is answered by
+        the table message showing it (``Publisher.answer_on_table``), and what it did
+        goes on the member's open panel of this deal, edited in place (a new panel
+        when there is none: ``Panels.send``'s ``in_place``)."""
         async def work() -> None:
             user = interaction.user
             if action == "hand":
@@ -243,7 +246,7 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 shown = self.publisher.showing.after(live, op)
                 try:  # the table message shows the move in the press's own answer
                     await self.publisher.answer_on_table(interaction, shown, frame=shown is not live)
-                    await self.panels.send(interaction, shown,
+                    await self.panels.send(interaction, shown, in_place=True,
                                            note=confirm.confirmation(live, deal, before, op))
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.after.show(outcome, interaction)
@@ -279,7 +282,10 @@ class Handlers(HistoryHandlers, ReviewHandlers):
     async def on_answer(self, interaction: discord.Interaction, table_id: int, deal: int,
                         seq: int, action: str) -> None:
         """Accept / Refuse (knock) pressed on a barter offer, Accept / Decline on a
-        direct trade: Accept opens the panel with the cards to give back."""
+        direct trade: Accept opens the panel with the cards to give back; Refuse
+        and Decline are answered by the offer's message showing its outcome, and
+        what they did goes on the member's open panel of this deal, edited in
+        place (a new panel when there is none: ``Panels.send``'s ``in_place``)."""
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
@@ -287,8 +293,10 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                                                  seq=seq)
                 live, op, before = outcome.live, outcome.own, outcome.seen_before
                 assert op is not None and before is not None
-                try:
+                try:  # the offer shows its outcome in the press's own answer
+                    await self.after.answer_on_offer(outcome, interaction)
                     await self.panels.send(interaction, self.publisher.showing.after(live, op),
+                                           in_place=True,
                                            note=confirm.confirmation(live, deal, before, op))
                 finally:  # the offer closes and the table hears of the move
                     await self.after.show(outcome, interaction)

@@ -3,7 +3,10 @@ showdown or table message of the deal before, or a closed offer, keeps no
 control once the game has moved on. Their embeds are remembered as sent, so
 taking the controls off needs no fetch first (one request fewer of Discord's
 global limit), and an edit Discord refuses for a while stays owed until the
-watch makes it. One ``OlderMessages`` per bot, owned by the ``Publisher``
+watch makes it. No edit is made that would show nothing new: a table message
+sent with no control (its deal over) is left as it is at the next deal, and an
+offer whose Refuse or Decline took its buttons off in the press's own answer
+is not edited again. One ``OlderMessages`` per bot, owned by the ``Publisher``
 (``bot.publishing.publisher``).
 """
 
@@ -73,6 +76,11 @@ class OlderMessages:
             while: message id -> the edit, made again by ``settle``.
         sent: per table, the embeds of its latest messages as sent (table
             message, showdown), by message id.
+        bare: per table, its table message as last sent or edited with no
+            control (its deal over): the next deal needs no edit to take them
+            off. Unknown after a restart (the refresh at the start edits it).
+        pressed: per table, messages whose controls the press on them took
+            off in its own answer (an offer refused): not edited again.
     """
 
     def __init__(self, metrics: Metrics | None, behind: set[int]) -> None:
@@ -81,15 +89,37 @@ class OlderMessages:
         self.behind = behind
         self.owed: dict[int, dict[int, Callable[[], Awaitable[Any]]]] = {}
         self.sent: dict[int, dict[int, list[discord.Embed]]] = {}
+        self.bare: dict[int, int] = {}
+        self.pressed: dict[int, set[int]] = {}
 
     def forget(self, table_id: int) -> None:
         """The table's end is shown: nothing of it is remembered any more."""
         self.owed.pop(table_id, None)
         self.sent.pop(table_id, None)
+        self.bare.pop(table_id, None)
+        self.pressed.pop(table_id, None)
 
-    def remember(self, table_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
-        """The table's message ``message_id`` was just sent with ``embeds``."""
+    def answered(self, table_id: int, message_id: int, *, now: bool = False) -> bool:
+        """Whether the press on the table's message ``message_id`` took its
+        controls off in its own answer (then forgotten); ``now``: it just did."""
+        if now:
+            self.pressed.setdefault(table_id, set()).add(message_id)
+            return True
+        pressed = self.pressed.get(table_id, set())
+        found = message_id in pressed
+        pressed.discard(message_id)
+        return found
+
+    def remember(self, table_id: int, message_id: int, embeds: list[discord.Embed], *,
+                 bare: bool | None = None) -> None:
+        """The table's message ``message_id`` was just sent with ``embeds``;
+        ``bare``: it is the table message, sent with no control (``True``) or
+        with some (``False``)."""
         self.sent.setdefault(table_id, {})[message_id] = embeds
+        if bare:
+            self.bare[table_id] = message_id
+        elif bare is not None and self.bare.get(table_id) == message_id:
+            del self.bare[table_id]
 
     def embeds(self, table_id: int, message_id: int, *, drop: bool = False,
                ) -> list[discord.Embed] | None:

@@ -2,8 +2,14 @@
 player per deal, edited in place as the game goes on.
 
 A panel is sent as the answer to a click on the table message (My hand, Trade,
-Knock...) or to ``/commerce hand``; the panel it replaces is deleted, so
-prompts never pile up. A click on the panel itself edits it in place. After
+Draw...) or to ``/commerce hand``; the panel it replaces is deleted, so
+prompts never pile up. A click on the panel itself edits it in place, and so
+does a move made at once from the table message (Knock, Stand...) or an
+offer's message (Refuse, Decline) while the member's panel of this deal can
+still be edited: the click's own answer shows the move on the message clicked,
+and the panel is edited in place, one request instead of a follow-up and a
+deletion. A click that asks for something (My hand: the member is looking for
+the panel; Trade, Draw, Accept: a menu) always gets a new panel. After
 every change at the table the publisher calls ``refresh``: each panel whose
 interaction token still lives is edited to the new state (the deal's end says
 so and takes the buttons away). Discord lets an interaction's messages be
@@ -102,11 +108,18 @@ class Panels:
         return self.locks.setdefault((table_id, member_id), asyncio.Lock())
 
     async def send(self, interaction: discord.Interaction, live: LiveTable, *,
-                   focus: str | None = None, note: str = "") -> None:
+                   focus: str | None = None, note: str = "", in_place: bool = False) -> None:
         """Answer ``interaction`` with the member's panel, a new ephemeral message,
         and delete the panel it replaces (while that one's token lives). Outside
         the table's channel the panel shows the hand without controls (they act
-        only where the table plays) and is not kept."""
+        only where the table plays) and is not kept.
+
+        ``in_place``: when the click is answered already (a move whose answer
+        edited the message clicked: ``Publisher.answer_on_table``,
+        ``AfterChange.answer_on_offer``) and the
+        member's panel of this deal can still be edited, that panel is edited
+        to the new one instead (one request, not a follow-up and a deletion);
+        otherwise, or when Discord refuses that edit, a new one is sent."""
         member = interaction.user.id
         seat = live.seat_of(member)
         assert seat is not None and live.deal is not None
@@ -114,6 +127,11 @@ class Panels:
         key = (live.id, member)
         async with self.lock(*key):
             rendered = panel.build(live, seat, focus=focus, note=note, controls=here)
+            old = self.open.get(key)
+            if (in_place and here and old is not None and old.deal == live.deal_number
+                    and old.alive() and interaction.response.is_done()
+                    and await self._edit_in_place(old, rendered, note, focus)):
+                return
             view = rendered.view if rendered.view is not None else discord.utils.MISSING
             files = _files(rendered)
             if interaction.response.is_done():  # acknowledged before a wait: a follow-up
@@ -137,6 +155,20 @@ class Panels:
         if old is not None and old.alive() and old.message_id != opened.message_id:
             with contextlib.suppress(discord.HTTPException):
                 await old.deleter()
+
+    async def _edit_in_place(self, opened: Open, rendered: panel.Panel, note: str,
+                             focus: str | None) -> bool:
+        """Edit the open panel ``opened`` to ``rendered`` through its own token
+        (the caller holds its lock). Returns whether it was edited; ``False``:
+        Discord refused (the message is gone, a 429 or 5xx), and the caller
+        sends a new one (which replaces it)."""
+        try:
+            await opened.editor(**_changes(rendered, opened))
+        except discord.HTTPException:
+            return False
+        opened.key, opened.note, opened.focus = rendered.key, note, focus
+        opened.picture = rendered.picture
+        return True
 
     async def update(self, interaction: discord.Interaction, live: LiveTable, *,
                      note: str = "", focus: str | None = None) -> None:

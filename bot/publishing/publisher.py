@@ -215,13 +215,13 @@ class Publisher:
         """Post the new deal's table message, then anything the AI already did
         (``paced``: one move at a time, as ``refresh``); the previous showdown
         loses its Next deal button (unless it is ``settled``: the press of Next
-        deal on it took it off already, in its own answer). ``moments`` is told
-        what is shown (``Moments``), first the new deal just before its table
-        message is posted."""
+        deal on it took it off already, in its own answer), and so does the old table
+        message unless it was sent with none (``OlderMessages.bare``). ``moments``
+        is told what is shown, first the new deal just before its table message."""
         previous = live.showdown_messages.get(live.deal_number - 1)
         old_table = live.row.table_message_id
         for message_id in (previous, old_table):
-            if message_id is not None and message_id == settled:
+            if message_id is not None and message_id in (settled, self.older.bare.get(live.id)):
                 self.older.embeds(live.id, message_id, drop=True)
                 continue
             if message_id is not None:  # no button or countdown left on the deal before
@@ -269,7 +269,7 @@ class Publisher:
         except discord.HTTPException:
             return
         self.shown[live.id] = (message_id, shows(content, embed, png, view))
-        self.older.remember(live.id, message_id, [embed])
+        self.older.remember(live.id, message_id, [embed], bare=view is None)
         self.showing.mark(live)
 
     @in_server_language
@@ -289,7 +289,7 @@ class Publisher:
             log.exception("table %s: could not post the table message", live.id)
             return
         self.shown[live.id] = (msg.id, shows(content, embed, png, view))
-        self.older.remember(live.id, msg.id, [embed])
+        self.older.remember(live.id, msg.id, [embed], bare=view is None)
         self.showing.mark(live)
         await self.service.posted(live, PostedMessage("table", msg.id))
 
@@ -416,7 +416,7 @@ class Publisher:
                 **changes, attachments=[media.picture_file(png)])
         await (call() if frame else retrying(call, self.metrics))
         self.shown[live.id] = (message_id, state)
-        self.older.remember(live.id, message_id, [embed])
+        self.older.remember(live.id, message_id, [embed], bare=view is None)
 
     @in_server_language
     async def after_deal_change(self, live: LiveTable, moments: Moments = UNTIMED) -> None:
@@ -475,14 +475,14 @@ class Publisher:
 
     @in_server_language
     async def close_offer(self, live: LiveTable, deal: int, seq: int, text: str) -> None:
-        """Replace a barter offer's buttons with its outcome."""
+        """Replace a barter offer's buttons with its outcome (unless its press did)."""
         msg_id = self.offers.pop((live.id, deal, seq), None)
         if msg_id is None and live.row.offer_key == f"{deal}:{seq}":
             msg_id = live.row.offer_message_id
         if live.row.offer_key is not None and live.id in self.service.tables:
             with contextlib.suppress(Exception):
                 await self.service.posted(live, PostedMessage("offer", None))
-        if msg_id is not None:
+        if msg_id is not None and not self.older.answered(live.id, msg_id):
             message = self.channel(live).get_partial_message(msg_id)
             await self.older.settle(live.id, msg_id, functools.partial(
                 message.edit, content=text, view=None, allowed_mentions=NO_PINGS))

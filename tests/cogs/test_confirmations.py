@@ -8,6 +8,7 @@ public message.
 from __future__ import annotations
 
 import json
+import types
 
 from bot.ui.cards import card_label, hand_label
 from tests.cogs.helpers import Table, answer_text, message_text, private, select_values
@@ -81,10 +82,18 @@ async def choose(table, actor, action: str, value: str | None = None):
 
 
 async def press(table, actor, action: str):
-    """A table-message button (a move without a card)."""
+    """A table-message button (a move without a card). Returns what the member
+    got back: the click's result when it brought a new panel, else (the press's
+    answer edited the table message, and the member's open panel was edited in
+    place) that panel, as ``private`` and ``answer_text`` read a result."""
     live = table.live
-    return await actor.click(table.table_message(),
-                             custom_id=f"commerce:play:{live.id}:{live.deal_number}:{action}")
+    res = await actor.click(table.table_message(),
+                            custom_id=f"commerce:play:{live.id}:{live.deal_number}:{action}")
+    if res.followups or res.ephemeral:
+        return res
+    [panel] = [m for m in table.channel.history(viewer=actor) if m.flags.ephemeral
+               and table.bot.publisher.panels.open[(live.id, actor.id)].message_id == m.id]
+    return types.SimpleNamespace(followups=[], ephemeral=True, response=panel)
 
 
 def confirmed(result) -> str:
