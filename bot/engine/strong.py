@@ -31,9 +31,11 @@ deal itself:
    (oldway: plus ``LIFE_VALUE`` per life won or lost; hoyle: plus an equal
    share of a carried pool). Candidates share the same worlds (common random numbers);
    successive halving drops the worse half after each round.
-4. **Choice.** The best mean wins, but only when it beats the rollout
-   policy's choice by more than ``CONFIDENCE`` standard errors of their paired
-   difference; otherwise that choice stands.
+4. **Choice.** The best mean wins, but only when it beats the default by
+   more than ``CONFIDENCE`` standard errors of their paired difference;
+   otherwise the default stands. The default is the rollout policy's choice,
+   or in the short trade presets the equilibrium table's decision
+   (``equilibrium.choose``), which needs ``TABLE_CONFIDENCE`` standard errors.
 
 The budget is a number of playouts and/or a wall-clock deadline
 (``time.perf_counter``), checked before each world is sampled, before each
