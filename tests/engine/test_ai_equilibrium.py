@@ -238,3 +238,27 @@ def test_pick_needs_the_margin():
     assert strong._pick([a, b], results, a, confidence=0.5 / gain_se - 0.1) == b
     assert strong._pick([a, b], results, a, confidence=0.5 / gain_se + 0.1) == a
     assert strong._pick([a, b], results, b, confidence=100.0) == b
+
+
+def test_the_arena_table_seat_answers_from_the_table():
+    """The arena's ``table`` seat is ``strong`` without the search over the
+    table: the table's decision where it covers the state, always legal; the
+    arena seats it deterministically."""
+    from bot.engine import arena
+
+    budget = arena.Budget(16, None)
+    covered = 0
+    for deal, seat in walk("foster", {}, 4, deals=3):
+        if seat != deal.to_act:
+            continue
+        table = equilibrium.choose(seat_view(deal, seat), random.Random("t"))
+        decision = arena._decide(deal, seat, "table", random.Random("t"), budget, arena.Thresholds())
+        assert decision in every_choice(deal, seat)
+        if table is not None:
+            assert decision == table
+            covered += 1
+    assert covered >= 3
+    first = arena.run_arena("foster", ["table", "strong", "easy"], 1, 3, playouts=16)
+    assert first.per_deck == arena.run_arena("foster", ["table", "strong", "easy"], 1, 3,
+                                             playouts=16).per_deck
+    assert first.decisions["table"] > 0 and ("table", "strong") in first.pairs
