@@ -37,7 +37,9 @@ from the levels (``threshold_choose``), a few percentile thresholds per preset
 trade), tuned against ``normal`` by ``scripts/tune_threshold.py``; and
 ``coached``: a seat that plays the coach's hint at every decision
 (``coach.hint``: the coach's search, ``coach.BUDGET``'s playouts, seeded from
-the seat's view), to measure how much following the hints improves a player.
+the seat's view), to measure how much following the hints improves a player;
+and ``table``: ``strong`` as it was before its search could overrule the
+equilibrium table (``strong.choose(..., overrule=False)``), to measure that change.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from . import coach, flat, levels
+from . import coach, flat, levels, strong
 from .cards import Card, rank, shuffled_deck
 from .family import Decision, Observation
 from .game import AnyDeal, Game
@@ -117,8 +119,9 @@ THRESHOLDS: dict[str, Thresholds] = {
 
 #: the arena's policies besides ``levels.LEVELS``: the threshold player, the
 #: flat determinised Monte Carlo player (``flat.choose``, strong's playout budget)
-#: and a seat that plays the coach's hints (``coach.hint``)
-POLICIES = ("threshold", "flat", "coached")
+#: a seat that plays the coach's hints (``coach.hint``) and ``strong`` answering
+#: from the equilibrium table without a search (``table``)
+POLICIES = ("threshold", "flat", "coached", "table")
 
 
 def _pct(cards: Sequence[Card], obs: Observation) -> float:
@@ -437,6 +440,8 @@ def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Bu
         return threshold_choose(deal.observation(seat), tuned)
     if level == "flat":
         return flat.choose(seat_view(deal, seat), rng, budget)
+    if level == "table":  # strong answering from the equilibrium table at once where it can
+        return strong.choose(seat_view(deal, seat), rng, budget, overrule=False)
     if level == "coached":
         live = budget.seconds is not None
         return coach.hint(seat_view(deal, seat), coach.BUDGET if live else COACHED)
@@ -450,8 +455,8 @@ def main(argv: list[str]) -> int:
         description="Duplicate deals between AI levels (docs/AI.md).")
     parser.add_argument("--preset", default="foster")
     parser.add_argument("--policies", default="strong,normal,easy",
-                        help="comma-separated AI levels or baselines (threshold, flat, coached), one per "
-                             "seat (repeated to fill --seats)")
+                        help="comma-separated AI levels or baselines (threshold, flat, coached, "
+                             "table), one per seat (repeated to fill --seats)")
     parser.add_argument("--deals", type=int, default=100, help="decks to deal (each in every seating)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, default=None)

@@ -31,9 +31,11 @@ deal itself:
    (oldway: plus ``LIFE_VALUE`` per life won or lost; hoyle: plus an equal
    share of a carried pool). Candidates share the same worlds (common random numbers);
    successive halving drops the worse half after each round.
-4. **Choice.** The best mean wins, but only when it beats the rollout
-   policy's choice by more than ``CONFIDENCE`` standard errors of their paired
-   difference; otherwise that choice stands.
+4. **Choice.** The best mean wins, but only when it beats the default by
+   more than ``CONFIDENCE`` standard errors of their paired difference;
+   otherwise the default stands. The default is the rollout policy's choice,
+   or in the short trade presets the equilibrium table's decision
+   (``equilibrium.choose``), which needs ``TABLE_CONFIDENCE`` standard errors.
 
 The budget is a number of playouts and/or a wall-clock deadline
 (``time.perf_counter``), checked before each world is sampled, before each
@@ -90,6 +92,11 @@ MODEL_ATTEMPTS = 8
 USE_MODEL = True
 #: decide from ``equilibrium``'s table where it covers the state (the short trade presets)
 USE_EQUILIBRIUM = True
+#: where the table covers the state its decision is the search's default, and a
+#: candidate replaces it only when its paired mean gain over the same worlds exceeds
+#: this many standard errors (stricter than ``CONFIDENCE``: the table is the better
+#: default; docs/AI.md "The table as the search's default")
+TABLE_CONFIDENCE = 2.0
 #: a playout looks at the clock every this many moves (a move takes ~0.1 ms)
 CLOCK_EVERY = 4
 #: the search stops once the longest gap it has seen between two looks at the clock
@@ -835,7 +842,8 @@ def _late(obs: Observation) -> bool:
 
 
 def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | None = None,
-           rollout: str = ROLLOUT, *, clock: Clock = time.perf_counter) -> Decision:
+           rollout: str = ROLLOUT, *, clock: Clock = time.perf_counter,
+           overrule: bool = True) -> Decision:
     """Decide for ``view.seat`` (which must be the seat to act) by determinised
     Monte Carlo; see the module docstring.
 
@@ -848,6 +856,9 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
             find a better one (``CONFIDENCE``).
         clock: seconds on a monotonic clock, for ``budget.seconds`` (tests
             pass a fake one).
+        overrule: where the equilibrium table covers the state, search with the
+            table's decision as the default (``TABLE_CONFIDENCE``); ``False``:
+            answer from the table at once (the arena's ``table`` seat).
 
     Returns:
         A legal decision: past the deadline, the best over the worlds every
@@ -862,22 +873,28 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
         raise ValueError("the AI can only decide for the seat to act")
     if "buy_horse" in obs.legal:
         return _horse(obs)
+    table = None
     if USE_EQUILIBRIUM and obs.family == "trade":  # the short trade presets: a solved table
         rng = rng if rng is not None else random.Random()
         table = equilibrium.choose(view, rng)
-        if table is not None:
+        if table is not None and not overrule:
             return table
-    default = normal.patient(obs) if rollout == "patient" else normal.choose(obs)
+    default = table if table is not None else (
+        normal.patient(obs) if rollout == "patient" else normal.choose(obs))
     if default.kind == "pounce":
         return default  # four of a kind beats every hand: nothing to weigh
     search = _Search(view, rng if rng is not None else random.Random(), budget or DEFAULT_BUDGET,
                      ROLLOUTS[rollout], start, clock)
     options = search.options(default)
     if default not in options:
-        default = options[0]
+        if table is not None:  # the table's card is not one of the trimmed candidates
+            options = [table, *options[: MAX_CANDIDATES - 1]]
+        else:
+            default = options[0]
     if len(options) == 1:
         return options[0]
-    return search.run(options, default)
+    confidence = TABLE_CONFIDENCE if table is not None else CONFIDENCE
+    return search.run(options, default, confidence)
 
 
 class _Search:
@@ -953,8 +970,10 @@ class _Search:
             self.played += 1
         return values
 
-    def run(self, options: list[Decision], default: Decision) -> Decision:
-        """Play rounds of worlds, halving the candidates after each; then pick."""
+    def run(self, options: list[Decision], default: Decision,
+            confidence: float = CONFIDENCE) -> Decision:
+        """Play rounds of worlds, halving the candidates after each; then pick
+        (``default`` stands unless beaten by ``confidence`` standard errors)."""
         results: dict[Decision, list[float]] = {d: [] for d in options}
         alive = list(options)
         rounds = max(1, math.ceil(math.log2(len(alive))))
@@ -965,7 +984,7 @@ class _Search:
             for _ in range(share):
                 values = self.play(index, alive)
                 if values is None:
-                    return _pick(alive, results, default)
+                    return _pick(alive, results, default, confidence)
                 for decision, value in zip(alive, values, strict=True):
                     results[decision].append(value)
                 index += 1
@@ -973,16 +992,17 @@ class _Search:
                 ranked = sorted(alive, key=lambda d: -_mean(results[d]))
                 keep = ranked[: max(2, (len(ranked) + 1) // 2)]
                 alive = [d for d in alive if d in keep or d == default]
-        return _pick(alive, results, default)
+        return _pick(alive, results, default, confidence)
 
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else float("-inf")
 
 
-def _pick(alive: list[Decision], results: dict[Decision, list[float]], default: Decision) -> Decision:
+def _pick(alive: list[Decision], results: dict[Decision, list[float]], default: Decision,
+          confidence: float = CONFIDENCE) -> Decision:
     """The best mean over the worlds every live candidate played, if it beats
-    ``default`` by more than ``CONFIDENCE`` standard errors (paired)."""
+    ``default`` by more than ``confidence`` standard errors (paired)."""
     common = min(len(results[d]) for d in alive)
     if common == 0:
         return default
@@ -994,4 +1014,4 @@ def _pick(alive: list[Decision], results: dict[Decision, list[float]], default: 
     if common < 2:
         return best if mean > 0 else default
     var = sum((x - mean) ** 2 for x in diffs) / (common - 1)
-    return best if mean > CONFIDENCE * math.sqrt(var / common) else default
+    return best if mean > confidence * math.sqrt(var / common) else default

@@ -64,7 +64,8 @@ def test_it_covers_the_opening_decisions_and_is_deterministic(preset):
         first = equilibrium.choose(view, random.Random(7))
         assert first is not None and first == equilibrium.choose(view, random.Random(7))
         assert first in every_choice(deal, seat)
-        assert strong.choose(view, random.Random(7), strong.Budget(playouts=16, seconds=None)) == first
+        assert strong.choose(view, random.Random(7), strong.Budget(playouts=16, seconds=None),
+                             overrule=False) == first
         kinds.add(first.kind)
     assert "knock" in kinds and len(kinds) >= 2  # not one fixed answer
 
@@ -192,3 +193,72 @@ def test_its_decision_never_depends_on_a_card_the_seat_cannot_see(preset):
             compared += mine is not None
             differed += other.hands != deal.hands
     assert compared >= 5 and differed >= 5
+
+
+def _strong_opening(preset: str, floor: float):
+    """The first decision of a seeded 3-seat deal whose eldest hand holds a hand
+    above the ``floor`` percentile."""
+    rules = get_preset(preset)
+    rng = random.Random(f"strong-opening{preset}")
+    while True:
+        deal = Game(rules, 3, 0).start_deal(shuffled_deck(rng))
+        seat = deal.to_act
+        assert seat is not None
+        if equilibrium.strength(deal.hands[seat], rules.ranking) > floor:
+            return deal, seat
+
+
+def test_the_search_overrules_the_table_only_when_clearly_better(monkeypatch):
+    """The table's decision is the search's default: a table answer that throws
+    away a top hand is overruled by the playouts; without ``overrule`` it stands;
+    and a sound answer (the real table's) is kept."""
+    deal, seat = _strong_opening("foster", 0.995)
+    view = seat_view(deal, seat)
+    budget = strong.Budget(playouts=200, seconds=None)
+    sound = strong.choose(view, random.Random(3), budget)
+    assert sound == equilibrium.choose(view, random.Random(3))
+    assert sound.kind == "knock"  # the real table knocks on a top hand, and it stands
+    bad = Decision("trade", max(deal.hands[seat]))
+    assert bad in every_choice(deal, seat)
+    monkeypatch.setattr(equilibrium, "choose", lambda _view, _rng, preset=None: bad)
+    assert strong.choose(view, random.Random(3), budget, overrule=False) == bad
+    overruled = strong.choose(view, random.Random(3), budget)
+    assert overruled != bad and overruled.kind == "knock"
+    monkeypatch.setattr(strong, "TABLE_CONFIDENCE", float("inf"))  # never sure enough
+    assert strong.choose(view, random.Random(3), budget) == bad
+
+
+def test_pick_needs_the_margin():
+    """``_pick`` replaces the default only when the paired mean gain exceeds
+    ``confidence`` standard errors of the paired difference."""
+    a, b = Decision("knock"), Decision("trade", 1)
+    # b gains 1 in half of 8 worlds: a mean gain of 0.5
+    results = {a: [0.0] * 8, b: [1.0, 0.0] * 4}
+    gain_se = 0.5 / (8 ** 0.5) * (8 / 7) ** 0.5  # the sample SD 0.53 over sqrt(8)
+    assert strong._pick([a, b], results, a, confidence=0.5 / gain_se - 0.1) == b
+    assert strong._pick([a, b], results, a, confidence=0.5 / gain_se + 0.1) == a
+    assert strong._pick([a, b], results, b, confidence=100.0) == b
+
+
+def test_the_arena_table_seat_answers_from_the_table():
+    """The arena's ``table`` seat is ``strong`` without the search over the
+    table: the table's decision where it covers the state, always legal; the
+    arena seats it deterministically."""
+    from bot.engine import arena
+
+    budget = arena.Budget(16, None)
+    covered = 0
+    for deal, seat in walk("foster", {}, 4, deals=3):
+        if seat != deal.to_act:
+            continue
+        table = equilibrium.choose(seat_view(deal, seat), random.Random("t"))
+        decision = arena._decide(deal, seat, "table", random.Random("t"), budget, arena.Thresholds())
+        assert decision in every_choice(deal, seat)
+        if table is not None:
+            assert decision == table
+            covered += 1
+    assert covered >= 3
+    first = arena.run_arena("foster", ["table", "strong", "easy"], 1, 3, playouts=16)
+    assert first.per_deck == arena.run_arena("foster", ["table", "strong", "easy"], 1, 3,
+                                             playouts=16).per_deck
+    assert first.decisions["table"] > 0 and ("table", "strong") in first.pairs
