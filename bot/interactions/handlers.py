@@ -371,8 +371,17 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                                      note=i18n._("That button was out of date: "
                                             "here is where things stand now."))
             return
+        drawn: list[tuple[LiveTable, str, panel.Panel]] = []
+
+        def prepare(outcome: Outcome) -> None:
+            """The answer, drawn while the move commits (used once it has)."""
+            shown, note = self._answer_of(outcome, deal)
+            seat = outcome.live.seat_of(user.id)
+            assert seat is not None
+            drawn.append((shown, note, panel.build(shown, seat, note=note)))
         try:
-            outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq)
+            outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq,
+                                             prepare=prepare)
         except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
             if not said_on_panel(exc, earlier=True):
                 raise  # closed, or being rebuilt after a storage problem: a short answer
@@ -380,13 +389,20 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
                                      note=exc.text)
             return
-        live, op, before = outcome.live, outcome.own, outcome.seen_before
-        assert op is not None and before is not None
+        shown, note, rendered = drawn[0] if drawn else (*self._answer_of(outcome, deal), None)
         try:
-            await self.panels.update(interaction, self.publisher.showing.after(live, op),
-                                     note=confirm.confirmation(live, deal, before, op))
+            await self.panels.update(interaction, shown, note=note, rendered=rendered)
         finally:  # an answered offer closes, and the table hears of the move
             await self.after.show(outcome, interaction)
+
+    def _answer_of(self, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
+        """What the panel that made a move shows after it: the table as the
+        member sees it then (``Showing.after``) and the line saying what the move
+        did (``confirm.confirmation``)."""
+        live, op, before = outcome.live, outcome.own, outcome.seen_before
+        assert op is not None and before is not None
+        return (self.publisher.showing.after(live, op),
+                confirm.confirmation(live, deal, before, op))
 
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal pressed on a showdown message."""

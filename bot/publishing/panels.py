@@ -139,17 +139,21 @@ class Panels:
                 await old.deleter()
 
     async def update(self, interaction: discord.Interaction, live: LiveTable, *,
-                     note: str = "", focus: str | None = None) -> None:
+                     note: str = "", focus: str | None = None,
+                     rendered: panel.Panel | None = None) -> None:
         """Edit the panel a click came from into the member's panel now (with
         ``note`` above the hand); it becomes the member's panel, through the
-        click's own fresh token, and a different panel it replaces is deleted."""
+        click's own fresh token, and a different panel it replaces is deleted.
+        ``rendered``: that panel already built (``panel.build(live, seat,
+        focus=focus, note=note)``), e.g. while the move committed."""
         member = interaction.user.id
         seat = live.seat_of(member)
         assert seat is not None and live.deal is not None
         key = (live.id, member)
         message_id = interaction.message.id if interaction.message is not None else None
         async with self.lock(*key):
-            rendered = panel.build(live, seat, focus=focus, note=note)
+            if rendered is None:
+                rendered = panel.build(live, seat, focus=focus, note=note)
             old = self.open.get(key)
             shown = old if old is not None and old.message_id == message_id else None
             await edit(interaction, **_changes(rendered, shown))

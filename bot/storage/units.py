@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -29,6 +30,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cas
 from .errors import TableClosed
 from .shared import OPEN_STATUSES
 from .waiting import acknowledge
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 H = TypeVar("H")
@@ -76,6 +79,15 @@ def drive(coro: Coroutine[Any, Any, T]) -> T:
     raise RuntimeError("a storage step waited on something other than its Tx")
 
 
+def _run_all(fns: list[Callable[[], object]]) -> None:
+    """Call each of ``fns`` (``UnitOfWork.while_committing``), logging an error."""
+    for fn in fns:
+        try:
+            fn()
+        except Exception:
+            log.exception("work done while a unit committed failed; it is left out")
+
+
 class Statements:
     """The base of the shared statements' mixins (``Tables``, ``Games``,
     ``Ledger``): what they use of ``UnitOfWork``, declared once for the type
@@ -105,12 +117,14 @@ class UnitFailed(RuntimeError):
 class Unit(Generic[H]):
     """An open ``atomic()`` block: its queued native writes, whether it holds the
     connection lock, its open transaction (``tx``: the driver's handle, ``None``
-    until it flushed) and whether that transaction failed."""
+    until it flushed), whether that transaction failed, and the work to do on the
+    event loop while its commit is on the database's side (``while_committing``)."""
 
     pending: list[Any] = dataclasses.field(default_factory=list)
     locked: bool = False
     tx: H | None = None
     failed: bool = False
+    meanwhile: list[Callable[[], object]] = dataclasses.field(default_factory=list)
 
     @property
     def begun(self) -> bool:
@@ -321,11 +335,31 @@ class UnitOfWork(Generic[H, C]):
                 raise
             if unit.begun or unit.pending:
                 await self._hold(unit)
+                if unit.meanwhile:  # runs once the commit is handed over (its first wait)
+                    asyncio.get_running_loop().call_soon(_run_all, unit.meanwhile)
                 await self._transaction(unit, None, commit=True)
+            else:
+                _run_all(unit.meanwhile)  # nothing to commit: at once
         finally:
             del self._units[task]
             if unit.locked:
                 self._lock.release()
+
+    def while_committing(self, fn: Callable[[], object]) -> None:
+        """Run ``fn`` (synchronous work on the event loop, e.g. drawing what the
+        answer will show) while the running unit's commit is on the database's
+        side: on SQLite, once its one call is handed to aiosqlite's thread, which
+        then commits (fsync included) while the loop runs ``fn``. ``fn`` runs
+        before the commit is known to have succeeded, so it must change nothing
+        that lasts: what it makes is for the caller to use once the unit has
+        committed, and to drop otherwise. It runs at once when the unit has
+        nothing to commit, never when the unit's block fails, and at once outside
+        any unit. An error of ``fn`` is logged and leaves the unit alone."""
+        unit = self._unit()
+        if unit is None:
+            _run_all([fn])
+        else:
+            unit.meanwhile.append(fn)
 
     async def require_open(self, table_id: int) -> None:
         """Inside a unit: its commit first checks that the table is still open
