@@ -237,14 +237,17 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 await self.after.show(outcome, interaction)
                 return
             if action in SIMPLE_MOVES:
-                outcome = await self.service.act(table_id, user.id, deal, decide(action))
-                live, op, before = outcome.live, outcome.own, outcome.seen_before
-                assert op is not None and before is not None
-                shown = self.publisher.showing.after(live, op)
+                drawn: list[tuple[LiveTable, str, panel.Panel | None]] = []
+                here = interaction.channel_id == self.service.get(table_id).row.channel_id
+                outcome = await self.service.act(
+                    table_id, user.id, deal, decide(action),
+                    prepare=self._drawing(user.id, deal, drawn, controls=here))
+                shown, note, rendered = (drawn[0] if drawn
+                                         else (*self._answer_of(outcome, deal), None))
                 try:  # the table message shows the move in the press's own answer
-                    await self.publisher.answer_on_table(interaction, shown, frame=shown is not live)
-                    await self.panels.send(interaction, shown,
-                                           note=confirm.confirmation(live, deal, before, op))
+                    await self.publisher.answer_on_table(interaction, shown,
+                                                         frame=shown is not outcome.live)
+                    await self.panels.send(interaction, shown, note=note, rendered=rendered)
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.after.show(outcome, interaction)
                 return
@@ -371,17 +374,10 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                                      note=i18n._("That button was out of date: "
                                             "here is where things stand now."))
             return
-        drawn: list[tuple[LiveTable, str, panel.Panel]] = []
-
-        def prepare(outcome: Outcome) -> None:
-            """The answer, drawn while the move commits (used once it has)."""
-            shown, note = self._answer_of(outcome, deal)
-            seat = outcome.live.seat_of(user.id)
-            assert seat is not None
-            drawn.append((shown, note, panel.build(shown, seat, note=note)))
+        drawn: list[tuple[LiveTable, str, panel.Panel | None]] = []
         try:
             outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq,
-                                             prepare=prepare)
+                                             prepare=self._drawing(user.id, deal, drawn))
         except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
             if not said_on_panel(exc, earlier=True):
                 raise  # closed, or being rebuilt after a storage problem: a short answer
@@ -394,6 +390,22 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             await self.panels.update(interaction, shown, note=note, rendered=rendered)
         finally:  # an answered offer closes, and the table hears of the move
             await self.after.show(outcome, interaction)
+
+    def _drawing(self, member_id: int, deal: int,
+                 drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
+                 controls: bool = True) -> Callable[[Outcome], None]:
+        """What ``TableService.act`` calls while the move commits: the answer
+        drawn meanwhile, put in ``drawn`` for after the commit: what the member's
+        panel shows (``_answer_of``) and that panel (``controls``: with its
+        buttons), and the table picture of the same moment (``Publisher.predraw``),
+        which the table message's answer or edit then finds drawn."""
+        def prepare(outcome: Outcome) -> None:
+            shown, note = self._answer_of(outcome, deal)
+            seat = outcome.live.seat_of(member_id)
+            assert seat is not None
+            drawn.append((shown, note, panel.build(shown, seat, note=note, controls=controls)))
+            self.publisher.predraw(shown)
+        return prepare
 
     def _answer_of(self, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
         """What the panel that made a move shows after it: the table as the

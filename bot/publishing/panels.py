@@ -102,18 +102,22 @@ class Panels:
         return self.locks.setdefault((table_id, member_id), asyncio.Lock())
 
     async def send(self, interaction: discord.Interaction, live: LiveTable, *,
-                   focus: str | None = None, note: str = "") -> None:
+                   focus: str | None = None, note: str = "",
+                   rendered: panel.Panel | None = None) -> None:
         """Answer ``interaction`` with the member's panel, a new ephemeral message,
         and delete the panel it replaces (while that one's token lives). Outside
         the table's channel the panel shows the hand without controls (they act
-        only where the table plays) and is not kept."""
+        only where the table plays) and is not kept. ``rendered``: that panel
+        already built (``panel.build(live, seat, focus=focus, note=note,
+        controls=<in the table's channel>)``), e.g. while the move committed."""
         member = interaction.user.id
         seat = live.seat_of(member)
         assert seat is not None and live.deal is not None
         here = interaction.channel_id == live.row.channel_id
         key = (live.id, member)
         async with self.lock(*key):
-            rendered = panel.build(live, seat, focus=focus, note=note, controls=here)
+            if rendered is None:
+                rendered = panel.build(live, seat, focus=focus, note=note, controls=here)
             view = rendered.view if rendered.view is not None else discord.utils.MISSING
             files = _files(rendered)
             if interaction.response.is_done():  # acknowledged before a wait: a follow-up

@@ -23,8 +23,9 @@ from typing import Any, Protocol
 
 import discord
 
-from ..i18n import _
-from ..runtime.language import in_server_language
+from .. import i18n
+from ..i18n import _, deck
+from ..runtime.language import in_server_language, known_server_language
 from ..runtime.metrics import Metrics
 from ..runtime.sending import NO_PINGS, ping, reply, retrying
 from ..service import LiveTable, PostedMessage, TableService
@@ -238,6 +239,19 @@ class Publisher:
             return
         await self.post_table_message(live)
         await self.refresh(live, paced=False, moments=moments)  # an offer, a showdown, the end
+
+    def predraw(self, live: LiveTable) -> None:
+        """Draw now the table picture the table message will show for ``live`` (a
+        step or the latest state), in its server's language and two-colour deck:
+        the edit that follows finds it drawn (``media.table_png`` keeps the last
+        ones). Called while a move commits (``Storage.while_committing``); nothing
+        is drawn while the guild's language is not known without waiting."""
+        if live.deal is None or live.game is None:
+            return
+        language = known_server_language(self.client, live.row.guild_id)
+        if language is not None:
+            with i18n.use(language), deck.use(deck.TWO):
+                media.table_png(live)
 
     @staticmethod
     def head(live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
