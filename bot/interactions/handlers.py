@@ -427,8 +427,12 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                     and deal not in live.announced):
                 raise UserError(i18n._("This deal's showdown is still on its way: press Next deal "
                                   "on it once it is posted."))
-            # the showdown loses Next deal in the press's own answer (``AfterChange``)
-            await self.after.show(await self.service.next_deal(table_id, after=deal), interaction)
+            # the showdown loses Next deal in the press's own answer (``AfterChange``);
+            # the new deal's table picture is drawn while the deal commits
+            outcome = await self.service.next_deal(
+                table_id, after=deal,
+                prepare=lambda dealt: self.publisher.predraw(self.publisher.first_shown(dealt.live)))
+            await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 
     # ------------------------------------------------- ledger and admin

@@ -232,13 +232,21 @@ class Publisher:
                     self.older.embeds(live.id, message_id, drop=True), keep))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await moments.showing(live)  # first: the table message shows its deadline
-        if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
-            # as dealt: the AI moves follow one at a time
-            await self.post_table_message(self.showing.frame(live, 0), frame=True)
+        first = self.first_shown(live) if paced else live
+        if first is not live:  # as dealt: the AI moves follow one at a time
+            await self.post_table_message(first, frame=True)
             await self.refresh(live, moments=moments)
             return
         await self.post_table_message(live)
         await self.refresh(live, paced=False, moments=moments)  # an offer, a showdown, the end
+
+    def first_shown(self, live: LiveTable) -> LiveTable:
+        """What a new deal's table message shows first when the AI's moves are
+        shown one at a time (``post_deal``): the deal as dealt while the AI has
+        moved already, else ``live``."""
+        if self.showing.pace > 0 and live.deal is not None and live.deal.operations:
+            return self.showing.frame(live, 0)
+        return live
 
     def predraw(self, live: LiveTable) -> None:
         """Draw now the table picture the table message will show for ``live`` (a
