@@ -22,7 +22,7 @@ from .. import i18n
 from ..changes.after import AfterChange
 from ..engine import Decision, choices
 from ..engine.actions import BUTTONS, MOVES, Action
-from ..publishing.publisher import Publisher
+from ..publishing.publisher import Publisher, predraw
 from ..runtime.sending import edit, reply
 from ..service import (
     LiveTable,
@@ -397,14 +397,14 @@ class Handlers(HistoryHandlers, ReviewHandlers):
         """What ``TableService.act`` calls while the move commits: the answer
         drawn meanwhile, put in ``drawn`` for after the commit: what the member's
         panel shows (``_answer_of``) and that panel (``controls``: with its
-        buttons), and the table picture of the same moment (``Publisher.predraw``),
+        buttons), and the table picture of the same moment (``publisher.predraw``),
         which the table message's answer or edit then finds drawn."""
         def prepare(outcome: Outcome) -> None:
             shown, note = self._answer_of(outcome, deal)
             seat = outcome.live.seat_of(member_id)
             assert seat is not None
             drawn.append((shown, note, panel.build(shown, seat, note=note, controls=controls)))
-            self.publisher.predraw(shown)
+            predraw(self.publisher.client, shown)
         return prepare
 
     def _answer_of(self, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
@@ -431,7 +431,8 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             # the new deal's table picture is drawn while the deal commits
             outcome = await self.service.next_deal(
                 table_id, after=deal,
-                prepare=lambda dealt: self.publisher.predraw(self.publisher.first_shown(dealt.live)))
+                prepare=lambda dealt: predraw(self.publisher.client,
+                                              self.publisher.showing.first(dealt.live)))
             await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 

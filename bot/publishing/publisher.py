@@ -111,6 +111,20 @@ class Untimed:
 UNTIMED: Moments = Untimed()
 
 
+def predraw(client: discord.Client, live: LiveTable) -> None:
+    """Draw now the table picture the table message will show for ``live`` (a step
+    or the latest state), in its server's language and two-colour deck: the edit
+    that follows finds it drawn (``media.table_png`` keeps the last ones). Called
+    while a move commits (``Storage.while_committing``); nothing is drawn while
+    the guild's language is not known without waiting."""
+    if live.deal is None or live.game is None:
+        return
+    language = known_server_language(client, live.row.guild_id)
+    if language is not None:
+        with i18n.use(language), deck.use(deck.TWO):
+            media.table_png(live)
+
+
 class Publisher:
     """Posts and keeps up to date the public messages of every table.
 
@@ -232,34 +246,13 @@ class Publisher:
                     self.older.embeds(live.id, message_id, drop=True), keep))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await moments.showing(live)  # first: the table message shows its deadline
-        first = self.first_shown(live) if paced else live
+        first = self.showing.first(live) if paced else live
         if first is not live:  # as dealt: the AI moves follow one at a time
             await self.post_table_message(first, frame=True)
             await self.refresh(live, moments=moments)
             return
         await self.post_table_message(live)
         await self.refresh(live, paced=False, moments=moments)  # an offer, a showdown, the end
-
-    def first_shown(self, live: LiveTable) -> LiveTable:
-        """What a new deal's table message shows first when the AI's moves are
-        shown one at a time (``post_deal``): the deal as dealt while the AI has
-        moved already, else ``live``."""
-        if self.showing.pace > 0 and live.deal is not None and live.deal.operations:
-            return self.showing.frame(live, 0)
-        return live
-
-    def predraw(self, live: LiveTable) -> None:
-        """Draw now the table picture the table message will show for ``live`` (a
-        step or the latest state), in its server's language and two-colour deck:
-        the edit that follows finds it drawn (``media.table_png`` keeps the last
-        ones). Called while a move commits (``Storage.while_committing``); nothing
-        is drawn while the guild's language is not known without waiting."""
-        if live.deal is None or live.game is None:
-            return
-        language = known_server_language(self.client, live.row.guild_id)
-        if language is not None:
-            with i18n.use(language), deck.use(deck.TWO):
-                media.table_png(live)
 
     @staticmethod
     def head(live: LiveTable, frame: bool = False) -> tuple[str, discord.ui.View | None]:
