@@ -286,13 +286,15 @@ class Handlers(HistoryHandlers, ReviewHandlers):
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
-                outcome = await self.service.act(table_id, user.id, deal, decide(action),
-                                                 seq=seq)
-                live, op, before = outcome.live, outcome.own, outcome.seen_before
-                assert op is not None and before is not None
+                drawn: list[tuple[LiveTable, str, panel.Panel | None]] = []
+                here = interaction.channel_id == self.service.get(table_id).row.channel_id
+                outcome = await self.service.act(
+                    table_id, user.id, deal, decide(action), seq=seq,
+                    prepare=self._drawing(user.id, deal, drawn, controls=here))
+                shown, note, rendered = (drawn[0] if drawn
+                                         else (*self._answer_of(outcome, deal), None))
                 try:
-                    await self.panels.send(interaction, self.publisher.showing.after(live, op),
-                                           note=confirm.confirmation(live, deal, before, op))
+                    await self.panels.send(interaction, shown, note=note, rendered=rendered)
                 finally:  # the offer closes and the table hears of the move
                     await self.after.show(outcome, interaction)
                 return
