@@ -395,18 +395,19 @@ class Handlers(HistoryHandlers, ReviewHandlers):
 
     def _drawing(self, member_id: int, deal: int,
                  drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
-                 controls: bool = True) -> Callable[[Outcome], None]:
+                 controls: bool = True) -> Callable[[Outcome, Callable[[], bool]], None]:
         """What ``TableService.act`` calls while the move commits: the answer
         drawn meanwhile, put in ``drawn`` for after the commit: what the member's
         panel shows (``_answer_of``) and that panel (``controls``: with its
-        buttons), and the table picture of the same moment (``publisher.predraw``),
-        which the table message's answer or edit then finds drawn."""
-        def prepare(outcome: Outcome) -> None:
+        buttons), and, while the commit is still under way, the table's pictures
+        of the same moment (``publisher.predraw``), which the messages after the
+        answer then find drawn."""
+        def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
             shown, note = self._answer_of(outcome, deal)
             seat = outcome.live.seat_of(member_id)
             assert seat is not None
             drawn.append((shown, note, panel.build(shown, seat, note=note, controls=controls)))
-            predraw(self.publisher.client, shown)
+            predraw(self.publisher.client, shown, waiting)
         return prepare
 
     def _answer_of(self, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
@@ -433,8 +434,8 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             # the new deal's table picture is drawn while the deal commits
             outcome = await self.service.next_deal(
                 table_id, after=deal,
-                prepare=lambda dealt: predraw(self.publisher.client,
-                                              self.publisher.showing.first(dealt.live)))
+                prepare=lambda dealt, waiting: predraw(
+                    self.publisher.client, self.publisher.showing.first(dealt.live), waiting))
             await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 

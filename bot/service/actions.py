@@ -34,7 +34,8 @@ class Actions(ServiceBase):
     """Moves at a running table (part of ``TableService``)."""
 
     async def next_deal(self, table_id: int, after: int,
-                        prepare: Callable[[Outcome], object] | None = None) -> Outcome:
+                        prepare: Callable[[Outcome, Callable[[], bool]], object] | None = None,
+                        ) -> Outcome:
         """Deal the next hand once deal number ``after`` is over (idempotent: a
         second call for the same ``after`` is refused), whoever asks (Next deal,
         the timer): it uses the cuts members made for it (docs/FAIRNESS.md "In the
@@ -54,12 +55,14 @@ class Actions(ServiceBase):
                 raise UserError(_("This game is over."))
             before = Moment.of(live)
             await self._deal_next(live, None if prepare is None
-                                  else lambda: prepare(Outcome.of(live, before)))
+                                  else lambda waiting: prepare(Outcome.of(live, before),
+                                                               waiting))
             return Outcome.of(live, before)
 
     async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,
                   seq: int | None = None,
-                  prepare: Callable[[Outcome], object] | None = None) -> Outcome:
+                  prepare: Callable[[Outcome, Callable[[], bool]], object] | None = None,
+                  ) -> Outcome:
         """Apply a player's decision and let AI seats answer (docs/RULES.md §2:
         ``deal.act`` of the table's family).
 
@@ -72,7 +75,8 @@ class Actions(ServiceBase):
             seq: the number of operations the control was issued after, when it
                 carries one (card selects): a used or outdated select is refused.
             prepare: called with the outcome while the move's commit is on the
-                database's side (``Storage.while_committing``), under the table's
+                database's side (``Storage.while_committing``: with a function
+                telling whether the commit is still under way), under the table's
                 lock: to draw the answer meanwhile. It must change nothing; what it
                 makes is for after this returns (on a failure it is dropped).
 
@@ -103,7 +107,7 @@ class Actions(ServiceBase):
                 outcome = Outcome.of(live, before, own=op, decision=decision,
                                      answered=self._answered(before, seat), seen_before=seen)
                 if prepare is not None:
-                    self.storage.while_committing(lambda: prepare(outcome))
+                    self.storage.while_committing(lambda waiting: prepare(outcome, waiting))
             return outcome
 
     @staticmethod

@@ -43,6 +43,7 @@ from ..storage import (
     GuildSettings,
     HandResult,
     LedgerEntry,
+    Meanwhile,
     OpenTable,
     SeatRow,
     ShuffleEvent,
@@ -478,7 +479,7 @@ class ServiceBase:
         await self._run_ai(live)
 
     async def _deal_next(self, live: LiveTable,
-                         meanwhile: Callable[[], object] | None = None) -> None:
+                         meanwhile: Meanwhile | None = None) -> None:
         """Deal a running game's next deal: its attempt written down first (a unit
         of its own), then the deal and the AI seats' first moves (a second unit,
         ``meanwhile`` run while it commits: ``Storage.while_committing``).

@@ -243,6 +243,7 @@ async def test_work_meanwhile_runs_while_the_commit_is_on_the_database_thread(
     table, deal = await playing_table(store, [ANN, BEN])
     ran = threading.Event()
     seen: list[bool] = []
+    under_way: list[bool] = []
     commit = store._commit
 
     def slow_commit(conn: Any) -> None:
@@ -251,9 +252,10 @@ async def test_work_meanwhile_runs_while_the_commit_is_on_the_database_thread(
     monkeypatch.setattr(store, "_commit", slow_commit)
     async with store.atomic():
         await store.append_action(deal, 0, {"k": 1}, ANN)
-        store.while_committing(ran.set)
+        store.while_committing(lambda waiting: (ran.set(), under_way.append(waiting())))
         assert not ran.is_set()  # not before the block ends
     assert seen == [True]
+    assert under_way == [True]  # and it was told so
     assert await backend.value(ACTIONS) == 1
 
 
@@ -261,25 +263,26 @@ async def test_work_meanwhile_runs_at_once_without_a_commit_and_never_after_a_fa
         store: AnyStorage, backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
     table, deal = await playing_table(store, [ANN, BEN])
     done: list[str] = []
-    store.while_committing(lambda: done.append("outside"))  # no unit: at once
-    assert done == ["outside"]
+    # no unit, or nothing to commit: at once, and told that no commit is under way
+    store.while_committing(lambda waiting: done.append(f"outside {waiting()}"))
+    assert done == ["outside False"]
     async with store.atomic():
-        store.while_committing(lambda: done.append("nothing written"))
-    assert done == ["outside", "nothing written"]
+        store.while_committing(lambda waiting: done.append(f"nothing written {waiting()}"))
+    assert done == ["outside False", "nothing written False"]
     with pytest.raises(RuntimeError):
         async with store.atomic():
             await store.append_action(deal, 0, {"k": 1}, ANN)
-            store.while_committing(lambda: done.append("failed"))
+            store.while_committing(lambda waiting: done.append("failed"))
             raise RuntimeError("the block fails")
-    assert done == ["outside", "nothing written"]
+    assert done == ["outside False", "nothing written False"]
     assert await backend.value(ACTIONS) == 0
 
-    def broken() -> None:
+    def broken(waiting: Any) -> None:
         raise ValueError("drawing failed")
     async with store.atomic():  # an error of the work is logged; the unit commits
         await store.append_action(deal, 0, {"k": 1}, ANN)
         store.while_committing(broken)
-        store.while_committing(lambda: done.append("after the broken one"))
+        store.while_committing(lambda waiting: done.append("after the broken one"))
     assert done[-1] == "after the broken one"
     assert await backend.value(ACTIONS) == 1
     assert "drawing failed" in caplog.text
