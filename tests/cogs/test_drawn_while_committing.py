@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.ui import panel, pictures
+from bot.ui import media, panel, pictures
 from tests.cogs.test_table_pictures import pick, start
 
 
@@ -28,6 +28,8 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
     pictures drawn while ``committing`` prove the overlap."""
     env = simcord_env
     guild, table, actors = await start(env, bots)
+    media._table_picture.cache_clear()  # a state drawn in another test is drawn again
+    media._showdown_picture.cache_clear()
     storage = table.bot.service.storage
     committing = [False]
     on_thread, commit, while_committing = (storage._on_thread, storage._commit,
@@ -100,6 +102,7 @@ async def test_pictures_shown_after_the_answer_are_not_drawn_once_the_commit_is_
     but after it, once."""
     env = simcord_env
     guild, table, actors = await start(env, bots)
+    media._table_picture.cache_clear()
     build, table_png = panel.build, pictures.table_png
     answered = [False]
     order: list[bool] = []  # per table picture drawn: whether the member was answered
@@ -123,7 +126,6 @@ async def test_pictures_shown_after_the_answer_are_not_drawn_once_the_commit_is_
     monkeypatch.setattr(pictures, "table_png", drawing_table)
     monkeypatch.setattr(discord.InteractionResponse, "edit_message", answering)
     await actor.click(hand.response, custom_id=pick(hand, "trade"))
-    await env.settle()
     assert answered[0]
     assert order == [True]  # drawn once, after the answer
     assert not env.errors
