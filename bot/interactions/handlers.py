@@ -241,7 +241,7 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 here = interaction.channel_id == self.service.get(table_id).row.channel_id
                 outcome = await self.service.act(
                     table_id, user.id, deal, decide(action),
-                    prepare=self._drawing(user.id, deal, drawn, controls=here))
+                    prepare=self._drawing(user.id, deal, drawn, controls=here, on_table=True))
                 shown, note, rendered = (drawn[0] if drawn
                                          else (*self._answer_of(outcome, deal), None))
                 try:  # the table message shows the move in the press's own answer
@@ -395,19 +395,28 @@ class Handlers(HistoryHandlers, ReviewHandlers):
 
     def _drawing(self, member_id: int, deal: int,
                  drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
-                 controls: bool = True) -> Callable[[Outcome, Callable[[], bool]], None]:
-        """What ``TableService.act`` calls while the move commits: the answer
-        drawn meanwhile, put in ``drawn`` for after the commit: what the member's
-        panel shows (``_answer_of``) and that panel (``controls``: with its
-        buttons), and, while the commit is still under way, the table's pictures
-        of the same moment (``publisher.predraw``), which the messages after the
-        answer then find drawn."""
+                 controls: bool = True, on_table: bool = False,
+                 ) -> Callable[[Outcome, Callable[[], bool]], None]:
+        """What ``TableService.act`` calls while the move commits: the answer drawn
+        meanwhile, put in ``drawn`` for after the commit: what the member's panel
+        shows (``_answer_of``), that panel (``controls``: with its buttons) and the
+        table picture of the same moment (``publisher.predraw``), which the table
+        message's answer or edit then finds drawn. What the member's answer needs
+        comes first (the panel; with ``on_table``, a press answered on the table
+        message, the table picture); the other one only while the commit is still
+        under way, as it is shown after the answer (``None`` for a panel not drawn:
+        it is built when sent)."""
         def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
             shown, note = self._answer_of(outcome, deal)
             seat = outcome.live.seat_of(member_id)
             assert seat is not None
-            drawn.append((shown, note, panel.build(shown, seat, note=note, controls=controls)))
-            predraw(self.publisher.client, shown, waiting)
+            if on_table:
+                predraw(self.publisher.client, shown)
+            rendered = (panel.build(shown, seat, note=note, controls=controls)
+                        if not on_table or waiting() else None)
+            drawn.append((shown, note, rendered))
+            if not on_table and waiting():
+                predraw(self.publisher.client, shown)
         return prepare
 
     def _answer_of(self, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
@@ -435,7 +444,8 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             outcome = await self.service.next_deal(
                 table_id, after=deal,
                 prepare=lambda dealt, waiting: predraw(
-                    self.publisher.client, self.publisher.showing.first(dealt.live), waiting))
+                    self.publisher.client, self.publisher.showing.first(dealt.live))
+                if waiting() else None)
             await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 

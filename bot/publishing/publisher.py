@@ -18,7 +18,7 @@ import datetime
 import functools
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import discord
@@ -111,24 +111,18 @@ class Untimed:
 UNTIMED: Moments = Untimed()
 
 
-def predraw(client: discord.Client, live: LiveTable, waiting: Callable[[], bool]) -> None:
+def predraw(client: discord.Client, live: LiveTable) -> None:
     """Draw now the table picture the table message will show for ``live`` (a step
-    or the latest state), and the showdown's picture when ``live`` ends its deal,
-    in its server's language and two-colour deck: the messages that follow find
-    them drawn (``media.table_png`` and ``media.showdown_png`` keep the last ones).
-    Called while a move commits (``Storage.while_committing``): each picture only
-    while ``waiting()`` (the commit is still under way), as they are shown after
-    the answer; nothing is drawn while the guild's language is not known without
-    waiting."""
-    deal = live.deal
-    if deal is None or live.game is None or not waiting():
+    or the latest state), in its server's language and two-colour deck: the edit
+    that follows finds it drawn (``media.table_png`` keeps the last ones). Called
+    while a move commits (``Storage.while_committing``); nothing is drawn while
+    the guild's language is not known without waiting."""
+    if live.deal is None or live.game is None:
         return
     language = known_server_language(client, live.row.guild_id)
     if language is not None:
         with i18n.use(language), deck.use(deck.TWO):
             media.table_png(live)
-            if deal.finished and deal.showdown is not None and waiting():
-                media.showdown_png(live)
 
 
 class Publisher:

@@ -93,18 +93,9 @@ def showdown_png(live: LiveTable) -> Picture:
     with its description (``Picture.alt``, ``pictures.showdown_alt``)."""
     deal = live.deal
     assert deal is not None
+    obs, names = deal.observation(None), plain_names(live)
     title = _("Showdown · deal {number}").format(number=live.deal_number)
-    paid = tuple(t.items_text() for t in payments.tallies(deal))
-    return _showdown_picture(deal.observation(None), tuple(plain_names(live)), title, paid,
-                             i18n.current())
-
-
-@lru_cache(maxsize=16)
-def _showdown_picture(obs: Observation, names: tuple[str, ...], title: str,
-                      paid: tuple[str, ...], language: str) -> Picture:
-    """``showdown_png``'s picture of what it shows, in ``language`` (the current
-    one): drawn once when it was drawn ahead (``publisher.predraw``, while the
-    deal's last move committed)."""
+    paid = [t.items_text() for t in payments.tallies(deal)]
     picture = Picture(pictures.showdown_png(obs, names, title=title, payments=paid))
     picture.alt = pictures.showdown_alt(obs, names, title=title, payments=paid)
     return picture

@@ -1,7 +1,8 @@
 """Issue 22: what a move's answer shows (the member's panel with its hand picture,
-the table picture, the showdown's picture at a deal's end) is drawn while the
-move's commit is on the database's thread (``Storage.while_committing``), and used
-once the commit is done: each picture is drawn once, never again after the commit."""
+the table picture) is drawn while the move's commit is on the database's thread
+(``Storage.while_committing``), and used once the commit is done: each picture is
+drawn once, never again after the commit; what follows the answer only while the
+commit is still under way."""
 
 from __future__ import annotations
 
@@ -29,12 +30,11 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
     env = simcord_env
     guild, table, actors = await start(env, bots)
     media._table_picture.cache_clear()  # a state drawn in another test is drawn again
-    media._showdown_picture.cache_clear()
     storage = table.bot.service.storage
     committing = [False]
     on_thread, commit, while_committing = (storage._on_thread, storage._commit,
                                            storage.while_committing)
-    expected, last = threading.Event(), ["table"]
+    expected, last = threading.Event(), "table"
     release = threading.Event()
 
     async def watched(fn: Any) -> Any:
@@ -66,7 +66,7 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
             try:
                 return draw(*args, **kwargs)
             finally:
-                if kind == last[0]:
+                if kind == last:
                     release.set()
         return wrapped
     monkeypatch.setattr(pictures, "table_png", drawing("table", table_png))
@@ -80,15 +80,14 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
     await actor.click(hand.response, custom_id=pick(hand, "trade"))
     assert ("panel", True) in drawn
     assert [d for d in drawn if d[0] == "table"] == [("table", True)]
-    # a knock on the table message: its answer (the table message) and the showdown
+    # a knock on the table message: its answer (the table message) likewise; the
+    # showdown, posted after the answer, is drawn then
     drawn.clear()
-    last[0] = "showdown"
     await table.knock(table.actor_to_act())
     assert table.live.deal.finished
-    assert [d for d in drawn if d[0] != "panel"] == [("table", True), ("showdown", True)]
+    assert [d for d in drawn if d[0] != "panel"] == [("table", True), ("showdown", False)]
     # Next deal: the new deal's table message
     drawn.clear()
-    last[0] = "table"
     await actors[0].click(last_showdown(table.channel), label="Next deal")
     assert table.live.deal_number == 2
     assert [d for d in drawn if d[0] == "table"] == [("table", True)]
