@@ -93,6 +93,42 @@ def cut_answer(number: int, text: str) -> str:
                          number=number, text=text)
 
 
+def drawing(publisher: Publisher, member_id: int, deal: int,
+            drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
+            controls: bool = True, on_table: bool = False,
+            ) -> Callable[[Outcome, Callable[[], bool]], None]:
+    """What ``TableService.act`` calls while the move commits: the answer drawn
+    meanwhile, put in ``drawn`` for after the commit: what the member's panel
+    shows (``answer_of``), that panel (``controls``: with its buttons) and the
+    table picture of the same moment (``publisher.predraw``), which the table
+    message's answer or edit then finds drawn. What the member's answer needs
+    comes first (the panel; with ``on_table``, a press answered on the table
+    message, the table picture); the other one only while the commit is still
+    under way, as it is shown after the answer (``None`` for a panel not drawn:
+    it is built when sent)."""
+    def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
+        shown, note = answer_of(publisher, outcome, deal)
+        seat = outcome.live.seat_of(member_id)
+        assert seat is not None
+        if on_table:
+            predraw(publisher.client, shown)
+        rendered = (panel.build(shown, seat, note=note, controls=controls)
+                    if not on_table or waiting() else None)
+        drawn.append((shown, note, rendered))
+        if not on_table and waiting():
+            predraw(publisher.client, shown)
+    return prepare
+
+
+def answer_of(publisher: Publisher, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
+    """What the panel that made a move shows after it: the table as the member
+    sees it then (``Showing.after``) and the line saying what the move did
+    (``confirm.confirmation``)."""
+    live, op, before = outcome.live, outcome.own, outcome.seen_before
+    assert op is not None and before is not None
+    return publisher.showing.after(live, op), confirm.confirmation(live, deal, before, op)
+
+
 class Handlers(HistoryHandlers, ReviewHandlers):
     """The handler of every control (``bot.ui.components.ControlHandlers``).
 
@@ -241,9 +277,9 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 here = interaction.channel_id == self.service.get(table_id).row.channel_id
                 outcome = await self.service.act(
                     table_id, user.id, deal, decide(action),
-                    prepare=self._drawing(user.id, deal, drawn, controls=here, on_table=True))
+                    prepare=drawing(self.publisher, user.id, deal, drawn, controls=here, on_table=True))
                 shown, note, rendered = (drawn[0] if drawn
-                                         else (*self._answer_of(outcome, deal), None))
+                                         else (*answer_of(self.publisher, outcome, deal), None))
                 try:  # the table message shows the move in the press's own answer
                     await self.publisher.answer_on_table(interaction, shown,
                                                          frame=shown is not outcome.live)
@@ -290,9 +326,9 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 here = interaction.channel_id == self.service.get(table_id).row.channel_id
                 outcome = await self.service.act(
                     table_id, user.id, deal, decide(action), seq=seq,
-                    prepare=self._drawing(user.id, deal, drawn, controls=here))
+                    prepare=drawing(self.publisher, user.id, deal, drawn, controls=here))
                 shown, note, rendered = (drawn[0] if drawn
-                                         else (*self._answer_of(outcome, deal), None))
+                                         else (*answer_of(self.publisher, outcome, deal), None))
                 try:
                     await self.panels.send(interaction, shown, note=note, rendered=rendered)
                 finally:  # the offer closes and the table hears of the move
@@ -379,7 +415,7 @@ class Handlers(HistoryHandlers, ReviewHandlers):
         drawn: list[tuple[LiveTable, str, panel.Panel | None]] = []
         try:
             outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq,
-                                             prepare=self._drawing(user.id, deal, drawn))
+                                             prepare=drawing(self.publisher, user.id, deal, drawn))
         except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
             if not said_on_panel(exc, earlier=True):
                 raise  # closed, or being rebuilt after a storage problem: a short answer
@@ -387,46 +423,11 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
                                      note=exc.text)
             return
-        shown, note, rendered = drawn[0] if drawn else (*self._answer_of(outcome, deal), None)
+        shown, note, rendered = drawn[0] if drawn else (*answer_of(self.publisher, outcome, deal), None)
         try:
             await self.panels.update(interaction, shown, note=note, rendered=rendered)
         finally:  # an answered offer closes, and the table hears of the move
             await self.after.show(outcome, interaction)
-
-    def _drawing(self, member_id: int, deal: int,
-                 drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
-                 controls: bool = True, on_table: bool = False,
-                 ) -> Callable[[Outcome, Callable[[], bool]], None]:
-        """What ``TableService.act`` calls while the move commits: the answer drawn
-        meanwhile, put in ``drawn`` for after the commit: what the member's panel
-        shows (``_answer_of``), that panel (``controls``: with its buttons) and the
-        table picture of the same moment (``publisher.predraw``), which the table
-        message's answer or edit then finds drawn. What the member's answer needs
-        comes first (the panel; with ``on_table``, a press answered on the table
-        message, the table picture); the other one only while the commit is still
-        under way, as it is shown after the answer (``None`` for a panel not drawn:
-        it is built when sent)."""
-        def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
-            shown, note = self._answer_of(outcome, deal)
-            seat = outcome.live.seat_of(member_id)
-            assert seat is not None
-            if on_table:
-                predraw(self.publisher.client, shown)
-            rendered = (panel.build(shown, seat, note=note, controls=controls)
-                        if not on_table or waiting() else None)
-            drawn.append((shown, note, rendered))
-            if not on_table and waiting():
-                predraw(self.publisher.client, shown)
-        return prepare
-
-    def _answer_of(self, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
-        """What the panel that made a move shows after it: the table as the
-        member sees it then (``Showing.after``) and the line saying what the move
-        did (``confirm.confirmation``)."""
-        live, op, before = outcome.live, outcome.own, outcome.seen_before
-        assert op is not None and before is not None
-        return (self.publisher.showing.after(live, op),
-                confirm.confirmation(live, deal, before, op))
 
     async def on_next(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Next deal pressed on a showdown message."""
