@@ -187,7 +187,10 @@ def count_database_cpu(storage: Any) -> None:
     time is not the bot's; the call's own CPU time is, on that other thread. So
     every running meter is charged the thread's CPU time for the call instead of
     the loop thread's time meanwhile. Wall-clock figures keep the wait itself,
-    fsync included: what a member waits for."""
+    fsync included: what a member waits for. The bot's own pictures and panels
+    drawn on the loop meanwhile (``Storage.while_committing``: the answer drawn
+    while the move commits) are its work too: the loop time ``PICTURES`` counted
+    during the call is kept."""
     original = getattr(type(storage), "_on_thread", None)
     if original is None or CLOCKS["work"] is not time.thread_time:
         return
@@ -201,11 +204,12 @@ def count_database_cpu(storage: Any) -> None:
                 return fn(conn)
             finally:
                 spent[0] = time.thread_time() - start
-        start = time.thread_time()
+        start, drawn = time.thread_time(), PICTURES.so_far()
         try:
             return await original(self, timed)
         finally:
-            correction = spent[0] - (time.thread_time() - start)
+            own = PICTURES.so_far() - drawn  # the bot's drawing done meanwhile
+            correction = spent[0] - (time.thread_time() - start - own)
             for meter in (WORK, PICTURES, HANDLER):
                 if meter.depth:
                     meter.total += correction

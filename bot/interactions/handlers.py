@@ -22,7 +22,7 @@ from .. import i18n
 from ..changes.after import AfterChange
 from ..engine import Decision, choices
 from ..engine.actions import BUTTONS, MOVES, Action
-from ..publishing.publisher import Publisher
+from ..publishing.publisher import Publisher, predraw
 from ..runtime.sending import edit, reply
 from ..service import (
     LiveTable,
@@ -91,6 +91,42 @@ def cut_answer(number: int, text: str) -> str:
                      "before the deal is dealt; the deal's table message and showdown list who cut "
                      "it, and the game's record keeps your word: check that they do.").format(
                          number=number, text=text)
+
+
+def drawing(publisher: Publisher, member_id: int, deal: int,
+            drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
+            controls: bool = True, on_table: bool = False,
+            ) -> Callable[[Outcome, Callable[[], bool]], None]:
+    """What ``TableService.act`` calls while the move commits: the answer drawn
+    meanwhile, put in ``drawn`` for after the commit: what the member's panel
+    shows (``answer_of``), that panel (``controls``: with its buttons) and the
+    table picture of the same moment (``publisher.predraw``), which the table
+    message's answer or edit then finds drawn. What the member's answer needs
+    comes first (the panel; with ``on_table``, a press answered on the table
+    message, the table picture); the other one only while the commit is still
+    under way, as it is shown after the answer (``None`` for a panel not drawn:
+    it is built when sent)."""
+    def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
+        shown, note = answer_of(publisher, outcome, deal)
+        seat = outcome.live.seat_of(member_id)
+        assert seat is not None
+        if on_table:
+            predraw(publisher.client, shown)
+        rendered = (panel.build(shown, seat, note=note, controls=controls)
+                    if not on_table or waiting() else None)
+        drawn.append((shown, note, rendered))
+        if not on_table and waiting():
+            predraw(publisher.client, shown)
+    return prepare
+
+
+def answer_of(publisher: Publisher, outcome: Outcome, deal: int) -> tuple[LiveTable, str]:
+    """What the panel that made a move shows after it: the table as the member
+    sees it then (``Showing.after``) and the line saying what the move did
+    (``confirm.confirmation``)."""
+    live, op, before = outcome.live, outcome.own, outcome.seen_before
+    assert op is not None and before is not None
+    return publisher.showing.after(live, op), confirm.confirmation(live, deal, before, op)
 
 
 class Handlers(HistoryHandlers, ReviewHandlers):
@@ -240,14 +276,18 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 await self.after.show(outcome, interaction)
                 return
             if action in SIMPLE_MOVES:
-                outcome = await self.service.act(table_id, user.id, deal, decide(action))
-                live, op, before = outcome.live, outcome.own, outcome.seen_before
-                assert op is not None and before is not None
-                shown = self.publisher.showing.after(live, op)
+                drawn: list[tuple[LiveTable, str, panel.Panel | None]] = []
+                here = interaction.channel_id == self.service.get(table_id).row.channel_id
+                outcome = await self.service.act(
+                    table_id, user.id, deal, decide(action),
+                    prepare=drawing(self.publisher, user.id, deal, drawn, controls=here, on_table=True))
+                shown, note, rendered = (drawn[0] if drawn
+                                         else (*answer_of(self.publisher, outcome, deal), None))
                 try:  # the table message shows the move in the press's own answer
-                    await self.publisher.answer_on_table(interaction, shown, frame=shown is not live)
-                    await self.panels.send(interaction, shown, in_place=True,
-                                           note=confirm.confirmation(live, deal, before, op))
+                    await self.publisher.answer_on_table(interaction, shown,
+                                                         frame=shown is not outcome.live)
+                    await self.panels.send(interaction, shown, in_place=True, note=note,
+                                           rendered=rendered)
                 finally:  # the table hears of the committed move even if the answer fails
                     await self.after.show(outcome, interaction)
                 return
@@ -289,15 +329,17 @@ class Handlers(HistoryHandlers, ReviewHandlers):
         async def work() -> None:
             user = interaction.user
             if action in ("refuse", "decline"):
-                outcome = await self.service.act(table_id, user.id, deal, decide(action),
-                                                 seq=seq)
-                live, op, before = outcome.live, outcome.own, outcome.seen_before
-                assert op is not None and before is not None
+                drawn: list[tuple[LiveTable, str, panel.Panel | None]] = []
+                here = interaction.channel_id == self.service.get(table_id).row.channel_id
+                outcome = await self.service.act(
+                    table_id, user.id, deal, decide(action), seq=seq,
+                    prepare=drawing(self.publisher, user.id, deal, drawn, controls=here))
+                shown, note, rendered = (drawn[0] if drawn
+                                         else (*answer_of(self.publisher, outcome, deal), None))
                 try:  # the offer shows its outcome in the press's own answer
                     await self.after.answer_on_offer(outcome, interaction)
-                    await self.panels.send(interaction, self.publisher.showing.after(live, op),
-                                           in_place=True,
-                                           note=confirm.confirmation(live, deal, before, op))
+                    await self.panels.send(interaction, shown, in_place=True, note=note,
+                                           rendered=rendered)
                 finally:  # the offer closes and the table hears of the move
                     await self.after.show(outcome, interaction)
                 return
@@ -379,8 +421,10 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                                      note=i18n._("That button was out of date: "
                                             "here is where things stand now."))
             return
+        drawn: list[tuple[LiveTable, str, panel.Panel | None]] = []
         try:
-            outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq)
+            outcome = await self.service.act(table_id, user.id, deal, decision, seq=seq,
+                                             prepare=drawing(self.publisher, user.id, deal, drawn))
         except (UserError, StorageFailure) as exc:  # said on the panel, shown as things stand now
             if not said_on_panel(exc, earlier=True):
                 raise  # closed, or being rebuilt after a storage problem: a short answer
@@ -388,11 +432,9 @@ class Handlers(HistoryHandlers, ReviewHandlers):
             await self.panels.update(interaction, self.publisher.showing.as_shown(current),
                                      note=exc.text)
             return
-        live, op, before = outcome.live, outcome.own, outcome.seen_before
-        assert op is not None and before is not None
+        shown, note, rendered = drawn[0] if drawn else (*answer_of(self.publisher, outcome, deal), None)
         try:
-            await self.panels.update(interaction, self.publisher.showing.after(live, op),
-                                     note=confirm.confirmation(live, deal, before, op))
+            await self.panels.update(interaction, shown, note=note, rendered=rendered)
         finally:  # an answered offer closes, and the table hears of the move
             await self.after.show(outcome, interaction)
 
@@ -407,8 +449,14 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                     and deal not in live.announced):
                 raise UserError(i18n._("This deal's showdown is still on its way: press Next deal "
                                   "on it once it is posted."))
-            # the showdown loses Next deal in the press's own answer (``AfterChange``)
-            await self.after.show(await self.service.next_deal(table_id, after=deal), interaction)
+            # the showdown loses Next deal in the press's own answer (``AfterChange``);
+            # the new deal's table picture is drawn while the deal commits
+            outcome = await self.service.next_deal(
+                table_id, after=deal,
+                prepare=lambda dealt, waiting: predraw(
+                    self.publisher.client, self.publisher.showing.first(dealt.live))
+                if waiting() else None)
+            await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 
     # ------------------------------------------------- ledger and admin

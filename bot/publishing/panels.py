@@ -108,7 +108,8 @@ class Panels:
         return self.locks.setdefault((table_id, member_id), asyncio.Lock())
 
     async def send(self, interaction: discord.Interaction, live: LiveTable, *,
-                   focus: str | None = None, note: str = "", in_place: bool = False) -> None:
+                   focus: str | None = None, note: str = "", in_place: bool = False,
+                   rendered: panel.Panel | None = None) -> None:
         """Answer ``interaction`` with the member's panel, a new ephemeral message,
         and delete the panel it replaces (while that one's token lives). Outside
         the table's channel the panel shows the hand without controls (they act
@@ -119,14 +120,18 @@ class Panels:
         ``AfterChange.answer_on_offer``) and the
         member's panel of this deal can still be edited, that panel is edited
         to the new one instead (one request, not a follow-up and a deletion);
-        otherwise, or when Discord refuses that edit, a new one is sent."""
+        otherwise, or when Discord refuses that edit, a new one is sent.
+        ``rendered``: that panel already built (``panel.build(live, seat,
+        focus=focus, note=note, controls=<in the table's channel>)``), e.g. while
+        the move committed."""
         member = interaction.user.id
         seat = live.seat_of(member)
         assert seat is not None and live.deal is not None
         here = interaction.channel_id == live.row.channel_id
         key = (live.id, member)
         async with self.lock(*key):
-            rendered = panel.build(live, seat, focus=focus, note=note, controls=here)
+            if rendered is None:
+                rendered = panel.build(live, seat, focus=focus, note=note, controls=here)
             old = self.open.get(key)
             if (in_place and here and old is not None and old.deal == live.deal_number
                     and old.alive() and interaction.response.is_done()
@@ -171,17 +176,21 @@ class Panels:
         return True
 
     async def update(self, interaction: discord.Interaction, live: LiveTable, *,
-                     note: str = "", focus: str | None = None) -> None:
+                     note: str = "", focus: str | None = None,
+                     rendered: panel.Panel | None = None) -> None:
         """Edit the panel a click came from into the member's panel now (with
         ``note`` above the hand); it becomes the member's panel, through the
-        click's own fresh token, and a different panel it replaces is deleted."""
+        click's own fresh token, and a different panel it replaces is deleted.
+        ``rendered``: that panel already built (``panel.build(live, seat,
+        focus=focus, note=note)``), e.g. while the move committed."""
         member = interaction.user.id
         seat = live.seat_of(member)
         assert seat is not None and live.deal is not None
         key = (live.id, member)
         message_id = interaction.message.id if interaction.message is not None else None
         async with self.lock(*key):
-            rendered = panel.build(live, seat, focus=focus, note=note)
+            if rendered is None:
+                rendered = panel.build(live, seat, focus=focus, note=note)
             old = self.open.get(key)
             shown = old if old is not None and old.message_id == message_id else None
             await edit(interaction, **_changes(rendered, shown))

@@ -23,8 +23,9 @@ from typing import Any, Protocol
 
 import discord
 
-from ..i18n import _
-from ..runtime.language import in_server_language
+from .. import i18n
+from ..i18n import _, deck
+from ..runtime.language import in_server_language, known_server_language
 from ..runtime.metrics import Metrics
 from ..runtime.sending import NO_PINGS, ping, reply, retrying
 from ..service import LiveTable, PostedMessage, TableService
@@ -108,6 +109,20 @@ class Untimed:
 
 #: the ``Moments`` of a refresh that arms no timer
 UNTIMED: Moments = Untimed()
+
+
+def predraw(client: discord.Client, live: LiveTable) -> None:
+    """Draw now the table picture the table message will show for ``live`` (a step
+    or the latest state), in its server's language and two-colour deck: the edit
+    that follows finds it drawn (``media.table_png`` keeps the last ones). Called
+    while a move commits (``Storage.while_committing``); nothing is drawn while
+    the guild's language is not known without waiting."""
+    if live.deal is None or live.game is None:
+        return
+    language = known_server_language(client, live.row.guild_id)
+    if language is not None:
+        with i18n.use(language), deck.use(deck.TWO):
+            media.table_png(live)
 
 
 class Publisher:
@@ -231,9 +246,9 @@ class Publisher:
                     self.older.embeds(live.id, message_id, drop=True), keep))
         await self.panels.refresh(live)  # the panels of the deal before are forgotten
         await moments.showing(live)  # first: the table message shows its deadline
-        if paced and self.showing.pace > 0 and live.deal is not None and live.deal.operations:
-            # as dealt: the AI moves follow one at a time
-            await self.post_table_message(self.showing.frame(live, 0), frame=True)
+        first = self.showing.first(live) if paced else live
+        if first is not live:  # as dealt: the AI moves follow one at a time
+            await self.post_table_message(first, frame=True)
             await self.refresh(live, moments=moments)
             return
         await self.post_table_message(live)

@@ -70,6 +70,14 @@ class Showing:
         return LiveTable(live.row, live.seats, live.rules, game.rewound(count),
                          showdown_messages=live.showdown_messages, events=live.events)
 
+    def first(self, live: LiveTable) -> LiveTable:
+        """What a new deal's table message shows first when its AI moves are shown
+        one at a time (``Publisher.post_deal``): the deal as dealt while the AI has
+        moved already, else ``live``."""
+        if self.pace > 0 and live.deal is not None and live.deal.operations:
+            return self.frame(live, 0)
+        return live
+
     def after(self, live: LiveTable, op: Operation) -> LiveTable:
         """What the member who made ``op`` sees on their panel now: the table just
         after ``op`` (and the answer to it, when ``op`` is their offer) while the

@@ -43,6 +43,17 @@ async def server_language(client: discord.Client, guild_id: int | None) -> str:
     return i18n.server(setting, guild.preferred_locale if guild is not None else None)
 
 
+def known_server_language(client: discord.Client, guild_id: int) -> str | None:
+    """``server_language`` without waiting: ``None`` when the guild's settings
+    have not been read yet (``TableService.known_settings``)."""
+    service = getattr(client, "service", None)
+    settings = service.known_settings(guild_id) if service is not None else None
+    if settings is None:
+        return None
+    guild = client.get_guild(guild_id)
+    return i18n.server(settings.language, guild.preferred_locale if guild is not None else None)
+
+
 def in_server_language(method: Callable[P, Coroutine[Any, Any, R]],
                        ) -> Callable[P, Coroutine[Any, Any, R]]:
     """Run a method that shows a table publicly (the publisher's, the ending's...)

@@ -6,6 +6,7 @@ from the AI.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from ..engine import AnyDeal, Decision, IllegalAction, Observation, choices, coach
 from ..engine import easy as engine_easy
@@ -32,11 +33,14 @@ class Hint(str):
 class Actions(ServiceBase):
     """Moves at a running table (part of ``TableService``)."""
 
-    async def next_deal(self, table_id: int, after: int) -> Outcome:
+    async def next_deal(self, table_id: int, after: int,
+                        prepare: Callable[[Outcome, Callable[[], bool]], object] | None = None,
+                        ) -> Outcome:
         """Deal the next hand once deal number ``after`` is over (idempotent: a
         second call for the same ``after`` is refused), whoever asks (Next deal,
         the timer): it uses the cuts members made for it (docs/FAIRNESS.md "In the
         bot"). Returns what changed (the deal dealt, with the AI's first moves).
+        ``prepare``: as ``act``'s, while the deal commits.
 
         Raises:
             UserError: the deal is not over, already dealt, or the game is over.
@@ -50,11 +54,15 @@ class Actions(ServiceBase):
             if live.game.complete:
                 raise UserError(_("This game is over."))
             before = Moment.of(live)
-            await self._deal_next(live)
+            await self._deal_next(live, None if prepare is None
+                                  else lambda waiting: prepare(Outcome.of(live, before),
+                                                               waiting))
             return Outcome.of(live, before)
 
     async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,
-                  seq: int | None = None) -> Outcome:
+                  seq: int | None = None,
+                  prepare: Callable[[Outcome, Callable[[], bool]], object] | None = None,
+                  ) -> Outcome:
         """Apply a player's decision and let AI seats answer (docs/RULES.md §2:
         ``deal.act`` of the table's family).
 
@@ -66,6 +74,11 @@ class Actions(ServiceBase):
                 control and its select value into one).
             seq: the number of operations the control was issued after, when it
                 carries one (card selects): a used or outdated select is refused.
+            prepare: called with the outcome while the move's commit is on the
+                database's side (``Storage.while_committing``: with a function
+                telling whether the commit is still under way), under the table's
+                lock: to draw the answer meanwhile. It must change nothing; what it
+                makes is for after this returns (on a failure it is dropped).
 
         Returns:
             what changed: the player's own operation (``own``), then the AI's,
@@ -91,8 +104,11 @@ class Actions(ServiceBase):
                     await self.storage.set_seat_state(table_id, seat, timeouts=0)
                     live.set_seat(seat, timeouts=0)
                 await self._run_ai(live)
-            return Outcome.of(live, before, own=op, decision=decision,
-                              answered=self._answered(before, seat), seen_before=seen)
+                outcome = Outcome.of(live, before, own=op, decision=decision,
+                                     answered=self._answered(before, seat), seen_before=seen)
+                if prepare is not None:
+                    self.storage.while_committing(lambda waiting: prepare(outcome, waiting))
+            return outcome
 
     @staticmethod
     def _answered(before: Moment, seat: int) -> Answered | None:

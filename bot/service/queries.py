@@ -52,6 +52,11 @@ class Queries(ServiceBase):
             cached = self._settings[guild_id] = await self.storage.get_settings(guild_id)
         return cached
 
+    def known_settings(self, guild_id: int) -> GuildSettings | None:
+        """The guild's settings if ``settings`` has read them already, without
+        waiting; ``None`` when not yet."""
+        return self._settings.get(guild_id)
+
     async def update_settings(self, guild_id: int, member_id: int, **fields: Any) -> GuildSettings:
         """Change guild settings and record who did it in the audit table (one
         transaction).

@@ -37,6 +37,7 @@ from .models import (
 from .postgres import PgStorage
 from .reviews import ReviewRow, TurnMoment
 from .shared import OPEN_STATUSES, utc_now
+from .units import Meanwhile
 
 #: either storage: the two classes have the same public interface
 AnyStorage: TypeAlias = Storage | PgStorage
@@ -65,7 +66,8 @@ async def open_storage(address: str | Path) -> AnyStorage:
 
 
 __all__ = [
-    "MIN_FREE_BYTES", "POSTGRES_SCHEMES", "ActionRow", "AnyStorage", "PgStorage", "is_postgres_url",
+    "MIN_FREE_BYTES", "Meanwhile", "POSTGRES_SCHEMES", "ActionRow", "AnyStorage", "PgStorage",
+    "is_postgres_url",
     "open_storage", "CorruptDatabase", "DealKey", "DatabaseInUse", "DatabaseNotWritable",
     "DatabaseUnavailable", "DealRow", "GuildSettings", "HandResult", "HintRow", "LedgerEntry",
     "LedgerRow", "MemberStats", "OPEN_STATUSES", "OpenTable", "PastGame", "PresetStats", "SeatRow",

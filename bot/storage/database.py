@@ -546,7 +546,11 @@ class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games,
         pause = 0.05
 
         def run(conn: sqlite3.Connection) -> T | None:
-            return _batch(conn, begun, pending, fn, self._commit if commit else None)
+            try:
+                return _batch(conn, begun, pending, fn, self._commit if commit else None)
+            finally:
+                if unit is not None and commit:
+                    unit.answered = True  # the loop's ``Unit.waiting`` sees it at once
 
         while True:
             try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -29,6 +30,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cas
 from .errors import TableClosed
 from .shared import OPEN_STATUSES
 from .waiting import acknowledge
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 H = TypeVar("H")
@@ -76,6 +79,25 @@ def drive(coro: Coroutine[Any, Any, T]) -> T:
     raise RuntimeError("a storage step waited on something other than its Tx")
 
 
+#: work done while a unit commits (``UnitOfWork.while_committing``): given a function
+#: telling whether the commit is still under way on the database's side
+Meanwhile = Callable[[Callable[[], bool]], object]
+
+
+def _run_all(fns: list[Meanwhile], waiting: Callable[[], bool]) -> None:
+    """Call each of ``fns`` with ``waiting`` (``UnitOfWork.while_committing``),
+    logging an error."""
+    for fn in fns:
+        try:
+            fn(waiting)
+        except Exception:
+            log.exception("work done while a unit committed failed; it is left out")
+
+
+def _done() -> bool:
+    return False
+
+
 class Statements:
     """The base of the shared statements' mixins (``Tables``, ``Games``,
     ``Ledger``): what they use of ``UnitOfWork``, declared once for the type
@@ -105,12 +127,21 @@ class UnitFailed(RuntimeError):
 class Unit(Generic[H]):
     """An open ``atomic()`` block: its queued native writes, whether it holds the
     connection lock, its open transaction (``tx``: the driver's handle, ``None``
-    until it flushed) and whether that transaction failed."""
+    until it flushed), whether that transaction failed, the work to do on the
+    event loop while its commit is on the database's side (``while_committing``)
+    and whether the database is done with that commit (``answered``: set by the
+    driver, on SQLite from aiosqlite's thread)."""
 
     pending: list[Any] = dataclasses.field(default_factory=list)
     locked: bool = False
     tx: H | None = None
     failed: bool = False
+    meanwhile: list[Meanwhile] = dataclasses.field(default_factory=list)
+    answered: bool = False
+
+    def waiting(self) -> bool:
+        """The unit's commit is still under way on the database's side."""
+        return not self.answered
 
     @property
     def begun(self) -> bool:
@@ -321,11 +352,35 @@ class UnitOfWork(Generic[H, C]):
                 raise
             if unit.begun or unit.pending:
                 await self._hold(unit)
+                if unit.meanwhile:  # runs once the commit is handed over (its first wait)
+                    asyncio.get_running_loop().call_soon(_run_all, unit.meanwhile, unit.waiting)
                 await self._transaction(unit, None, commit=True)
+            else:
+                _run_all(unit.meanwhile, _done)  # nothing to commit: at once
         finally:
             del self._units[task]
             if unit.locked:
                 self._lock.release()
+
+    def while_committing(self, fn: Meanwhile) -> None:
+        """Run ``fn`` (synchronous work on the event loop, e.g. drawing what the
+        answer will show) while the running unit's commit is on the database's
+        side: on SQLite, once its one call is handed to aiosqlite's thread, which
+        then commits (fsync included) while the loop runs ``fn``. ``fn`` is given
+        a function telling whether the commit is still under way (on SQLite:
+        the thread has not finished it), so that work which may as well follow
+        the commit is done meanwhile only while there is time for it. ``fn`` runs
+        before the commit is known to have succeeded, so it must change nothing
+        that lasts: what it makes is for the caller to use once the unit has
+        committed, and to drop otherwise. It runs at once when the unit has
+        nothing to commit, never when the unit's block fails, and at once outside
+        any unit (then nothing is under way). An error of ``fn`` is logged and
+        leaves the unit alone."""
+        unit = self._unit()
+        if unit is None:
+            _run_all([fn], _done)
+        else:
+            unit.meanwhile.append(fn)
 
     async def require_open(self, table_id: int) -> None:
         """Inside a unit: its commit first checks that the table is still open

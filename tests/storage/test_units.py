@@ -7,6 +7,8 @@ held by another session and a lost connection."""
 from __future__ import annotations
 
 import asyncio
+import threading
+from typing import Any
 
 import aiosqlite
 import asyncpg
@@ -229,3 +231,58 @@ async def test_a_failed_statement_in_a_flushed_unit_ends_the_unit(
             await store.set_seat_state(table.id, 0, away=True)
     assert await postgres.value(ACTIONS) == 0
     assert not (await store.seats(table.id))[0].away
+
+
+async def test_work_meanwhile_runs_while_the_commit_is_on_the_database_thread(
+        store: AnyStorage, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``while_committing``: the commit, on aiosqlite's thread, waits here until
+    the work given runs on the event loop, so that work ran while the commit
+    was under way (not after it); the unit is committed all the same."""
+    if isinstance(store, PgStorage):
+        pytest.skip("SQLite's commit runs on a thread of its own")
+    table, deal = await playing_table(store, [ANN, BEN])
+    ran = threading.Event()
+    seen: list[bool] = []
+    under_way: list[bool] = []
+    commit = store._commit
+
+    def slow_commit(conn: Any) -> None:
+        seen.append(ran.wait(5))  # the loop is free meanwhile
+        commit(conn)
+    monkeypatch.setattr(store, "_commit", slow_commit)
+    async with store.atomic():
+        await store.append_action(deal, 0, {"k": 1}, ANN)
+        store.while_committing(lambda waiting: (ran.set(), under_way.append(waiting())))
+        assert not ran.is_set()  # not before the block ends
+    assert seen == [True]
+    assert under_way == [True]  # and it was told so
+    assert await backend.value(ACTIONS) == 1
+
+
+async def test_work_meanwhile_runs_at_once_without_a_commit_and_never_after_a_failure(
+        store: AnyStorage, backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
+    table, deal = await playing_table(store, [ANN, BEN])
+    done: list[str] = []
+    # no unit, or nothing to commit: at once, and told that no commit is under way
+    store.while_committing(lambda waiting: done.append(f"outside {waiting()}"))
+    assert done == ["outside False"]
+    async with store.atomic():
+        store.while_committing(lambda waiting: done.append(f"nothing written {waiting()}"))
+    assert done == ["outside False", "nothing written False"]
+    with pytest.raises(RuntimeError):
+        async with store.atomic():
+            await store.append_action(deal, 0, {"k": 1}, ANN)
+            store.while_committing(lambda waiting: done.append("failed"))
+            raise RuntimeError("the block fails")
+    assert done == ["outside False", "nothing written False"]
+    assert await backend.value(ACTIONS) == 0
+
+    def broken(waiting: Any) -> None:
+        raise ValueError("drawing failed")
+    async with store.atomic():  # an error of the work is logged; the unit commits
+        await store.append_action(deal, 0, {"k": 1}, ANN)
+        store.while_committing(broken)
+        store.while_committing(lambda waiting: done.append("after the broken one"))
+    assert done[-1] == "after the broken one"
+    assert await backend.value(ACTIONS) == 1
+    assert "drawing failed" in caplog.text

@@ -1,0 +1,130 @@
+"""Issue 22: what a move's answer shows (the member's panel with its hand picture,
+the table picture) is drawn while the move's commit is on the database's thread
+(``Storage.while_committing``), and used once the commit is done: each picture is
+drawn once, never again after the commit; what follows the answer only while the
+commit is still under way."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import discord
+import pytest
+
+from bot.ui import media, panel, pictures
+from tests.cogs.test_table_pictures import pick, start
+
+
+def last_showdown(channel):
+    return next(m for m in reversed(channel.history())
+                if m.embeds and (m.embeds[0].title or "").startswith("Showdown"))
+
+
+async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
+                                                              monkeypatch: pytest.MonkeyPatch):
+    """The commit of a unit given work meanwhile is held on the thread (as a slow
+    disk would) until the last picture expected is drawn, for at most 2 s: the
+    pictures drawn while ``committing`` prove the overlap."""
+    env = simcord_env
+    guild, table, actors = await start(env, bots)
+    media._table_picture.cache_clear()  # a state drawn in another test is drawn again
+    storage = table.bot.service.storage
+    committing = [False]
+    on_thread, commit, while_committing = (storage._on_thread, storage._commit,
+                                           storage.while_committing)
+    expected, last = threading.Event(), "table"
+    release = threading.Event()
+
+    async def watched(fn: Any) -> Any:
+        committing[0] = True
+        try:
+            return await on_thread(fn)
+        finally:
+            committing[0] = False
+
+    def registered(fn: Any) -> None:
+        expected.set()
+        while_committing(fn)
+
+    def slow_commit(conn: Any) -> None:
+        if expected.is_set():
+            expected.clear()
+            release.wait(2)
+            release.clear()
+        commit(conn)
+    monkeypatch.setattr(storage, "_on_thread", watched)
+    monkeypatch.setattr(storage, "_commit", slow_commit)
+    monkeypatch.setattr(storage, "while_committing", registered)
+    drawn: list[tuple[str, bool]] = []
+    table_png, showdown_png, build = pictures.table_png, pictures.showdown_png, panel.build
+
+    def drawing(kind: str, draw: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            drawn.append((kind, committing[0]))
+            try:
+                return draw(*args, **kwargs)
+            finally:
+                if kind == last:
+                    release.set()
+        return wrapped
+    monkeypatch.setattr(pictures, "table_png", drawing("table", table_png))
+    monkeypatch.setattr(pictures, "showdown_png", drawing("showdown", showdown_png))
+    monkeypatch.setattr(panel, "build", drawing("panel", build))
+
+    # a trade from the panel: its panel and the new table picture, while it commits
+    actor = table.actor_to_act()
+    hand = await actor.click(table.table_message(), label="My hand")
+    drawn.clear()
+    await actor.click(hand.response, custom_id=pick(hand, "trade"))
+    assert ("panel", True) in drawn
+    assert [d for d in drawn if d[0] == "table"] == [("table", True)]
+    # a knock on the table message: its answer (the table message) likewise; the
+    # showdown, posted after the answer, is drawn then
+    drawn.clear()
+    await table.knock(table.actor_to_act())
+    assert table.live.deal.finished
+    assert [d for d in drawn if d[0] != "panel"] == [("table", True), ("showdown", False)]
+    # Next deal: the new deal's table message
+    drawn.clear()
+    await actors[0].click(last_showdown(table.channel), label="Next deal")
+    assert table.live.deal_number == 2
+    assert [d for d in drawn if d[0] == "table"] == [("table", True)]
+    assert not env.errors
+
+
+async def test_pictures_shown_after_the_answer_are_not_drawn_once_the_commit_is_done(
+        simcord_env, bots, monkeypatch: pytest.MonkeyPatch):
+    """A commit done before the answer's panel is (the panel takes 0.5 s here): the
+    table picture is not drawn ahead of the answer, where it would only delay it,
+    but after it, once."""
+    env = simcord_env
+    guild, table, actors = await start(env, bots)
+    media._table_picture.cache_clear()
+    build, table_png = panel.build, pictures.table_png
+    answered = [False]
+    order: list[bool] = []  # per table picture drawn: whether the member was answered
+
+    def building(*args: Any, **kwargs: Any) -> panel.Panel:
+        rendered = build(*args, **kwargs)
+        time.sleep(0.5)  # the loop is busy: the commit on the thread ends meanwhile
+        return rendered
+
+    def drawing_table(*args: Any, **kwargs: Any) -> bytes:
+        order.append(answered[0])
+        return table_png(*args, **kwargs)
+    response_edit = discord.InteractionResponse.edit_message
+
+    async def answering(self: Any, *args: Any, **kwargs: Any) -> Any:
+        answered[0] = True
+        return await response_edit(self, *args, **kwargs)
+    actor = table.actor_to_act()
+    hand = await actor.click(table.table_message(), label="My hand")
+    monkeypatch.setattr(panel, "build", building)
+    monkeypatch.setattr(pictures, "table_png", drawing_table)
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", answering)
+    await actor.click(hand.response, custom_id=pick(hand, "trade"))
+    assert answered[0]
+    assert order == [True]  # drawn once, after the answer
+    assert not env.errors
