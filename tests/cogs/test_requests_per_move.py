@@ -35,12 +35,18 @@ def kinds(requests: list[tuple[str, str]], table) -> list[str]:
     return out
 
 
+async def with_panel(env, bots):
+    """A started table whose player to act has opened a panel: (table, that
+    player, the panel's click result)."""
+    guild, table, actors = await start(env, bots)
+    actor = table.actor_to_act()
+    return table, actor, await actor.click(table.table_message(), label="My hand")
+
+
 async def test_a_knock_from_the_table_message_edits_the_open_panel_in_place(simcord_env,
                                                                            bots):
     env = simcord_env
-    guild, table, actors = await start(env, bots)
-    actor = table.actor_to_act()
-    panel = await actor.click(table.table_message(), label="My hand")
+    table, actor, panel = await with_panel(env, bots)
     assert "Knock" in str(panel.response.components)
     mark = len(env.http_requests)
     res = await table.knock(actor)
@@ -57,9 +63,7 @@ async def test_a_knock_from_the_table_message_edits_the_open_panel_in_place(simc
 
 async def test_a_knock_without_an_editable_panel_gets_a_new_one(simcord_env, bots):
     env = simcord_env
-    guild, table, actors = await start(env, bots)
-    actor = table.actor_to_act()
-    old = await actor.click(table.table_message(), label="My hand")
+    table, actor, old = await with_panel(env, bots)
     await env.advance_time(16 * 60)  # past the 15 minutes of the panel's token
     before = env.backend.get_message(table.channel.id, old.response.id)
     stored = (before.content, before.edited_timestamp)
@@ -82,9 +86,7 @@ async def test_a_knock_without_an_editable_panel_gets_a_new_one(simcord_env, bot
 
 async def test_a_refused_in_place_edit_falls_back_to_a_new_panel(simcord_env, bots):
     env = simcord_env
-    guild, table, actors = await start(env, bots)
-    actor = table.actor_to_act()
-    old = await actor.click(table.table_message(), label="My hand")
+    table, actor, old = await with_panel(env, bots)
     env.inject_error("PATCH", "/webhooks/*/messages/@original", status=404, code=10008,
                      message="Unknown Message", times=1)
     mark = len(env.http_requests)
