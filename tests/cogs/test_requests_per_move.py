@@ -169,12 +169,17 @@ async def test_a_refused_edit_at_the_deal_s_end_is_made_at_the_next_deal(simcord
     assert not table.message(old_id).components  # never a live button on an old deal
 
 
+async def bartered(env, bots):
+    """A started table where the player to act has offered a barter: (table, the
+    member the offer waits for)."""
+    guild, table, actors = await start(env, bots)
+    await table.barter(table.actor_to_act())
+    return table, table.members[table.live.member_of(table.live.deal.to_act)]
+
+
 async def test_a_refusal_is_answered_on_the_offer_and_edits_the_open_panel(simcord_env, bots):
     env = simcord_env
-    guild, table, actors = await start(env, bots)
-    actor = table.actor_to_act()
-    await table.barter(actor)
-    target = table.members[table.live.member_of(table.live.deal.to_act)]
+    table, target = await bartered(env, bots)
     panel = await target.click(table.table_message(), label="My hand")
     offer = table.offer_message(target)
     mark = len(env.http_requests)
@@ -199,10 +204,7 @@ async def test_a_refusal_is_answered_on_the_offer_and_edits_the_open_panel(simco
 
 async def test_a_refusal_without_a_panel_still_closes_the_offer_once(simcord_env, bots):
     env = simcord_env
-    guild, table, actors = await start(env, bots)
-    actor = table.actor_to_act()
-    await table.barter(actor)
-    target = table.members[table.live.member_of(table.live.deal.to_act)]
+    table, target = await bartered(env, bots)
     offer = table.offer_message(target)
     mark = len(env.http_requests)
     await table.refuse(target)
