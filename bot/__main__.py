@@ -212,7 +212,7 @@ def run_bot(db_path: str, shards: Shards | None = None,
         return 1
     except (OSError, discord.HTTPException) as exc:
         print(f"Cannot reach Discord ({type(exc).__name__}): check the network, or try "
-              "`python -m bot sandbox` offline.", file=sys.stderr)
+              "`./scripts/run sandbox` offline.", file=sys.stderr)
         return 1
 
 

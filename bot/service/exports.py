@@ -170,6 +170,12 @@ class _Packer:
         self._zip.close()
         return self._buffer.getvalue()
 
+    def discard(self) -> None:
+        """Drop an unfinished file (an export that failed): the zip is closed
+        with the buffer, so nothing is left to finish when it is collected."""
+        self._zip.close()
+        self._buffer.close()
+
 
 def size_text(size: int) -> str:
     """``size`` (bytes) for people: ``8 MiB``, ``40 KiB``, ``600 bytes``."""
@@ -359,18 +365,22 @@ class ServerExports:
         # server.json goes last (it counts the games): room is kept for it, its numbers
         # given up to 12 digits more
         reserve = _bound(len(_json(head, 1)) + 24)
-        for name, data in (("README.txt", README.encode()), ("ledger.json", _json(ledger, 1)),
-                           ("balances.json", _json(members, 1))):
-            if not await asyncio.to_thread(packer.add, name, data, reserve):
-                raise UserError(
-                    _("This server's ledger alone is larger than the {size} "
-                      "the bot may upload here: ask the bot's operator for a copy.").format(
-                          size=size_text(max_bytes)))
-        included, left_out = await self._pack_games(guild_id, packer, reserve)
-        head["games"].update(included=included, left_out=left_out)
-        if not await asyncio.to_thread(packer.add, "server.json", _json(head, 1)):
-            raise AssertionError("server.json did not fit the room kept for it")
-        data = await asyncio.to_thread(packer.close)
+        try:
+            for name, data in (("README.txt", README.encode()), ("ledger.json", _json(ledger, 1)),
+                               ("balances.json", _json(members, 1))):
+                if not await asyncio.to_thread(packer.add, name, data, reserve):
+                    raise UserError(
+                        _("This server's ledger alone is larger than the {size} "
+                          "the bot may upload here: ask the bot's operator for a copy.").format(
+                              size=size_text(max_bytes)))
+            included, left_out = await self._pack_games(guild_id, packer, reserve)
+            head["games"].update(included=included, left_out=left_out)
+            if not await asyncio.to_thread(packer.add, "server.json", _json(head, 1)):
+                raise AssertionError("server.json did not fit the room kept for it")
+            data = await asyncio.to_thread(packer.close)
+        except BaseException:
+            packer.discard()
+            raise
         return ServerExport(
             filename=f"commerce-server-{guild_id}-{now:%Y%m%d-%H%M%S}.zip", data=data,
             games=included, games_left_out=left_out, ledger_rows=len(rows),
