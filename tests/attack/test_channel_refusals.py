@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.attack.common import moderator
-from tests.cogs.helpers import answer_text
+from tests.cogs.helpers import RETRY_SETTLE, answer_text
 
-pytestmark = pytest.mark.simcord(settle_timeout=0.5, check_errors=False)
+pytestmark = pytest.mark.simcord(settle_timeout=RETRY_SETTLE, check_errors=False)
 
 REFUSALS = [(403, 50013, "Missing Permissions"), (403, 50001, "Missing Access"),
             (404, 10003, "Unknown Channel"), (429, 0, "You are being rate limited."),

@@ -9,10 +9,10 @@ import pytest
 
 from tests.attack.common import titles
 from tests.cogs.golden import offers_a_move
-from tests.cogs.helpers import BACKEND, restart
+from tests.cogs.helpers import BACKEND, RETRY_SETTLE, restart
 from tests.cogs.test_confirmations import choose, start
 
-pytestmark = [pytest.mark.simcord(settle_timeout=0.5),
+pytestmark = [pytest.mark.simcord(settle_timeout=RETRY_SETTLE),
               pytest.mark.skipif(BACKEND == "postgres", reason="sqlite error injected")]
 
 

@@ -9,10 +9,10 @@ import pytest
 
 from tests.attack.common import live_controls, titles
 from tests.cogs.golden import offers_a_move, title
-from tests.cogs.helpers import restart, rows
+from tests.cogs.helpers import RETRY_SETTLE, restart, rows
 from tests.cogs.test_confirmations import choose, start
 
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
+pytestmark = pytest.mark.simcord(settle_timeout=RETRY_SETTLE)
 
 PATCH = "/channels/*/messages/*"
 

@@ -14,8 +14,15 @@ from typing import Any
 from simcord.backend.serializers import message_payload
 from simcord.results import to_discord_message
 
+from bot.runtime.sending import RETRY_DELAYS
 from bot.storage import is_postgres_url
 from tests.storage.backends import Backend
+
+#: the settle timeout (real seconds) of tests whose Discord refuses requests: below the
+#: bot's first retry wait (1 s, ``bot.runtime.sending.RETRY_DELAYS``), so a click's settle
+#: leaves the retries to virtual time, with room for a click's real work on a loaded machine
+RETRY_SETTLE = 0.9
+assert RETRY_SETTLE < RETRY_DELAYS[0]
 
 #: a card named in text: the outline suits members read (bot/ui/cards.py) or the engine's own
 CARD_LABEL = re.compile(r"(?<![\w])(10|[2-9JQKA])[♣♦♥♠♧♢♡♤]")

@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tests.cogs.golden import title
-from tests.cogs.helpers import message_text, restart, rows
+from tests.cogs.helpers import RETRY_SETTLE, message_text, restart, rows
 from tests.cogs.test_confirmations import choose, start
 
-#: a click's settle leaves the bot's retry waits to virtual time
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
+pytestmark = pytest.mark.simcord(settle_timeout=RETRY_SETTLE)
 
 
 def refuse(env, method: str, path: str, status: int, times: int | None) -> None:
