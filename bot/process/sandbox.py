@@ -19,13 +19,23 @@ if TYPE_CHECKING:
     from .app import CommerceBot
 
 
-class _SimCordProbe(logging.Filter):
-    """Drops the one warning SimCord's own probe client causes at start (it is
-    built with no intents; the bot itself always has the guilds intent)."""
+class _Simulated(logging.Filter):
+    """Drops the start-up lines that would read as if the sandbox talked to
+    Discord: discord.py's warning caused by SimCord's own probe client (built with
+    no intents; the bot itself always has the guilds intent), its "logging in
+    using static token" (the token is SimCord's) and the bot's invite link (to an
+    application id SimCord made up)."""
+
+    #: (logger, the start of the message dropped)
+    DROPPED = (("discord.state", "Guilds intent seems to be disabled"),
+               ("discord.client", "logging in using static token"),
+               ("cogs.help", "invite link:"))
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """False for discord.py's "Guilds intent seems to be disabled" line."""
-        return not record.getMessage().startswith("Guilds intent seems to be disabled")
+        """False for one of the ``DROPPED`` lines."""
+        message = record.getMessage()
+        return not any(record.name == name and message.startswith(start)
+                       for name, start in self.DROPPED)
 
 
 #: seconds the sandbox page's server may take to close once the bot has stopped
@@ -62,7 +72,20 @@ async def run_sandbox(port: int = 8765, db_path: str | None = None,
         DatabaseUnavailable: ``db_path`` cannot be used (``bot.storage``).
         EndpointError: the endpoint cannot listen where it was told.
     """
-    logging.getLogger("discord.state").addFilter(_SimCordProbe())
+    simulated = _Simulated()
+    loggers = [logging.getLogger(name) for name in {name for name, _ in _Simulated.DROPPED}]
+    for logger in loggers:  # before SimCord is imported: its probe client warns then
+        logger.addFilter(simulated)
+    try:
+        return await _sandbox(port, db_path, seconds, endpoint)
+    finally:
+        for logger in loggers:
+            logger.removeFilter(simulated)
+
+
+async def _sandbox(port: int, db_path: str | None, seconds: float | None,
+                   endpoint: tuple[str, int] | None) -> int:
+    """``run_sandbox`` once the start-up lines it drops are filtered."""
     try:
         import simcord
     except ImportError:
