@@ -68,9 +68,10 @@ def shows(content: str, embed: discord.Embed, png: bytes,
             hashlib.blake2b(png, digest_size=16).digest())
 
 
-def moment(live: LiveTable, deadline: datetime.datetime | None, frame: bool,
-           ) -> tuple[object, ...]:
-    """Everything a table message's text, embed, picture and controls are drawn
+def moment(countdowns: Countdowns, live: LiveTable, frame: bool,
+           ) -> tuple[datetime.datetime | None, tuple[object, ...]]:
+    """The turn deadline a table message shows now (``turn_deadline``), and
+    everything a table message's text, embed, picture and controls are drawn
     from (``Publisher.head``, ``table_embed``, ``media.table_png``), as a key:
     the table's row, seats, game, deal and its operation count, shuffle log and
     events (its cuts), the turn deadline shown, ``frame``, the language and the
@@ -80,10 +81,11 @@ def moment(live: LiveTable, deadline: datetime.datetime | None, frame: bool,
     nothing again (``same_moment``)."""
     game, deal = live.game, live.deal
     log = game.shuffle_log if game is not None else None
-    return (live, game, deal, live.row, tuple(live.seats), len(game.deals) if game else 0,
-            len(deal.operations) if deal is not None else 0,
-            deal is not None and deal.finished, len(log.burned) if log is not None else 0,
-            len(live.events), deadline, frame, i18n.current(), deck.current())
+    deadline = turn_deadline(countdowns, live)
+    return deadline, (live, game, deal, live.row, tuple(live.seats),
+                      len(game.deals) if game else 0, len(deal.operations) if deal is not None else 0,
+                      deal is not None and deal.finished, len(log.burned) if log is not None else 0,
+                      len(live.events), deadline, frame, i18n.current(), deck.current())
 
 
 def same_moment(one: tuple[object, ...], other: tuple[object, ...]) -> bool:
@@ -91,6 +93,12 @@ def same_moment(one: tuple[object, ...], other: tuple[object, ...]) -> bool:
     objects (not only equal ones), and equal in the rest."""
     return (one[0] is other[0] and one[1] is other[1] and one[2] is other[2]
             and one[3:] == other[3:])
+
+
+def turn_deadline(countdowns: Countdowns, live: LiveTable) -> datetime.datetime | None:
+    """The turn deadline a table message shows now (``None``: none, or the deal is over)."""
+    deal = live.deal
+    return countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
 
 
 class Moments(Protocol):
@@ -171,11 +179,9 @@ class Publisher:
             the table message.
         places: the channels and threads tables play in (``bot.publishing.places``).
         commitments: each lobby's fair-shuffle message (``bot.publishing.commitments``).
-        shown: per table, its table message's id, what it shows (text,
-            embed, picture, controls) as last sent, and what that was drawn from
-            (``moment``): an edit that would change nothing is not made (nor drawn
-            when its ``moment`` is the same), and the picture is uploaded only when
-            it changed.
+        shown: per table, its table message's id, what it shows as last sent
+            and what from (``moment``): an edit that would change nothing is not
+            made (nor drawn), and the picture is uploaded only when it changed.
         showing: which step of its deal each table message shows, and the AI's
             pace (``bot.publishing.showing``).
     """
@@ -242,19 +248,11 @@ class Publisher:
         return self.client.get_partial_messageable(live.row.channel_id,
                                                    guild_id=live.row.guild_id)
 
-    def deadline(self, live: LiveTable) -> datetime.datetime | None:
-        """The turn deadline the table message shows now (``None``: none, or the
-        deal is over)."""
-        deal = live.deal
-        return (self.countdowns.turn_deadline(live) if deal is not None and not deal.finished
-                else None)
-
     def table_embed(self, live: LiveTable, deadline: datetime.datetime | None = None,
                     ) -> discord.Embed:
-        """The table message's embed now: the turn deadline (``deadline``, as
-        ``Publisher.deadline`` gives it: by default read now) as a relative
-        timestamp, and the table picture as its image."""
-        turn = self.deadline(live) if deadline is None else deadline
+        """The table message's embed now: the turn deadline (``deadline``; by default
+        ``turn_deadline``'s now) as a relative timestamp, and the table picture as its image."""
+        turn = turn_deadline(self.countdowns, live) if deadline is None else deadline
         return media.attach(render.table_embed(live, deadline=turn), media.TABLE_FILE)
 
     @in_server_language
@@ -307,8 +305,7 @@ class Publisher:
         if (interaction.response.is_done() or interaction.message is None
                 or interaction.message.id != message_id or message_id is None):
             return
-        content, view = self.head(live, frame)
-        deadline = self.deadline(live)
+        (content, view), (deadline, now) = self.head(live, frame), moment(self.countdowns, live, frame)
         embed, png = self.table_embed(live, deadline), media.table_png(live)
         try:
             await interaction.response.edit_message(
@@ -317,8 +314,7 @@ class Publisher:
                 allowed_mentions=ping(None if frame else render.ping_target(live)))
         except discord.HTTPException:
             return
-        self.shown[live.id] = (message_id, shows(content, embed, png, view),
-                               moment(live, deadline, frame))
+        self.shown[live.id] = (message_id, shows(content, embed, png, view), now)
         self.older.remember(live.id, message_id, [embed], bare=view is None)
         self.showing.mark(live)
 
@@ -327,9 +323,8 @@ class Publisher:
         """Post the deal's table message and remember it (failures are logged: the
         state is committed, and the watch posts a message that could not be);
         ``frame``: as ``head``."""
-        deadline = self.deadline(live)
-        (content, view), embed = self.head(live, frame), self.table_embed(live, deadline)
-        png = media.table_png(live)
+        (content, view), (deadline, now) = self.head(live, frame), moment(self.countdowns, live, frame)
+        embed, png = self.table_embed(live, deadline), media.table_png(live)
         try:
             msg = await retrying(lambda: self.channel(live).send(
                 content=content, embed=embed, file=media.picture_file(png),
@@ -339,8 +334,7 @@ class Publisher:
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
-        self.shown[live.id] = (msg.id, shows(content, embed, png, view),
-                               moment(live, deadline, frame))
+        self.shown[live.id] = (msg.id, shows(content, embed, png, view), now)
         self.older.remember(live.id, msg.id, [embed], bare=view is None)
         self.showing.mark(live)
         await self.service.posted(live, PostedMessage("table", msg.id))
@@ -450,14 +444,12 @@ class Publisher:
         message_id = live.row.table_message_id
         if message_id is None:
             return
-        deadline = self.deadline(live)
-        now = moment(live, deadline, frame)
+        deadline, now = moment(self.countdowns, live, frame)
         last = self.shown.get(live.id)
         if last is not None and last[0] == message_id and same_moment(last[2], now):
             return  # drawn from the same: it shows this already
         message = self.channel(live).get_partial_message(message_id)
-        content, view = self.head(live, frame)
-        embed = self.table_embed(live, deadline)
+        (content, view), embed = self.head(live, frame), self.table_embed(live, deadline)
         png = media.table_png(live)
         state = shows(content, embed, png, view)
         if last is not None and last[:2] == (message_id, state):
