@@ -717,7 +717,7 @@ class DiscardDeal(DealBase):
         )
 
     # -------------------------------------------------------- observation
-    def observation(self, seat: int | None = None) -> Observation:
+    def _observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see (``None``: the public view, no hand at all): its
         hand, its drawn card, a card offered to it; for everyone the discard top,
         stock size, chips and pots.

@@ -18,11 +18,12 @@ holds: ``to_act``, ``turn``, ``finished``, ``voided``, ``void()``,
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache, update_wrapper
-from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, Self, TypeVar
 
 from .cards import DECK, Card
 from .hands import Category
@@ -358,6 +359,11 @@ class DealBase(ABC):
     """
 
     family: ClassVar[Family]
+    #: ``_seen``: the observations made, with the state they were made at
+    #: (``observation``): (operation count, voided, showdown, seat -> observation),
+    #: or ``None``; a slot, so that ``vars(deal)`` holds the deal's state alone
+    __slots__ = ("__dict__", "_seen")
+    _seen: tuple[int, bool, Showdown | None, dict[int | None, Observation]] | None
     #: the seat whose turn it is (``None`` outside play: the dealer's choice,
     #: the horse, or once the deal is over)
     turn: int | None
@@ -382,6 +388,7 @@ class DealBase(ABC):
             raise ValueError("a deal needs at least two seats in play")
         if dealer not in seats:
             raise ValueError("the dealer must be in play")
+        self._seen = None
         self.rules = rules
         self.n = n_seats
         self.dealer = dealer
@@ -482,13 +489,48 @@ class DealBase(ABC):
             IllegalAction: the deal is already over.
         """
 
-    @abstractmethod
     def observation(self, seat: int | None = None) -> Observation:
-        """What ``seat`` may see (``None``: the public view, no hand at all).
+        """What ``seat`` may see (``None``: the public view, no hand at all): the
+        family's ``_observation``, made once per seat and state (an observation is
+        frozen, and a deal changes only through its actions and ``void``: a new
+        operation, the showdown or the void makes the next call observe again; a
+        copy of the deal observes afresh).
 
         Raises:
             ValueError: ``seat`` is not a seat.
         """
+        moves, voided, showdown = len(self.operations), self.voided, self.showdown
+        seen = self._seen
+        if seen is None or seen[0] != moves or seen[1] != voided or seen[2] is not showdown:
+            seen = self._seen = (moves, voided, showdown, {})
+        made = seen[3].get(seat)
+        if made is None:
+            made = seen[3][seat] = self._observation(seat)
+        return made
+
+    @abstractmethod
+    def _observation(self, seat: int | None) -> Observation:
+        """``observation(seat)`` made afresh: the family's own fields (``_observe``).
+
+        Raises:
+            ValueError: ``seat`` is not a seat.
+        """
+
+    def __copy__(self) -> Self:
+        """A shallow copy, without the observations made of this deal (``observation``)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone._seen = None
+        return clone
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """A deep copy, without the observations made of this deal (``observation``)."""
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            clone.__dict__[name] = copy.deepcopy(value, memo)
+        clone._seen = None
+        return clone
 
     @abstractmethod
     def cards_in_play(self) -> list[Card]:

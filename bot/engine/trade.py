@@ -433,7 +433,7 @@ class TradeDeal(DealBase):
             self._move(d, winner, 1, "penalty")
 
     # -------------------------------------------------------- observation
-    def observation(self, seat: int | None = None) -> Observation:
+    def _observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see (``None``: the public view, no hand at all).
 
         Raises:

@@ -634,7 +634,7 @@ class WidowDeal(DealBase):
         )
 
     # -------------------------------------------------------- observation
-    def observation(self, seat: int | None = None) -> Observation:
+    def _observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see (``None``: the public view, no hand at all). The
         oldway dealer choosing blind sees no hand (``blind``).
 

@@ -68,6 +68,39 @@ def shows(content: str, embed: discord.Embed, png: bytes,
             hashlib.blake2b(png, digest_size=16).digest())
 
 
+def moment(countdowns: Countdowns, live: LiveTable, frame: bool,
+           ) -> tuple[datetime.datetime | None, tuple[object, ...]]:
+    """The turn deadline a table message shows now (``turn_deadline``), and
+    everything a table message's text, embed, picture and controls are drawn
+    from (``Publisher.head``, ``table_embed``, ``media.table_png``), as a key:
+    the table's row, seats, game, deal and its operation count, shuffle log and
+    events (its cuts), the turn deadline shown, ``frame``, the language and the
+    deck. Rows and seats are frozen, and a deal and a game change only by their
+    operations and deals (the count of each is in the key): equal keys draw the
+    same message, so a refresh of a message that shows its key already draws
+    nothing again (``same_moment``)."""
+    game, deal = live.game, live.deal
+    log = game.shuffle_log if game is not None else None
+    deadline = turn_deadline(countdowns, live)
+    return deadline, (live, game, deal, live.row, tuple(live.seats),
+                      len(game.deals) if game else 0, len(deal.operations) if deal is not None else 0,
+                      deal is not None and deal.finished, len(log.burned) if log is not None else 0,
+                      len(live.events), deadline, frame, i18n.current(), deck.current())
+
+
+def same_moment(one: tuple[object, ...], other: tuple[object, ...]) -> bool:
+    """Whether two ``moment`` keys are the same: the same table, game and deal
+    objects (not only equal ones), and equal in the rest."""
+    return (one[0] is other[0] and one[1] is other[1] and one[2] is other[2]
+            and one[3:] == other[3:])
+
+
+def turn_deadline(countdowns: Countdowns, live: LiveTable) -> datetime.datetime | None:
+    """The turn deadline a table message shows now (``None``: none, or the deal is over)."""
+    deal = live.deal
+    return countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
+
+
 class Moments(Protocol):
     """What a refresh tells of the moments it shows, to whoever arms the timers
     (``bot.changes.after.Arming``): the publisher only says what it shows, at the
@@ -146,9 +179,9 @@ class Publisher:
             the table message.
         places: the channels and threads tables play in (``bot.publishing.places``).
         commitments: each lobby's fair-shuffle message (``bot.publishing.commitments``).
-        shown: per table, its table message's id and what it shows (text,
-            embed, picture, controls) as last sent: an edit that would change
-            nothing is not made, and the picture is uploaded only when it changed.
+        shown: per table, its table message's id, what it shows as last sent
+            and what from (``moment``): an edit that would change nothing is not
+            made (nor drawn), and the picture is uploaded only when it changed.
         showing: which step of its deal each table message shows, and the AI's
             pace (``bot.publishing.showing``).
     """
@@ -167,7 +200,7 @@ class Publisher:
         self.dirty: set[int] = set()
         self.panels = Panels(service, metrics)
         self.places = Places(client, service, metrics)
-        self.shown: dict[int, tuple[int, tuple[bytes, bytes]]] = {}
+        self.shown: dict[int, tuple[int, tuple[bytes, bytes], tuple[object, ...]]] = {}
         #: tables whose public messages are behind their state (an edit or post
         #: Discord refused for a while): the watch brings them up to date
         self.behind: set[int] = set()
@@ -215,14 +248,12 @@ class Publisher:
         return self.client.get_partial_messageable(live.row.channel_id,
                                                    guild_id=live.row.guild_id)
 
-    def table_embed(self, live: LiveTable) -> discord.Embed:
-        """The table message's embed now: the turn deadline as a relative
-        timestamp, and the table picture as its image."""
-        deal = live.deal
-        countdowns = self.countdowns
-        turn = countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
-        return media.attach(render.table_embed(
-            live, deadline=turn), media.TABLE_FILE)
+    def table_embed(self, live: LiveTable, deadline: datetime.datetime | None = None,
+                    ) -> discord.Embed:
+        """The table message's embed now: the turn deadline (``deadline``; by default
+        ``turn_deadline``'s now) as a relative timestamp, and the table picture as its image."""
+        turn = turn_deadline(self.countdowns, live) if deadline is None else deadline
+        return media.attach(render.table_embed(live, deadline=turn), media.TABLE_FILE)
 
     @in_server_language
     async def post_deal(self, live: LiveTable, *, paced: bool = True,
@@ -274,8 +305,8 @@ class Publisher:
         if (interaction.response.is_done() or interaction.message is None
                 or interaction.message.id != message_id or message_id is None):
             return
-        content, view = self.head(live, frame)
-        embed, png = self.table_embed(live), media.table_png(live)
+        (content, view), (deadline, now) = self.head(live, frame), moment(self.countdowns, live, frame)
+        embed, png = self.table_embed(live, deadline), media.table_png(live)
         try:
             await interaction.response.edit_message(
                 content=content, embed=embed, view=view,
@@ -283,7 +314,7 @@ class Publisher:
                 allowed_mentions=ping(None if frame else render.ping_target(live)))
         except discord.HTTPException:
             return
-        self.shown[live.id] = (message_id, shows(content, embed, png, view))
+        self.shown[live.id] = (message_id, shows(content, embed, png, view), now)
         self.older.remember(live.id, message_id, [embed], bare=view is None)
         self.showing.mark(live)
 
@@ -292,8 +323,8 @@ class Publisher:
         """Post the deal's table message and remember it (failures are logged: the
         state is committed, and the watch posts a message that could not be);
         ``frame``: as ``head``."""
-        (content, view), embed = self.head(live, frame), self.table_embed(live)
-        png = media.table_png(live)
+        (content, view), (deadline, now) = self.head(live, frame), moment(self.countdowns, live, frame)
+        embed, png = self.table_embed(live, deadline), media.table_png(live)
         try:
             msg = await retrying(lambda: self.channel(live).send(
                 content=content, embed=embed, file=media.picture_file(png),
@@ -303,7 +334,7 @@ class Publisher:
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
-        self.shown[live.id] = (msg.id, shows(content, embed, png, view))
+        self.shown[live.id] = (msg.id, shows(content, embed, png, view), now)
         self.older.remember(live.id, msg.id, [embed], bare=view is None)
         self.showing.mark(live)
         await self.service.posted(live, PostedMessage("table", msg.id))
@@ -413,13 +444,16 @@ class Publisher:
         message_id = live.row.table_message_id
         if message_id is None:
             return
+        deadline, now = moment(self.countdowns, live, frame)
+        last = self.shown.get(live.id)
+        if last is not None and last[0] == message_id and same_moment(last[2], now):
+            return  # drawn from the same: it shows this already
         message = self.channel(live).get_partial_message(message_id)
-        content, view = self.head(live, frame)
-        embed = self.table_embed(live)
+        (content, view), embed = self.head(live, frame), self.table_embed(live, deadline)
         png = media.table_png(live)
         state = shows(content, embed, png, view)
-        last = self.shown.get(live.id)
-        if last == (message_id, state):
+        if last is not None and last[:2] == (message_id, state):
+            self.shown[live.id] = (message_id, state, now)
             return
         changes: dict[str, Any] = {"content": content, "embed": embed, "view": view,
                                    "allowed_mentions": ping(None if frame else
@@ -430,7 +464,7 @@ class Publisher:
             return message.edit(**changes) if same_picture else message.edit(
                 **changes, attachments=[media.picture_file(png)])
         await (call() if frame else retrying(call, self.metrics))
-        self.shown[live.id] = (message_id, state)
+        self.shown[live.id] = (message_id, state, now)
         self.older.remember(live.id, message_id, [embed], bare=view is None)
 
     @in_server_language

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 from itertools import product
 
 import pytest
@@ -630,3 +631,20 @@ def test_observation_shows_only_ones_own_hand_until_the_showdown():
     deal.knock(1)
     assert deal.observation().showdown == deal.showdown
     assert deal.observation().finished
+
+
+def test_an_observation_is_made_once_per_state_and_never_outlives_it():
+    deal = worked_check_deal()
+    public, own = deal.observation(), deal.observation(1)
+    assert deal.observation() is public and deal.observation(1) is own  # the same state
+    assert deal.observation(2) is not own and deal.observation(2).hand == tuple(deal.hands[2])
+    clone, twin = copy.copy(deal), copy.deepcopy(deal)
+    twin.hands[1].reverse()  # a copy observes afresh: never what its original saw
+    assert twin.observation(1).hand == tuple(reversed(own.hand)) != own.hand
+    assert clone.observation(1) == own and clone.observation(1) is not own
+    deal.trade(1, deal.hands[1][0])
+    assert deal.observation(1).hand == tuple(deal.hands[1]) != own.hand
+    assert deal.observation().moves == public.moves + 1 and deal.observation().turn == 2
+    deal.void()  # no operation, yet another state: voided
+    assert deal.observation().finished and not public.finished
+    assert deal.observation(1) is deal.observation(1)
