@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import tasks
 
+from ..engine import AnyDeal
 from ..i18n import _
 from ..publishing.publisher import Publisher
 from ..runtime.sending import ping
@@ -94,6 +95,13 @@ class Timers:
         catch_up: the watch's catch-up of a table owing one without any change.
         next_deal_timers: table id -> the task dealing its next hand after the delay.
         turn_timers: table id -> the turn timer of the member to act.
+        quiet: table id -> the moment of its deal (the deal itself and its number
+            of operations so far: a deal changes only by an operation, or by its
+            end) and the guild's ``turn_timer`` (s) for which ``arm_turn_timer``
+            found that no turn timer is needed (the guild has none); the watch does
+            not decide that again until the deal, its operations or the setting
+            change (``_tend``). Arming or stopping the table's timer forgets it,
+            and so does a rebuilt table (new deal objects), a closed one and a stop.
         rounds: rounds of the watch run to their end so far.
         round_ended: when the latest of them ended (``time.monotonic``; ``None``
             before the first); ``lag`` is read from it.
@@ -119,6 +127,7 @@ class Timers:
         self.deadlines = publisher.countdowns.turns
         #: table id -> its "it is your move" reminder, deleted once the moment passed
         self.reminders: dict[int, discord.Message] = {}
+        self.quiet: dict[int, tuple[AnyDeal, int, int]] = {}
         #: what timers that ran out are doing (an automatic deal, the AI's move)
         self.acting: set[asyncio.Task[None]] = set()
         #: a round of the watch and what timers that ran out are doing, counted;
@@ -161,6 +170,7 @@ class Timers:
         self.turn_timers.clear()
         self.next_deals.clear()
         self.deadlines.clear()
+        self.quiet.clear()
 
     # ------------------------------------------------------------ the watch
     @tasks.loop(seconds=WATCH_EVERY)
@@ -200,16 +210,7 @@ class Timers:
         ``LOBBY_IDLE`` seconds is closed; every ``SWEEP_EVERY`` seconds, the
         channels finished games kept their guild's ``keep_days`` are removed.
         Failures are logged and tried again at the next tick."""
-        tables = {*self.service.tables, *self.service.stale, *self.service.ending}
-        for index, table_id in enumerate(sorted(tables)):
-            if index % TEND_BATCH == TEND_BATCH - 1:
-                await asyncio.sleep(0)  # a long round lets the clicks in between
-            try:
-                await self._tend(table_id)
-            except StorageFailure:
-                log.warning("table %s: still cannot write; will try again", table_id)
-            except Exception:
-                log.exception("table %s: the watch failed", table_id)
+        await self._tend_all()
         for table_id in self.service.idle_lobbies(LOBBY_IDLE):
             try:
                 closed = await self.service.close_idle(table_id, LOBBY_IDLE)
@@ -230,37 +231,67 @@ class Timers:
             if removed:
                 log.info("removed the channels of %s finished tables kept long enough", removed)
 
-    async def _tend(self, table_id: int) -> None:
+    async def _tend_all(self) -> None:
+        """Each open, stale or ending table, in order, gets what it needs
+        (``_tend``); every ``TEND_BATCH`` tables other work may run."""
+        tables = {*self.service.tables, *self.service.stale, *self.service.ending}
+        for index, table_id in enumerate(sorted(tables)):
+            if index % TEND_BATCH == TEND_BATCH - 1:
+                await asyncio.sleep(0)  # a long round lets the clicks in between
+            try:
+                step = self._tend(table_id)
+                if step is not None:
+                    await step
+            except StorageFailure:
+                log.warning("table %s: still cannot write; will try again", table_id)
+            except Exception:
+                log.exception("table %s: the watch failed", table_id)
+        if len(self.quiet) > len(self.service.tables):  # some closed without ``forget``
+            for gone in self.quiet.keys() - self.service.tables.keys():
+                del self.quiet[gone]
+
+    def _tend(self, table_id: int) -> Awaitable[None] | None:
+        """What the watch does for the table this round, not started yet (``None``:
+        nothing, decided without awaiting anything)."""
         # the watch never waits: what it publishes shows the latest state at once
         if self.service.lock.locked(table_id) or self.publisher.busy(table_id):
-            return  # a request is changing or publishing it; the next tick looks again
+            return None  # a request is changing or publishing it; the next tick looks again
         ended = self.service.ending.get(table_id)
         if ended is not None:  # its end is still to be shown
-            await self.catch_up(ended)
-            return
+            return self.catch_up(ended)
         if self.service.due(table_id):
-            await self._resume(table_id)
-            return
+            return self._resume(table_id)
         live = self.service.tables.get(table_id)
         if live is None:
-            return
+            return None
         if table_id in self.publisher.behind:
-            await self.catch_up(live)  # Discord refused an update
-            return
-        if await self._commit(live) or live.game is None or live.deal is None:
-            return
-        deal = live.deal
+            return self.catch_up(live)  # Discord refused an update
+        if self._commit_owed(live):
+            return self._commit(live)
+        game, deal = live.game, live.deal
+        if game is None or deal is None:
+            return None
         if deal.finished:
             unposted = deal.showdown is not None and live.deal_number not in live.announced
-            waiting = (not live.game.complete and live.row.next_deal_delay > 0
+            waiting = (not game.complete and live.row.next_deal_delay > 0
                        and not self.waiting(table_id))
-            if unposted or waiting:
-                await self.catch_up(live)
-        elif live.row.table_message_id is None:
+            return self.catch_up(live) if unposted or waiting else None
+        if live.row.table_message_id is None:
             # posts the table message a failed write lost
-            await self.catch_up(live)
-        elif table_id not in self.turn_timers:
-            await self.arm_turn_timer(live)
+            return self.catch_up(live)
+        if table_id in self.turn_timers or self._still_quiet(live, deal):
+            return None
+        return self.arm_turn_timer(live)
+
+    def _still_quiet(self, live: LiveTable, deal: AnyDeal) -> bool:
+        """Whether ``quiet`` holds the table's very moment (``deal`` with as many
+        operations) with the guild's ``turn_timer`` as it is now:
+        ``arm_turn_timer`` would decide again that no timer is needed."""
+        quiet = self.quiet.get(live.id)
+        if quiet is None or quiet[0] is not deal or quiet[1] != len(deal.operations):
+            return False
+        settings = self.service.known_settings(live.row.guild_id)
+        return settings is not None and settings.turn_timer == quiet[2]
 
     async def _resume(self, table_id: int) -> None:
         """Take the automatic step the table owes (``TableService.resume``) and show it."""
@@ -268,17 +299,18 @@ class Timers:
         if outcome is not None:
             await self.show(outcome, paced=False)
 
-    async def _commit(self, live: LiveTable) -> bool:
-        """Post a lobby's fair-shuffle message that a failure kept back (or a lobby
-        from before it had one); whether the watch tried."""
-        if (live.row.status != "lobby" or live.row.commitment_message_id is not None
-                or live.id in self.publisher.commitments.refused):
-            return False
+    def _commit_owed(self, live: LiveTable) -> bool:
+        """Whether the table is a lobby whose fair-shuffle message a failure kept
+        back (or a lobby from before it had one), for the watch to post."""
+        return (live.row.status == "lobby" and live.row.commitment_message_id is None
+                and live.id not in self.publisher.commitments.refused)
+
+    async def _commit(self, live: LiveTable) -> None:
+        """Post the lobby's fair-shuffle message owed (``_commit_owed``)."""
         try:
             await self.publisher.commitments.post(live)
         except discord.HTTPException:
             log.warning("table %s: the fair-shuffle message is still not posted", live.id)
-        return True
 
     # ------------------------------------------------------------ next deal
     def waiting(self, table_id: int) -> bool:
@@ -323,6 +355,7 @@ class Timers:
         turn = self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)
         self.reminders.pop(table_id, None)
+        self.quiet.pop(table_id, None)
         if turn is not None:
             turn.cancel()
 
@@ -331,6 +364,7 @@ class Timers:
         one starts when the table message shows it) and take its reminder away."""
         turn = self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)
+        self.quiet.pop(table_id, None)
         if turn is not None and turn is not asyncio.current_task():
             turn.cancel()
         await self.drop_reminder(table_id)
@@ -375,10 +409,12 @@ class Timers:
     async def arm_turn_timer(self, live: LiveTable) -> None:
         """Start the turn timer of the member to act, if the guild has one; one
         already running for this very moment of the deal (same deal, operation
-        count and seat) keeps its deadline, any other is stopped."""
+        count and seat) keeps its deadline, any other is stopped. A moment found
+        to need no timer (none in the guild) is remembered in ``quiet``."""
         deal = live.deal
         moment = (live.deal_number, len(deal.operations), deal.to_act) \
             if deal is not None and deal.to_act is not None else None
+        self.quiet.pop(live.id, None)  # decided again below
         running = self.turn_timers.get(live.id)
         known = self.deadlines.get(live.id)
         if (running is not None and not running.done() and known is not None
@@ -398,6 +434,10 @@ class Timers:
             return
         seconds = (await self.service.settings(live.row.guild_id)).turn_timer
         if seconds <= 0:
+            if (self.turn_timers.get(live.id) is None and live.deal is deal
+                    and self.service.tables.get(live.id) is live
+                    and (live.deal_number, len(deal.operations), deal.to_act) == moment):
+                self.quiet[live.id] = (deal, len(deal.operations), seconds)
             return
         deadline, slow = await schedule(self.service, live.id, moment, seconds,
                                         discord.utils.utcnow())
