@@ -157,6 +157,7 @@ async def bench(n_tables: int, rounds: int, runs: int, seed: int) -> dict[str, A
                          "max": max(ratios)},
         "tables": n_tables, "tables_mid_deal": mid_deal,
         "requests_during_rounds": requests, "tables_changed": changed, "errors": errors,
+        "not_idle": requests + changed + errors,
     }
     print(f"Watch round benchmark · SimCord {simcord.__version__} · Python "
           f"{sys.version.split()[0]} · {os.cpu_count()} CPU")
