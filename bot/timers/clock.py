@@ -25,13 +25,13 @@ from typing import Any, Protocol
 import discord
 from discord.ext import tasks
 
-from ..engine import AnyDeal
 from ..i18n import _
 from ..publishing.publisher import Publisher
 from ..runtime.sending import ping
 from ..service import LiveTable, Outcome, StorageFailure, TableService, UserError
 from ..service.locks import InFlight
 from ..ui import render
+from .quiet import QuietTables
 from .slow import Schedule, reminder_due, schedule
 
 log = logging.getLogger(__name__)
@@ -95,13 +95,8 @@ class Timers:
         catch_up: the watch's catch-up of a table owing one without any change.
         next_deal_timers: table id -> the task dealing its next hand after the delay.
         turn_timers: table id -> the turn timer of the member to act.
-        quiet: table id -> the moment of its deal (the deal itself and its number
-            of operations so far: a deal changes only by an operation, or by its
-            end) and the guild's ``turn_timer`` (s) for which ``arm_turn_timer``
-            found that no turn timer is needed (the guild has none); the watch does
-            not decide that again until the deal, its operations or the setting
-            change (``_tend``). Arming or stopping the table's timer forgets it,
-            and so does a rebuilt table (new deal objects), a closed one and a stop.
+        quiet: the tables whose moment ``arm_turn_timer`` found to need no turn
+            timer, which the watch does not decide again while it holds.
         rounds: rounds of the watch run to their end so far.
         round_ended: when the latest of them ended (``time.monotonic``; ``None``
             before the first); ``lag`` is read from it.
@@ -127,7 +122,7 @@ class Timers:
         self.deadlines = publisher.countdowns.turns
         #: table id -> its "it is your move" reminder, deleted once the moment passed
         self.reminders: dict[int, discord.Message] = {}
-        self.quiet: dict[int, tuple[AnyDeal, int, int]] = {}
+        self.quiet = QuietTables(service)
         #: what timers that ran out are doing (an automatic deal, the AI's move)
         self.acting: set[asyncio.Task[None]] = set()
         #: a round of the watch and what timers that ran out are doing, counted;
@@ -246,13 +241,10 @@ class Timers:
                 log.warning("table %s: still cannot write; will try again", table_id)
             except Exception:
                 log.exception("table %s: the watch failed", table_id)
-        if len(self.quiet) > len(self.service.tables):  # some closed without ``forget``
-            for gone in self.quiet.keys() - self.service.tables.keys():
-                del self.quiet[gone]
+        self.quiet.keep_only(self.service.tables.keys())
 
     def _tend(self, table_id: int) -> Awaitable[None] | None:
-        """What the watch does for the table this round, not started yet (``None``:
-        nothing, decided without awaiting anything)."""
+        """What the watch does for the table now, not yet started (``None``: nothing)."""
         # the watch never waits: what it publishes shows the latest state at once
         if self.service.lock.locked(table_id) or self.publisher.busy(table_id):
             return None  # a request is changing or publishing it; the next tick looks again
@@ -266,8 +258,8 @@ class Timers:
             return None
         if table_id in self.publisher.behind:
             return self.catch_up(live)  # Discord refused an update
-        if self._commit_owed(live):
-            return self._commit(live)
+        if self.publisher.commitments.owed(live):
+            return self.publisher.commitments.post_owed(live)
         game, deal = live.game, live.deal
         if game is None or deal is None:
             return None
@@ -279,38 +271,15 @@ class Timers:
         if live.row.table_message_id is None:
             # posts the table message a failed write lost
             return self.catch_up(live)
-        if table_id in self.turn_timers or self._still_quiet(live, deal):
+        if table_id in self.turn_timers or self.quiet.holds(live, deal):
             return None
         return self.arm_turn_timer(live)
-
-    def _still_quiet(self, live: LiveTable, deal: AnyDeal) -> bool:
-        """Whether ``quiet`` holds the table's very moment (``deal`` with as many
-        operations) with the guild's ``turn_timer`` as it is now:
-        ``arm_turn_timer`` would decide again that no timer is needed."""
-        quiet = self.quiet.get(live.id)
-        if quiet is None or quiet[0] is not deal or quiet[1] != len(deal.operations):
-            return False
-        settings = self.service.known_settings(live.row.guild_id)
-        return settings is not None and settings.turn_timer == quiet[2]
 
     async def _resume(self, table_id: int) -> None:
         """Take the automatic step the table owes (``TableService.resume``) and show it."""
         outcome = await self.service.resume(table_id)
         if outcome is not None:
             await self.show(outcome, paced=False)
-
-    def _commit_owed(self, live: LiveTable) -> bool:
-        """Whether the table is a lobby whose fair-shuffle message a failure kept
-        back (or a lobby from before it had one), for the watch to post."""
-        return (live.row.status == "lobby" and live.row.commitment_message_id is None
-                and live.id not in self.publisher.commitments.refused)
-
-    async def _commit(self, live: LiveTable) -> None:
-        """Post the lobby's fair-shuffle message owed (``_commit_owed``)."""
-        try:
-            await self.publisher.commitments.post(live)
-        except discord.HTTPException:
-            log.warning("table %s: the fair-shuffle message is still not posted", live.id)
 
     # ------------------------------------------------------------ next deal
     def waiting(self, table_id: int) -> bool:
@@ -355,7 +324,7 @@ class Timers:
         turn = self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)
         self.reminders.pop(table_id, None)
-        self.quiet.pop(table_id, None)
+        self.quiet.forget(table_id)
         if turn is not None:
             turn.cancel()
 
@@ -364,7 +333,7 @@ class Timers:
         one starts when the table message shows it) and take its reminder away."""
         turn = self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)
-        self.quiet.pop(table_id, None)
+        self.quiet.forget(table_id)
         if turn is not None and turn is not asyncio.current_task():
             turn.cancel()
         await self.drop_reminder(table_id)
@@ -414,7 +383,7 @@ class Timers:
         deal = live.deal
         moment = (live.deal_number, len(deal.operations), deal.to_act) \
             if deal is not None and deal.to_act is not None else None
-        self.quiet.pop(live.id, None)  # decided again below
+        self.quiet.forget(live.id)  # decided again below
         running = self.turn_timers.get(live.id)
         known = self.deadlines.get(live.id)
         if (running is not None and not running.done() and known is not None
@@ -434,10 +403,8 @@ class Timers:
             return
         seconds = (await self.service.settings(live.row.guild_id)).turn_timer
         if seconds <= 0:
-            if (self.turn_timers.get(live.id) is None and live.deal is deal
-                    and self.service.tables.get(live.id) is live
-                    and (live.deal_number, len(deal.operations), deal.to_act) == moment):
-                self.quiet[live.id] = (deal, len(deal.operations), seconds)
+            if self.turn_timers.get(live.id) is None:  # none armed meanwhile
+                self.quiet.remember(live, deal, moment, seconds)
             return
         deadline, slow = await schedule(self.service, live.id, moment, seconds,
                                         discord.utils.utcnow())

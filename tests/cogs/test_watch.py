@@ -104,7 +104,7 @@ async def test_a_turn_timer_turned_on_mid_deal_is_armed_at_the_next_round(simcor
     table, ann, mod, general = await quiet_table(env, bots)
     bot, live = table.bot, table.live
     assert live.id not in bot.timers.turn_timers and not reminded(table, ann)
-    assert bot.timers.quiet.get(live.id, (None,))[0] is live.deal  # remembered as quiet
+    assert bot.timers.quiet.moments[live.id][0] is live.deal  # remembered as quiet
     res = await mod.slash(general, "commerce-admin settings", turn_timer=40)
     assert "40" in answer_text(res), answer_text(res)
     await assert_the_turn_timer_runs(env, table, ann, 40)
@@ -191,13 +191,13 @@ async def test_what_the_watch_remembers_follows_the_deal_and_goes_with_the_table
     table, ann, mod, general = await quiet_table(env, bots)
     bot, table_id = table.bot, table.live.id
     first = table.live.deal
-    assert bot.timers.quiet[table_id][0] is first
+    assert bot.timers.quiet.moments[table_id][0] is first
     # a new deal: the moment remembered is the new deal's
     await table.knock(ann)
     await until_ann_acts(env, table)
     await env.advance_time(WATCH_EVERY + 1)
     assert table.live.deal is not first
-    assert bot.timers.quiet[table_id][0] is table.live.deal
+    assert bot.timers.quiet.moments[table_id][0] is table.live.deal
     # a closed table: forgotten at its end
     res = await ann.slash(table.channel, "commerce end")
     assert table_id not in bot.service.tables, answer_text(res)
