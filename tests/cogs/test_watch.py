@@ -54,15 +54,15 @@ async def test_a_round_of_the_watch_lets_other_work_in(simcord_env, bots, monkey
 # A round decides "no turn timer is needed" once per moment of a deal and remembers
 # it (``Timers.quiet``); these tests show that what it remembers never keeps the
 # watch from doing what the table needs.
-async def quiet_table(env, bots, *, timer: int = 0):
-    """A guild whose manager set its turn timer to ``timer`` (0: none), and member
+async def quiet_table(env, bots):
+    """A guild whose manager turned its turn timer off, and member
     ann at a table with two AI seats, to act in an unfinished deal, after a few
     rounds of the watch. Returns (table, ann, manager, general channel)."""
     guild = env.create_guild()
     general = guild.create_text_channel("general")
     managers = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(env.create_user("mod"), roles=[managers])
-    res = await mod.slash(general, "commerce-admin settings", turn_timer=timer)
+    res = await mod.slash(general, "commerce-admin settings", turn_timer=0)
     assert res.ephemeral and "turn timer" in answer_text(res), answer_text(res)
     ann = guild.add_member(env.create_user("ann"))
     await ann.slash(general, "commerce new")
