@@ -6,6 +6,7 @@ failure kept back.
 
 from __future__ import annotations
 
+import logging
 from typing import Protocol
 
 import discord
@@ -14,6 +15,8 @@ from ..runtime.language import in_server_language
 from ..runtime.sending import NO_PINGS, retrying
 from ..service import LiveTable, TableService
 from ..ui import proofs
+
+log = logging.getLogger(__name__)
 
 
 class Publishing(Protocol):
@@ -41,6 +44,21 @@ class Commitments:
         """Nothing refused yet."""
         self.publisher = publisher
         self.refused: set[int] = set()
+
+    def owed(self, live: LiveTable) -> bool:
+        """Whether the watch is to post the lobby's fair-shuffle message: a failure
+        kept it back (or the lobby is from before it had one), and its channel has
+        not refused it."""
+        return (live.row.status == "lobby" and live.row.commitment_message_id is None
+                and live.id not in self.refused)
+
+    async def post_owed(self, live: LiveTable) -> None:
+        """``post`` for the watch: Discord's refusal is logged (the next round of the
+        watch tries again, unless the channel refused it for good: ``refused``)."""
+        try:
+            await self.post(live)
+        except discord.HTTPException:
+            log.warning("table %s: the fair-shuffle message is still not posted", live.id)
 
     @in_server_language
     async def post(self, live: LiveTable) -> LiveTable:

@@ -19,13 +19,15 @@ class Progress(ServiceBase):
         if table_id in self.stale:
             return True
         live = self.tables.get(table_id)
-        if live is None or live.game is None or live.row.status != "playing":
+        if live is None:
             return False
-        if not live.game.deals:
+        game = live.game  # read once: the watch asks this of every table every round
+        if game is None or live.row.status != "playing":
+            return False
+        if not game.deals:
             return True
-        deal = live.deal
-        return (deal is not None and not deal.finished and deal.to_act is not None
-                and live.is_ai(deal.to_act))
+        seat = game.deals[-1].to_act  # None once the deal is finished
+        return seat is not None and live.is_ai(seat)
 
     async def resume(self, table_id: int) -> Outcome | None:
         """Take the automatic step the table owes (see ``due``): rebuild it, deal

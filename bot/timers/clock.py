@@ -31,6 +31,7 @@ from ..runtime.sending import ping
 from ..service import LiveTable, Outcome, StorageFailure, TableService, UserError
 from ..service.locks import InFlight
 from ..ui import render
+from .quiet import QuietTables
 from .slow import Schedule, reminder_due, schedule
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,8 @@ class Timers:
         catch_up: the watch's catch-up of a table owing one without any change.
         next_deal_timers: table id -> the task dealing its next hand after the delay.
         turn_timers: table id -> the turn timer of the member to act.
+        quiet: the tables whose moment ``arm_turn_timer`` found to need no turn
+            timer, which the watch does not decide again while it holds.
         rounds: rounds of the watch run to their end so far.
         round_ended: when the latest of them ended (``time.monotonic``; ``None``
             before the first); ``lag`` is read from it.
@@ -119,6 +122,7 @@ class Timers:
         self.deadlines = publisher.countdowns.turns
         #: table id -> its "it is your move" reminder, deleted once the moment passed
         self.reminders: dict[int, discord.Message] = {}
+        self.quiet = QuietTables(service)
         #: what timers that ran out are doing (an automatic deal, the AI's move)
         self.acting: set[asyncio.Task[None]] = set()
         #: a round of the watch and what timers that ran out are doing, counted;
@@ -161,6 +165,7 @@ class Timers:
         self.turn_timers.clear()
         self.next_deals.clear()
         self.deadlines.clear()
+        self.quiet.clear()
 
     # ------------------------------------------------------------ the watch
     @tasks.loop(seconds=WATCH_EVERY)
@@ -200,16 +205,7 @@ class Timers:
         ``LOBBY_IDLE`` seconds is closed; every ``SWEEP_EVERY`` seconds, the
         channels finished games kept their guild's ``keep_days`` are removed.
         Failures are logged and tried again at the next tick."""
-        tables = {*self.service.tables, *self.service.stale, *self.service.ending}
-        for index, table_id in enumerate(sorted(tables)):
-            if index % TEND_BATCH == TEND_BATCH - 1:
-                await asyncio.sleep(0)  # a long round lets the clicks in between
-            try:
-                await self._tend(table_id)
-            except StorageFailure:
-                log.warning("table %s: still cannot write; will try again", table_id)
-            except Exception:
-                log.exception("table %s: the watch failed", table_id)
+        await self._tend_all()
         for table_id in self.service.idle_lobbies(LOBBY_IDLE):
             try:
                 closed = await self.service.close_idle(table_id, LOBBY_IDLE)
@@ -230,55 +226,60 @@ class Timers:
             if removed:
                 log.info("removed the channels of %s finished tables kept long enough", removed)
 
-    async def _tend(self, table_id: int) -> None:
+    async def _tend_all(self) -> None:
+        """Each open, stale or ending table, in order, gets what it needs
+        (``_tend``); every ``TEND_BATCH`` tables other work may run."""
+        tables = {*self.service.tables, *self.service.stale, *self.service.ending}
+        for index, table_id in enumerate(sorted(tables)):
+            if index % TEND_BATCH == TEND_BATCH - 1:
+                await asyncio.sleep(0)  # a long round lets the clicks in between
+            try:
+                step = self._tend(table_id)
+                if step is not None:
+                    await step
+            except StorageFailure:
+                log.warning("table %s: still cannot write; will try again", table_id)
+            except Exception:
+                log.exception("table %s: the watch failed", table_id)
+        self.quiet.keep_only(self.service.tables.keys())
+
+    def _tend(self, table_id: int) -> Awaitable[None] | None:
+        """What the watch does for the table now, not yet started (``None``: nothing)."""
         # the watch never waits: what it publishes shows the latest state at once
         if self.service.lock.locked(table_id) or self.publisher.busy(table_id):
-            return  # a request is changing or publishing it; the next tick looks again
+            return None  # a request is changing or publishing it; the next tick looks again
         ended = self.service.ending.get(table_id)
         if ended is not None:  # its end is still to be shown
-            await self.catch_up(ended)
-            return
+            return self.catch_up(ended)
         if self.service.due(table_id):
-            await self._resume(table_id)
-            return
+            return self._resume(table_id)
         live = self.service.tables.get(table_id)
         if live is None:
-            return
+            return None
         if table_id in self.publisher.behind:
-            await self.catch_up(live)  # Discord refused an update
-            return
-        if await self._commit(live) or live.game is None or live.deal is None:
-            return
-        deal = live.deal
+            return self.catch_up(live)  # Discord refused an update
+        if self.publisher.commitments.owed(live):
+            return self.publisher.commitments.post_owed(live)
+        game, deal = live.game, live.deal
+        if game is None or deal is None:
+            return None
         if deal.finished:
             unposted = deal.showdown is not None and live.deal_number not in live.announced
-            waiting = (not live.game.complete and live.row.next_deal_delay > 0
+            waiting = (not game.complete and live.row.next_deal_delay > 0
                        and not self.waiting(table_id))
-            if unposted or waiting:
-                await self.catch_up(live)
-        elif live.row.table_message_id is None:
+            return self.catch_up(live) if unposted or waiting else None
+        if live.row.table_message_id is None:
             # posts the table message a failed write lost
-            await self.catch_up(live)
-        elif table_id not in self.turn_timers:
-            await self.arm_turn_timer(live)
+            return self.catch_up(live)
+        if table_id in self.turn_timers or self.quiet.holds(live, deal):
+            return None
+        return self.arm_turn_timer(live)
 
     async def _resume(self, table_id: int) -> None:
         """Take the automatic step the table owes (``TableService.resume``) and show it."""
         outcome = await self.service.resume(table_id)
         if outcome is not None:
             await self.show(outcome, paced=False)
-
-    async def _commit(self, live: LiveTable) -> bool:
-        """Post a lobby's fair-shuffle message that a failure kept back (or a lobby
-        from before it had one); whether the watch tried."""
-        if (live.row.status != "lobby" or live.row.commitment_message_id is not None
-                or live.id in self.publisher.commitments.refused):
-            return False
-        try:
-            await self.publisher.commitments.post(live)
-        except discord.HTTPException:
-            log.warning("table %s: the fair-shuffle message is still not posted", live.id)
-        return True
 
     # ------------------------------------------------------------ next deal
     def waiting(self, table_id: int) -> bool:
@@ -323,6 +324,7 @@ class Timers:
         turn = self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)
         self.reminders.pop(table_id, None)
+        self.quiet.forget(table_id)
         if turn is not None:
             turn.cancel()
 
@@ -331,6 +333,7 @@ class Timers:
         one starts when the table message shows it) and take its reminder away."""
         turn = self.turn_timers.pop(table_id, None)
         self.deadlines.pop(table_id, None)
+        self.quiet.forget(table_id)
         if turn is not None and turn is not asyncio.current_task():
             turn.cancel()
         await self.drop_reminder(table_id)
@@ -375,10 +378,12 @@ class Timers:
     async def arm_turn_timer(self, live: LiveTable) -> None:
         """Start the turn timer of the member to act, if the guild has one; one
         already running for this very moment of the deal (same deal, operation
-        count and seat) keeps its deadline, any other is stopped."""
+        count and seat) keeps its deadline, any other is stopped. A moment found
+        to need no timer (none in the guild) is remembered in ``quiet``."""
         deal = live.deal
         moment = (live.deal_number, len(deal.operations), deal.to_act) \
             if deal is not None and deal.to_act is not None else None
+        self.quiet.forget(live.id)  # decided again below
         running = self.turn_timers.get(live.id)
         known = self.deadlines.get(live.id)
         if (running is not None and not running.done() and known is not None
@@ -398,6 +403,8 @@ class Timers:
             return
         seconds = (await self.service.settings(live.row.guild_id)).turn_timer
         if seconds <= 0:
+            if self.turn_timers.get(live.id) is None:  # none armed meanwhile
+                self.quiet.remember(live, deal, moment, seconds)
             return
         deadline, slow = await schedule(self.service, live.id, moment, seconds,
                                         discord.utils.utcnow())
