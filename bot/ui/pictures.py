@@ -1004,7 +1004,10 @@ def _index(colour: tuple[int, int, int]) -> int:
 def draw_hand(scene: HandScene) -> bytes:
     """PNG of a hand scene (cached by scene). The cards lie on plain felt, so
     they are pasted already mapped to the palette, shadow included; the words
-    below them are drawn on a strip of felt, mapped to the palette alone."""
+    below them are drawn on a strip of felt, mapped to the palette alone. All
+    of it is pasted on plain felt already mapped and framed (``_framed``: one
+    pixel to the right), whose pixels are the PNG's rows (``_canvas``): the
+    picture is never copied before encoding."""
     main = len(scene.cards) or scene.backs
     ch = card_height(HAND_CARD)
     row = main * HAND_CARD + max(0, main - 1) * HAND_GAP
@@ -1012,29 +1015,37 @@ def draw_hand(scene: HandScene) -> bytes:
     width = max(row + side, 3 * HAND_CARD + 2 * HAND_GAP) + 2 * HAND_PAD
     cards_h = ch + 16 if main or scene.extra else 0
     height = HAND_PAD + cards_h + 44 + (32 if scene.note else 0) + HAND_PAD - 8
-    img = _felt((width, height)).copy()
+    img, rows = _canvas(_hand_felt((width, height)))
     # the words' strip: under every card (the whole picture when there is none)
     below = HAND_PAD + ch + _shadow_offset(HAND_CARD) if cards_h else 0
     x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
     faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
     for card in faces:
-        _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x, HAND_PAD))
+        _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x + 1, HAND_PAD))
         x += HAND_CARD + HAND_GAP
     centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
     labels: list[tuple[str, int]] = []
     if scene.extra:
         x += 24 - HAND_GAP if main else 0
-        if main:
-            ImageDraw.Draw(img).line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10),
-                                     fill=_index(SOFT), width=2)
+        if main:  # a rule 2 pixels wide, as ``ImageDraw.line`` draws it from top to bottom
+            top, bottom = HAND_PAD + 10, HAND_PAD + ch - 10
+            img.im.paste(_index(SOFT), (x - 12 + 1, top, x - 10 + 1, bottom + 1))
         for label, card in scene.extra:
-            _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x, HAND_PAD))
+            _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x + 1, HAND_PAD))
             labels.append((label, x + HAND_CARD // 2))
             x += HAND_CARD + HAND_GAP
-    img.paste(_hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
+    _put(img, _hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
                           HAND_PAD + cards_h + 22 - below, centre if main else width // 2,
-                          scene.caption, scene.note), (0, below))
-    return _encode(img, inks=scene.inks)
+                          scene.caption, scene.note), (1, below))
+    return png_file.encode_rows(rows, width, height, _palette_bytes(scene.inks))
+
+
+@lru_cache(maxsize=8)
+def _hand_felt(size: tuple[int, int]) -> Image.Image:
+    """Plain felt of ``size`` (a hand picture's), mapped to the palette and framed
+    (``_framed``): a few sizes (three or four cards, a drawn or offered card
+    beside them, a note below)."""
+    return _framed(_felt(size))
 
 
 @lru_cache(maxsize=64)
@@ -2640,6 +2651,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _row_plate.cache_clear()
         _felt.cache_clear()
         _framed_felt.cache_clear()
+        _hand_felt.cache_clear()
         _ROWS.clear()
         _row_plate_part.cache_clear()
         _card_on_plate.cache_clear()
