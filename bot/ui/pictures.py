@@ -54,11 +54,9 @@ from typing import NamedTuple, TypeAlias
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, _imaging
 
-from ..engine import Observation, Showdown, describe
+from ..engine import Observation, Ranking, Showdown, describe
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
-from ..engine.hands import Ranking
-from ..i18n import N_, _, current
-from ..i18n.deck import current as deck_now
+from ..i18n import N_, _, current, deck
 from . import fonts
 from . import png as png_file
 from .cards import card_label, hand_label
@@ -981,7 +979,7 @@ def hand_alt(obs: Observation) -> str:
     Raises:
         ValueError: ``obs`` is the public observation.
     """
-    return _hand_alt(hand_parts(obs), deck_now(), current())
+    return _hand_alt(hand_parts(obs), deck.current(), current())
 
 
 #: hand pictures and descriptions kept (``_hand_png``, ``_hand_alt``), each by its
@@ -1020,7 +1018,7 @@ def hand_png(obs: Observation, inks: Ink = SUIT_INK) -> bytes:
     Raises:
         ValueError: ``obs`` is the public observation.
     """
-    return _hand_png(hand_parts(obs), inks, deck_now(), current())
+    return _hand_png(hand_parts(obs), inks, deck.current(), current())
 
 
 @lru_cache(maxsize=HANDS_KEPT)
