@@ -175,9 +175,10 @@ def layout(grouped: list[tuple[str, list[Decision]]], focus: str | None) -> dict
 
 def controls_view(live: LiveTable, seat: int, focus: str | None,
                   grouped: list[tuple[str, list[Decision]]] | None = None,
-                  ) -> discord.ui.View | None:
+                  obs: Observation | None = None) -> discord.ui.View | None:
     """The panel's controls for ``seat`` now (``None`` when it has none);
-    ``grouped``: ``groups(deal, seat)`` already made."""
+    ``grouped``: ``groups(deal, seat)`` already made; ``obs``: the seat's
+    observation ``deal.observation(seat)``, likewise."""
     deal = live.deal
     assert deal is not None
     if grouped is None:
@@ -185,7 +186,8 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
     if not grouped:
         return None
     menus = layout(grouped, focus)
-    obs = deal.observation(seat)
+    if obs is None:
+        obs = deal.observation(seat)
     neighbour = neighbour_name(live, deal, seat)
     seq = len(deal.operations)
     table, number = live.id, live.deal_number
@@ -247,7 +249,7 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
         neighbour = neighbour_name(live, deal, seat)
         lines.append(_(CONTROLS[focus].prompt).format(
             neighbour=names.markdown_safe(neighbour) if neighbour else _("your neighbour")))
-    view = controls_view(live, seat, focus, grouped) if controls else None
+    view = controls_view(live, seat, focus, grouped, obs) if controls else None
     picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
     file = hand_file(obs, picture) if picture is not None else None
     return Panel("\n".join(lines), file, view, key, picture)
@@ -260,19 +262,19 @@ def key_of(live: LiveTable, seat: int, *, focus: str | None = None, note: str = 
     seat's observation, its fifth the focus ``build`` keeps (``None`` when the
     menu asked for is not the seat's to use now), its last but one the language and
     the one before the deck (``bot.i18n.deck``) it is worded and drawn in."""
-    deal = live.deal
-    assert deal is not None
-    return _key(live, seat, groups(deal, seat), focus=focus, note=note, controls=controls)
+    return _key(live, seat, None, focus=focus, note=note, controls=controls)
 
 
-def _key(live: LiveTable, seat: int, grouped: list[tuple[str, list[Decision]]], *,
+def _key(live: LiveTable, seat: int, grouped: list[tuple[str, list[Decision]]] | None, *,
          focus: str | None, note: str, controls: bool) -> tuple[Any, ...]:
-    """``key_of``, ``grouped`` (``groups(deal, seat)``) already made."""
+    """``key_of``, ``grouped`` (``groups(deal, seat)``) already made (``None``:
+    made here, only when a focus is asked for: whether it is the seat's to use)."""
     deal = live.deal
     assert deal is not None
     obs = deal.observation(seat)
-    legal = {name for name, _ in grouped}
-    focus = focus if focus in legal and focus in choices.SELECTS else None
+    if focus is not None:
+        legal = {name for name, _ in (groups(deal, seat) if grouped is None else grouped)}
+        focus = focus if focus in legal and focus in choices.SELECTS else None
     return (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
             controls, deck.current(), i18n.current(), obs)
 
