@@ -196,26 +196,26 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
     singles: list[discord.ui.Item[Any]] = []
     for name, decisions in sorted(grouped, key=lambda g: g[0] != focus):
         if name not in choices.SELECTS:
-            singles.append(PickButton(table, number, seq, name, label=pick_label(
+            singles.append(PickButton.button(table, number, seq, name, label=pick_label(
                 name, decisions[0], obs, live, neighbour), style=_style(name)))
             continue
         if menus[name]:
-            select = CardSelect(table, number, seq, name, picker_options(live, seat, name),
-                                placeholder=menu_placeholder(name, neighbour))
+            select = CardSelect.menu(table, number, seq, name, picker_options(live, seat, name),
+                                     placeholder=menu_placeholder(name, neighbour))
             select.row = row
             items.append(select)
             row += 1
             continue
         for i, decision in enumerate(decisions):
-            items.append(PickButton(
+            items.append(PickButton.button(
                 table, number, seq, choices.control(decision), choices.value(decision),
                 label=pick_label(name, decision, obs, live, neighbour), style=_style(name),
                 row=row + i // PER_ROW))
         row += -(-len(decisions) // PER_ROW)
     if live.row.coach and deal.to_act == seat and not deal.finished:
         hint = CONTROLS["hint"]
-        singles.append(PickButton(table, number, seq, "hint", label=_(hint.label),
-                                  style=hint.on_panel))
+        singles.append(PickButton.button(table, number, seq, "hint", label=_(hint.label),
+                                         style=hint.on_panel))
     for i, item in enumerate(singles):
         item.row = row + i // PER_ROW
     return dynamic_view(*items, *singles)
