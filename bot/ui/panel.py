@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -121,6 +122,19 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     label (``controls.CONTROLS``), or the decision with its card ("Trade K♥")."""
     if name in BUTTONS:
         return _(CONTROLS[name].label)
+    if name in PLAIN_PICKS:
+        return plain_label(name, decision, neighbour)
+    if name == Action.OFFER and decision.target is not None:
+        card = card_label(decision.card) if decision.card is not None else ""
+        return _("Offer {card} to {name}").format(card=card,
+                                                   name=render.seat_label(live, decision.target))
+    text = outline_suits(choice_words(choices.label(decision, obs, seat_labeller(live))))
+    return text[:1].upper() + text[1:]
+
+
+def plain_label(name: str, decision: Decision, neighbour: str | None) -> str:
+    """``pick_label`` of a control of ``PLAIN_PICKS`` (Trade, Barter, Accept), whose
+    words come from ``decision`` and the barter partner's name alone."""
     card = card_label(decision.card) if decision.card is not None else ""
     then_knock = _(" and knock") if decision.knock else ""
     if name == Action.TRADE:
@@ -128,13 +142,23 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     if name == Action.BARTER:
         partner = _(" with {neighbour}").format(neighbour=neighbour) if neighbour else ""
         return f"{_(CONTROLS[name].label)} {card}{partner}{then_knock}"
-    if name == Action.ACCEPT:
-        return _("Give {card}").format(card=card)
-    if name == Action.OFFER and decision.target is not None:
-        return _("Offer {card} to {name}").format(card=card,
-                                                   name=render.seat_label(live, decision.target))
-    text = outline_suits(choice_words(choices.label(decision, obs, seat_labeller(live))))
-    return text[:1].upper() + text[1:]
+    return _("Give {card}").format(card=card)
+
+
+#: the controls whose buttons' words come from the decision and the neighbour's
+#: name alone (``pick_label``): their buttons are worded once (``_plain_pick``)
+PLAIN_PICKS = frozenset({Action.TRADE, Action.BARTER, Action.ACCEPT})
+#: decisions worded so kept: a few per card, control, neighbour, language and deck
+PICKS_KEPT = 1024
+
+
+@lru_cache(maxsize=PICKS_KEPT)
+def _plain_pick(name: str, decision: Decision, neighbour: str | None, language: str,
+                deck_name: str) -> tuple[str, str | None, str]:
+    """The control, the value (``bot.engine.choices``) and the label of the button
+    of ``decision`` of control ``name`` (one of ``PLAIN_PICKS``), in ``language``
+    and ``deck_name``: the current ones, which the words are read from."""
+    return choices.control(decision), choices.value(decision), plain_label(name, decision, neighbour)
 
 
 def menu_placeholder(name: str, neighbour: str | None) -> str:
@@ -207,10 +231,13 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
             row += 1
             continue
         for i, decision in enumerate(decisions):
-            items.append(PickButton.button(
-                table, number, seq, choices.control(decision), choices.value(decision),
-                label=pick_label(name, decision, obs, live, neighbour), style=_style(name),
-                row=row + i // PER_ROW))
+            control, value, label = (
+                _plain_pick(name, decision, neighbour, i18n.current(), deck.current())
+                if name in PLAIN_PICKS else
+                (choices.control(decision), choices.value(decision),
+                 pick_label(name, decision, obs, live, neighbour)))
+            items.append(PickButton.button(table, number, seq, control, value, label=label,
+                                           style=_style(name), row=row + i // PER_ROW))
         row += -(-len(decisions) // PER_ROW)
     if live.row.coach and deal.to_act == seat and not deal.finished:
         hint = CONTROLS["hint"]
