@@ -4,10 +4,11 @@ they keep working after a restart and a stale or repeated click is refused.
 
 Every control the bot sends is one of ``DYNAMIC_ITEMS`` in a ``timeout=None``
 view (a player's panel sends the bare items its controls wrap, with the same
-ids: ``PickButton.button``, ``CardSelect.menu``): none of them ever times out. The leaderboard pager and the reset-ledger
-question carry their guild, their owner and (the pager) its preset and period,
-(the question) an expiry time; the history's buttons and menu carry their guild
-and what they show (``HistoryState``).
+ids: ``PickButton.button``, ``CardSelect.menu``): none of them ever times out.
+The leaderboard pager and the reset-ledger question carry their guild, their
+owner and (the pager) its preset and period, (the question) an expiry time; the
+history's buttons and menu carry their guild and what they show
+(``HistoryState``).
 
 Before any callback runs, one check (``Placed.interaction_check``) makes sure
 the control acts only where it was posted — its table's guild and channel, or
