@@ -23,7 +23,7 @@ from .family import (
     Standing,
 )
 from .game import AnyDeal, Game, GameError, RecordError, category_name, record_actions, replay
-from .hands import Category, describe, score
+from .hands import Category, Ranking, describe, score
 from .operations import (
     BarterAnswer,
     BarterOffer,
@@ -56,7 +56,7 @@ __all__ = [
     "Category", "Controls", "DealBase", "Decision", "DeclineHorse", "DiscardDeal", "Draw",
     "DrawDiscard", "DrawKeep", "Game", "GameError", "IllegalAction", "KeepHand", "Knock",
     "Movement", "Observation", "Offer", "OfferAnswer", "Option", "Operation", "Pass", "Pounce",
-    "PublicEvent", "RecordError", "Rules", "RulesError", "Showdown", "Stand", "Standing", "Swap",
+    "PublicEvent", "Ranking", "RecordError", "Rules", "RulesError", "Showdown", "Stand", "Standing", "Swap",
     "TakeDiscard", "TakeWidow", "Trade", "TradeDeal", "WidowDeal", "card_code", "card_label",
     "category_name", "describe", "get_preset", "hand_label", "implied_options", "operation_from_dict",
     "operation_to_dict", "parse_card", "record_actions", "replay", "score", "shuffled_deck",

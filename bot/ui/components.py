@@ -3,10 +3,12 @@ carries the table, the deal and (for one-shot controls) the operation count, so
 they keep working after a restart and a stale or repeated click is refused.
 
 Every control the bot sends is one of ``DYNAMIC_ITEMS`` in a ``timeout=None``
-view: none of them ever times out. The leaderboard pager and the reset-ledger
-question carry their guild, their owner and (the pager) its preset and period,
-(the question) an expiry time; the history's buttons and menu carry their guild
-and what they show (``HistoryState``).
+view (a player's panel sends the bare items its controls wrap, with the same
+ids: ``PickButton.button``, ``CardSelect.menu``): none of them ever times out.
+The leaderboard pager and the reset-ledger question carry their guild, their
+owner and (the pager) its preset and period, (the question) an expiry time; the
+history's buttons and menu carry their guild and what they show
+(``HistoryState``).
 
 Before any callback runs, one check (``Placed.interaction_check``) makes sure
 the control acts only where it was posted — its table's guild and channel, or
@@ -290,12 +292,24 @@ class CardSelect(AtMoment, Private, DynamicSelect,
             placeholder: what the menu says before a choice (default: the
                 action's placeholder, ``controls.CONTROLS``).
         """
-        choices = choices or []
-        options = [discord.SelectOption(label=label, value=value) for label, value in choices[:25]]
-        super().__init__(table_id, deal, seq, action, discord.ui.Select(
+        super().__init__(table_id, deal, seq, action,
+                         self.menu(table_id, deal, seq, action, choices, placeholder))
+
+    @staticmethod
+    def menu(table_id: int, deal: int, seq: int, action: str,
+             choices: list[tuple[str, str]] | None = None,
+             placeholder: str | None = None) -> discord.ui.Select[discord.ui.View]:
+        """The menu a ``CardSelect`` of these arguments wraps, alone: what a
+        panel sends. Its ``custom_id`` is the control's, so a choice made in it
+        is dispatched to a ``CardSelect`` made from that id (``from_custom_id``)
+        like any other; the wrapper itself is never needed in a view that is not
+        kept (``dynamic_view``), and costs as much again to make."""
+        options = [discord.SelectOption(label=label, value=value)
+                   for label, value in (choices or [])[:25]]
+        return discord.ui.Select(
             placeholder=placeholder or _(CONTROLS[action].placeholder),
             options=options or [discord.SelectOption(label="?", value="?")],
-            custom_id=f"commerce:card:{table_id}:{deal}:{seq}:{action}"))
+            custom_id=f"commerce:card:{table_id}:{deal}:{seq}:{action}")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the chosen option's value (``None`` if none came) to the handlers' ``on_card``."""
@@ -322,12 +336,23 @@ class PickButton(Private, DynamicButton,
         """The button deciding ``action`` (with ``value``, ``None`` for a button
         decision) for the state after ``seq`` operations of deal ``deal`` at table
         ``table_id``; ``label`` and ``style`` only matter when it is sent."""
-        tail = f":{value}" if value is not None else ""
-        super().__init__(discord.ui.Button(
-            label=label[:80], style=style, row=row,
-            custom_id=f"commerce:pick:{table_id}:{deal}:{seq}:{action}{tail}"))
+        super().__init__(self.button(table_id, deal, seq, action, value, label=label, style=style,
+                                     row=row))
         self.table_id, self.deal, self.seq = table_id, deal, seq
         self.action, self.value = action, value
+
+    @staticmethod
+    def button(table_id: int, deal: int, seq: int, action: str, value: str | None = None, *,
+               label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+               row: int | None = None) -> discord.ui.Button[discord.ui.View]:
+        """The button a ``PickButton`` of these arguments wraps, alone: what a
+        panel sends. Its ``custom_id`` is the control's, so a click on it is
+        dispatched to a ``PickButton`` made from that id (``from_custom_id``)
+        like any other; the wrapper itself is never needed in a view that is not
+        kept (``dynamic_view``), and costs as much again to make."""
+        tail = f":{value}" if value is not None else ""
+        return discord.ui.Button(label=label[:80], style=style, row=row,
+                                 custom_id=f"commerce:pick:{table_id}:{deal}:{seq}:{action}{tail}")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -758,9 +783,11 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 def dynamic_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view of ``DynamicItem``s to send ephemerally. It is stopped at once: the
-    items are dispatched by their ``custom_id`` through ``add_dynamic_items``, so
-    discord.py need not keep (and time out) a stored view for each select."""
+    """A view of ``DynamicItem``s, or of the items they wrap (``PickButton.button``,
+    ``CardSelect.menu``), to send ephemerally. It is stopped at once: the items
+    are dispatched by their ``custom_id`` through ``add_dynamic_items``, so
+    discord.py need not keep (and time out) a stored view for each select, and
+    never calls the items it holds."""
     view = view_of(*items)
     view.stop()
     return view

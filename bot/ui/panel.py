@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -121,6 +122,19 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     label (``controls.CONTROLS``), or the decision with its card ("Trade K♥")."""
     if name in BUTTONS:
         return _(CONTROLS[name].label)
+    if name in PLAIN_PICKS:
+        return plain_label(name, decision, neighbour)
+    if name == Action.OFFER and decision.target is not None:
+        card = card_label(decision.card) if decision.card is not None else ""
+        return _("Offer {card} to {name}").format(card=card,
+                                                   name=render.seat_label(live, decision.target))
+    text = outline_suits(choice_words(choices.label(decision, obs, seat_labeller(live))))
+    return text[:1].upper() + text[1:]
+
+
+def plain_label(name: str, decision: Decision, neighbour: str | None) -> str:
+    """``pick_label`` of a control of ``PLAIN_PICKS`` (Trade, Barter, Accept), whose
+    words come from ``decision`` and the barter partner's name alone."""
     card = card_label(decision.card) if decision.card is not None else ""
     then_knock = _(" and knock") if decision.knock else ""
     if name == Action.TRADE:
@@ -128,13 +142,24 @@ def pick_label(name: str, decision: Decision, obs: Observation, live: LiveTable,
     if name == Action.BARTER:
         partner = _(" with {neighbour}").format(neighbour=neighbour) if neighbour else ""
         return f"{_(CONTROLS[name].label)} {card}{partner}{then_knock}"
-    if name == Action.ACCEPT:
-        return _("Give {card}").format(card=card)
-    if name == Action.OFFER and decision.target is not None:
-        return _("Offer {card} to {name}").format(card=card,
-                                                   name=render.seat_label(live, decision.target))
-    text = outline_suits(choice_words(choices.label(decision, obs, seat_labeller(live))))
-    return text[:1].upper() + text[1:]
+    return _("Give {card}").format(card=card)
+
+
+#: the controls whose buttons' words come from the decision and the neighbour's
+#: name alone (``pick_label``): their buttons are worded once (``_plain_pick``)
+PLAIN_PICKS = frozenset({Action.TRADE, Action.BARTER, Action.ACCEPT})
+#: decisions worded so kept (by decision, neighbour, language and deck): about 0.4 KB
+#: each, some 430 KB per process at most (not per table)
+PICKS_KEPT = 1024
+
+
+@lru_cache(maxsize=PICKS_KEPT)
+def _plain_pick(name: str, decision: Decision, neighbour: str | None, language: str,
+                deck_name: str) -> tuple[str, str | None, str]:
+    """The control, the value (``bot.engine.choices``) and the label of the button
+    of ``decision`` of control ``name`` (one of ``PLAIN_PICKS``), in ``language``
+    and ``deck_name``: the current ones, which the words are read from."""
+    return choices.control(decision), choices.value(decision), plain_label(name, decision, neighbour)
 
 
 def menu_placeholder(name: str, neighbour: str | None) -> str:
@@ -175,9 +200,10 @@ def layout(grouped: list[tuple[str, list[Decision]]], focus: str | None) -> dict
 
 def controls_view(live: LiveTable, seat: int, focus: str | None,
                   grouped: list[tuple[str, list[Decision]]] | None = None,
-                  ) -> discord.ui.View | None:
+                  obs: Observation | None = None) -> discord.ui.View | None:
     """The panel's controls for ``seat`` now (``None`` when it has none);
-    ``grouped``: ``groups(deal, seat)`` already made."""
+    ``grouped``: ``groups(deal, seat)`` already made; ``obs``: the seat's
+    observation ``deal.observation(seat)``, likewise."""
     deal = live.deal
     assert deal is not None
     if grouped is None:
@@ -185,7 +211,8 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
     if not grouped:
         return None
     menus = layout(grouped, focus)
-    obs = deal.observation(seat)
+    if obs is None:
+        obs = deal.observation(seat)
     neighbour = neighbour_name(live, deal, seat)
     seq = len(deal.operations)
     table, number = live.id, live.deal_number
@@ -194,26 +221,29 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
     singles: list[discord.ui.Item[Any]] = []
     for name, decisions in sorted(grouped, key=lambda g: g[0] != focus):
         if name not in choices.SELECTS:
-            singles.append(PickButton(table, number, seq, name, label=pick_label(
+            singles.append(PickButton.button(table, number, seq, name, label=pick_label(
                 name, decisions[0], obs, live, neighbour), style=_style(name)))
             continue
         if menus[name]:
-            select = CardSelect(table, number, seq, name, picker_options(live, seat, name),
-                                placeholder=menu_placeholder(name, neighbour))
+            select = CardSelect.menu(table, number, seq, name, picker_options(live, seat, name),
+                                     placeholder=menu_placeholder(name, neighbour))
             select.row = row
             items.append(select)
             row += 1
             continue
         for i, decision in enumerate(decisions):
-            items.append(PickButton(
-                table, number, seq, choices.control(decision), choices.value(decision),
-                label=pick_label(name, decision, obs, live, neighbour), style=_style(name),
-                row=row + i // PER_ROW))
+            control, value, label = (
+                _plain_pick(name, decision, neighbour, i18n.current(), deck.current())
+                if name in PLAIN_PICKS else
+                (choices.control(decision), choices.value(decision),
+                 pick_label(name, decision, obs, live, neighbour)))
+            items.append(PickButton.button(table, number, seq, control, value, label=label,
+                                           style=_style(name), row=row + i // PER_ROW))
         row += -(-len(decisions) // PER_ROW)
     if live.row.coach and deal.to_act == seat and not deal.finished:
         hint = CONTROLS["hint"]
-        singles.append(PickButton(table, number, seq, "hint", label=_(hint.label),
-                                  style=hint.on_panel))
+        singles.append(PickButton.button(table, number, seq, "hint", label=_(hint.label),
+                                         style=hint.on_panel))
     for i, item in enumerate(singles):
         item.row = row + i // PER_ROW
     return dynamic_view(*items, *singles)
@@ -247,7 +277,7 @@ def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "
         neighbour = neighbour_name(live, deal, seat)
         lines.append(_(CONTROLS[focus].prompt).format(
             neighbour=names.markdown_safe(neighbour) if neighbour else _("your neighbour")))
-    view = controls_view(live, seat, focus, grouped) if controls else None
+    view = controls_view(live, seat, focus, grouped, obs) if controls else None
     picture = hand_png(obs) if obs.hand or obs.blind or obs.drawn or obs.offered_card else None
     file = hand_file(obs, picture) if picture is not None else None
     return Panel("\n".join(lines), file, view, key, picture)
@@ -260,19 +290,19 @@ def key_of(live: LiveTable, seat: int, *, focus: str | None = None, note: str = 
     seat's observation, its fifth the focus ``build`` keeps (``None`` when the
     menu asked for is not the seat's to use now), its last but one the language and
     the one before the deck (``bot.i18n.deck``) it is worded and drawn in."""
-    deal = live.deal
-    assert deal is not None
-    return _key(live, seat, groups(deal, seat), focus=focus, note=note, controls=controls)
+    return _key(live, seat, None, focus=focus, note=note, controls=controls)
 
 
-def _key(live: LiveTable, seat: int, grouped: list[tuple[str, list[Decision]]], *,
+def _key(live: LiveTable, seat: int, grouped: list[tuple[str, list[Decision]]] | None, *,
          focus: str | None, note: str, controls: bool) -> tuple[Any, ...]:
-    """``key_of``, ``grouped`` (``groups(deal, seat)``) already made."""
+    """``key_of``, ``grouped`` (``groups(deal, seat)``) already made (``None``:
+    made here, only when a focus is asked for: whether it is the seat's to use)."""
     deal = live.deal
     assert deal is not None
     obs = deal.observation(seat)
-    legal = {name for name, _ in grouped}
-    focus = focus if focus in legal and focus in choices.SELECTS else None
+    if focus is not None:
+        legal = {name for name, _ in (groups(deal, seat) if grouped is None else grouped)}
+        focus = focus if focus in legal and focus in choices.SELECTS else None
     return (live.id, live.deal_number, len(deal.operations), deal.finished, focus, note,
             controls, deck.current(), i18n.current(), obs)
 

@@ -54,9 +54,9 @@ from typing import NamedTuple, TypeAlias
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, _imaging
 
-from ..engine import Observation, Showdown, describe
+from ..engine import Observation, Ranking, Showdown, describe
 from ..engine.cards import DECK, RANK_LABELS, RANKS, Card, rank, suit
-from ..i18n import N_, _, current
+from ..i18n import N_, _, current, deck
 from . import fonts
 from . import png as png_file
 from .cards import card_label, hand_label
@@ -920,23 +920,51 @@ class HandScene:
     inks: Ink = SUIT_INK
 
 
-def hand_scene(obs: Observation) -> HandScene:
-    """The scene of ``obs``'s private hand, from ``obs`` alone.
+class HandParts(NamedTuple):
+    """All a hand picture and its description are drawn from (``hand_parts``):
+    the seat's own cards (``None`` or empty: none to show), whether it has not
+    looked at them yet (``blind``), a drawn or offered card, and the rules'
+    hand ranking (the category's name). Equal parts make equal pictures, whoever
+    holds the hand: the key the hand pictures are kept by (``hand_png``)."""
+
+    hand: tuple[Card, ...] | None
+    blind: bool
+    drawn: Card | None
+    offered: Card | None
+    ranking: Ranking
+
+
+def hand_parts(obs: Observation) -> HandParts:
+    """What ``obs``'s hand picture shows (``HandParts``), from ``obs`` alone.
 
     Raises:
         ValueError: ``obs`` is the public observation (it holds no hand).
     """
     if obs.seat is None:
         raise ValueError("the public observation has no hand to draw")
+    return HandParts(obs.hand, obs.blind, obs.drawn, obs.offered_card, obs.rules.ranking)
+
+
+def hand_scene(obs: Observation) -> HandScene:
+    """The scene of ``obs``'s private hand, from ``obs`` alone.
+
+    Raises:
+        ValueError: ``obs`` is the public observation (it holds no hand).
+    """
+    return _scene(hand_parts(obs))
+
+
+def _scene(parts: HandParts) -> HandScene:
+    """``hand_scene`` of the hand ``parts``, in the current language."""
     extra: list[tuple[str, Card]] = []
-    if obs.drawn is not None:
-        extra.append(("drawn", obs.drawn))
-    if obs.offered_card is not None:
-        extra.append(("offered", obs.offered_card))
-    if obs.hand:
-        cards = tuple(sorted(obs.hand, reverse=True))
-        return HandScene(cards, 0, tuple(extra), hand_words(describe(cards, obs.rules.ranking)), "")
-    if obs.blind:
+    if parts.drawn is not None:
+        extra.append(("drawn", parts.drawn))
+    if parts.offered is not None:
+        extra.append(("offered", parts.offered))
+    if parts.hand:
+        cards = tuple(sorted(parts.hand, reverse=True))
+        return HandScene(cards, 0, tuple(extra), hand_words(describe(cards, parts.ranking)), "")
+    if parts.blind:
         return HandScene((), 3, tuple(extra), _("not looked at yet"),
                          _("decide about the widow first"))
     return HandScene((), 0, tuple(extra), _("you sit out this deal"), "")
@@ -944,8 +972,28 @@ def hand_scene(obs: Observation) -> HandScene:
 
 def hand_alt(obs: Observation) -> str:
     """The picture's description (and text fallback) for ``obs``'s hand, e.g.
-    ``"Your hand: 8♠ 7♠ 6♠ — sequence to 8."``; a drawn or offered card follows."""
-    scene = hand_scene(obs)
+    ``"Your hand: 8♠ 7♠ 6♠ — sequence to 8."``; a drawn or offered card follows.
+    In the current language and deck (the cards' suits); the same hand's is
+    made once (``_hand_alt``, kept by ``HandParts``, deck and language).
+
+    Raises:
+        ValueError: ``obs`` is the public observation.
+    """
+    return _hand_alt(hand_parts(obs), deck.current(), current())
+
+
+#: hand pictures and descriptions kept (``_hand_png``, ``_hand_alt``), each by its
+#: ``HandParts``, deck and language: a picture is about 6–9 KB of PNG, so some
+#: 2.3 MB per process at most (not per table; measured: 256 three-card hands),
+#: its description a line of text (the pictures were kept by scene before, as many)
+HANDS_KEPT = 256
+
+
+@lru_cache(maxsize=HANDS_KEPT)
+def _hand_alt(parts: HandParts, deck_name: str, language: str) -> str:
+    """``hand_alt`` of the hand ``parts`` in ``deck_name`` and ``language``, the
+    current deck and language (which the words are read from)."""
+    scene = _scene(parts)
     if scene.cards:
         text = _("Your hand: {cards} — {caption}").format(cards=hand_label(scene.cards),
                                                          caption=scene.caption)
@@ -963,12 +1011,22 @@ def hand_png(obs: Observation, inks: Ink = SUIT_INK) -> bytes:
     """PNG of the private hand of ``obs.seat``: its 3 (or 4) cards highest first,
     its category beneath, and a drawn or offered card set apart. About 530 × 300
     pixels for three cards; ``inks``: the suits' colours (``FOUR_COLOUR_INK``:
-    the four-colour deck a member may choose, ``bot.i18n.deck``).
+    the four-colour deck a member may choose, ``bot.i18n.deck``). The same hand
+    shown again (My hand, a panel refreshed, another seat holding the same
+    cards) is drawn once: kept by ``HandParts``, inks, deck and language
+    (``_hand_png``), all the picture is drawn from.
 
     Raises:
         ValueError: ``obs`` is the public observation.
     """
-    return draw_hand(replace(hand_scene(obs), inks=inks))
+    return _hand_png(hand_parts(obs), inks, deck.current(), current())
+
+
+@lru_cache(maxsize=HANDS_KEPT)
+def _hand_png(parts: HandParts, inks: Ink, deck_name: str, language: str) -> bytes:
+    """``hand_png`` of the hand ``parts`` in ``inks``, ``deck_name`` and ``language``
+    (the current deck and language, which the caption is read from)."""
+    return draw_hand(replace(_scene(parts), inks=inks))
 
 
 HAND_CARD = 150
@@ -1000,11 +1058,13 @@ def _index(colour: tuple[int, int, int]) -> int:
     return index
 
 
-@lru_cache(maxsize=256)
 def draw_hand(scene: HandScene) -> bytes:
-    """PNG of a hand scene (cached by scene). The cards lie on plain felt, so
+    """PNG of a hand scene (``hand_png`` keeps them). The cards lie on plain felt, so
     they are pasted already mapped to the palette, shadow included; the words
-    below them are drawn on a strip of felt, mapped to the palette alone."""
+    below them are drawn on a strip of felt, mapped to the palette alone. All
+    of it is pasted on plain felt already mapped and framed (``_framed``: one
+    pixel to the right), whose pixels are the PNG's rows (``_canvas``): the
+    picture is never copied before encoding."""
     main = len(scene.cards) or scene.backs
     ch = card_height(HAND_CARD)
     row = main * HAND_CARD + max(0, main - 1) * HAND_GAP
@@ -1012,29 +1072,37 @@ def draw_hand(scene: HandScene) -> bytes:
     width = max(row + side, 3 * HAND_CARD + 2 * HAND_GAP) + 2 * HAND_PAD
     cards_h = ch + 16 if main or scene.extra else 0
     height = HAND_PAD + cards_h + 44 + (32 if scene.note else 0) + HAND_PAD - 8
-    img = _felt((width, height)).copy()
+    img, rows = _canvas(_hand_felt((width, height)))
     # the words' strip: under every card (the whole picture when there is none)
     below = HAND_PAD + ch + _shadow_offset(HAND_CARD) if cards_h else 0
     x = HAND_PAD + (width - 2 * HAND_PAD - row - side) // 2
     faces: list[Card | None] = list(scene.cards) or [None] * scene.backs
     for card in faces:
-        _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x, HAND_PAD))
+        _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x + 1, HAND_PAD))
         x += HAND_CARD + HAND_GAP
     centre = HAND_PAD + (width - 2 * HAND_PAD - side) // 2 if main else width // 2
     labels: list[tuple[str, int]] = []
     if scene.extra:
         x += 24 - HAND_GAP if main else 0
-        if main:
-            ImageDraw.Draw(img).line((x - 12, HAND_PAD + 10, x - 12, HAND_PAD + ch - 10),
-                                     fill=_index(SOFT), width=2)
+        if main:  # a rule 2 pixels wide, as ``ImageDraw.line`` draws it from top to bottom
+            top, bottom = HAND_PAD + 10, HAND_PAD + ch - 10
+            img.im.paste(_index(SOFT), (x - 12 + 1, top, x - 10 + 1, bottom + 1))
         for label, card in scene.extra:
-            _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x, HAND_PAD))
+            _put(img, _card_on_felt(card, HAND_CARD, scene.inks), (x + 1, HAND_PAD))
             labels.append((label, x + HAND_CARD // 2))
             x += HAND_CARD + HAND_GAP
-    img.paste(_hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
+    _put(img, _hand_strip((width, height - below), HAND_PAD + ch + 22 - below, tuple(labels),
                           HAND_PAD + cards_h + 22 - below, centre if main else width // 2,
-                          scene.caption, scene.note), (0, below))
-    return _encode(img, inks=scene.inks)
+                          scene.caption, scene.note), (1, below))
+    return png_file.encode_rows(rows, width, height, _palette_bytes(scene.inks))
+
+
+@lru_cache(maxsize=8)
+def _hand_felt(size: tuple[int, int]) -> Image.Image:
+    """Plain felt of ``size`` (a hand picture's), mapped to the palette and framed
+    (``_framed``): a few sizes (three or four cards, a drawn or offered card
+    beside them, a note below)."""
+    return _framed(_felt(size))
 
 
 @lru_cache(maxsize=64)
@@ -2598,7 +2666,8 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
     of table pictures (plates, header, centre); with ``sprites`` also the card
     sprites, text masks, table grounds and fonts (their character maps too):
     for benchmarks and tests."""
-    draw_hand.cache_clear()
+    _hand_png.cache_clear()
+    _hand_alt.cache_clear()
     draw_table.cache_clear()
     draw_showdown.cache_clear()
     if parts:
@@ -2640,6 +2709,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _row_plate.cache_clear()
         _felt.cache_clear()
         _framed_felt.cache_clear()
+        _hand_felt.cache_clear()
         _ROWS.clear()
         _row_plate_part.cache_clear()
         _card_on_plate.cache_clear()

@@ -115,6 +115,29 @@ async def test_a_panel_button_carries_its_decision_in_its_id():
         assert choices.decide(again.action, again.value) == decision
 
 
+async def test_a_panel_sends_its_controls_bare_and_they_come_back_as_the_controls():
+    """A panel sends the items its controls wrap (``PickButton.button``,
+    ``CardSelect.menu``): Discord gets the very payload of the whole control, and a
+    click on it comes back as that control (its id matches the template)."""
+    for value in (None, "Kd!"):
+        bare = PickButton.button(12, 3, 7, "trade", value, label="Trade K♦",
+                                 style=discord.ButtonStyle.primary, row=2)
+        whole = PickButton(12, 3, 7, "trade", value, label="Trade K♦",
+                           style=discord.ButtonStyle.primary, row=2)
+        assert bare.to_component_dict() == whole.to_component_dict()
+        assert bare.row == whole.row == 2
+        match = template(PickButton).fullmatch(bare.custom_id)
+        assert match is not None
+        again = await PickButton.from_custom_id(None, bare, match)  # type: ignore[arg-type]
+        assert (again.table_id, again.deal, again.seq, again.action, again.value) == (
+            12, 3, 7, "trade", value)
+    for options in ([("K♦", "Kd"), ("2♣", "2c")], None):
+        menu = CardSelect.menu(12, 3, 7, "barter", options, placeholder="Barter: a card")
+        whole_menu = CardSelect(12, 3, 7, "barter", options, placeholder="Barter: a card")
+        assert menu.to_component_dict() == whole_menu.to_component_dict()
+        assert template(CardSelect).fullmatch(menu.custom_id) is not None
+
+
 def test_a_panel_button_says_what_the_table_says():
     rules = get_preset("oldway", {"pounce": True})
     deal = Game(rules, 3, 0).start_deal(shuffled_deck(random.Random(1)))

@@ -149,6 +149,36 @@ def test_a_hand_picture_and_its_description():
     assert pictures.hand_png(same) == pictures.hand_png(seq)
 
 
+def test_a_kept_hand_picture_is_only_ever_the_same_picture():
+    """Hand pictures and descriptions are kept (``pictures.HandParts`` with inks,
+    deck and language): a hand drawn again is the kept bytes, and one that
+    differs in anything drawn (a card, the drawn card, the language, the deck's
+    suits) is drawn anew, exactly as with nothing kept."""
+    from bot.i18n import deck
+    _, deal = play("foster", 4, 1, 0)
+    obs, other = deal.observation(0), deal.observation(1)
+    twin = dataclasses.replace(other, hand=obs.hand)  # another seat holding the same cards
+    drawn = dataclasses.replace(obs, drawn=other.hand[0])
+    cases = [(o, lang, d) for o in (obs, other, twin, drawn) for lang in ("en", "de")
+             for d in (deck.TWO, deck.FOUR)]
+    def inks(d: str) -> pictures.Ink:
+        return pictures.FOUR_COLOUR_INK if d == deck.FOUR else pictures.SUIT_INK
+    kept = []
+    for o, lang, d in cases * 2:
+        with i18n.use(lang), deck.use(d):
+            kept.append((pictures.hand_png(o, inks(d)), pictures.hand_alt(o)))
+    fresh = []
+    for o, lang, d in cases:
+        pictures.clear_cache()
+        with i18n.use(lang), deck.use(d):
+            fresh.append((pictures.hand_png(o, inks(d)), pictures.hand_alt(o)))
+    assert kept == fresh * 2
+    assert kept[0][0] is kept[len(cases)][0]  # drawn once
+    assert kept[0] == kept[8]  # the same cards make the same picture, whoever holds them
+    assert len({png for png, _ in fresh}) == len(cases) - 4  # all else differs
+    assert fresh[0][1] != fresh[2][1] and fresh[0][0] != fresh[1][0]  # language, deck
+
+
 def test_a_blind_hand_shows_backs_and_a_drawn_card_is_set_apart():
     _, deal = play("oldway", 4, 0, 0)
     blind = deal.observation(deal.dealer)
