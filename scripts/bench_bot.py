@@ -308,14 +308,18 @@ class ComparableButton(discord.ui.DynamicItem[discord.ui.Button],
     @staticmethod
     def panel_view(n: int) -> discord.ui.View:
         """The panel's buttons as the real panel shows them (same labels, styles,
-        emoji; inert ids), and this baseline's own button to press again."""
+        emoji; inert ids), and this baseline's own button to press again; stopped,
+        as the bot's panel view is (``bot.ui.components.dynamic_view``), so that
+        discord.py keeps no view for it (dispatched by id, as the bot's)."""
         view = discord.ui.View(timeout=None)
         for j, child in enumerate(PREDRAWN["panel_view"].children):
+            child = getattr(child, "item", child)  # a DynamicItem: the item it wraps
             if isinstance(child, discord.ui.Button) and len(view.children) < 24:
                 view.add_item(discord.ui.Button(label=child.label, style=child.style,
                                                 emoji=child.emoji, row=child.row,
                                                 custom_id=f"bench:panel:{n}:{j}"))
         view.add_item(ComparableButton(n))
+        view.stop()
         return view
 
     async def callback(self, interaction: discord.Interaction) -> None:
