@@ -342,6 +342,7 @@ def run_arena(
     thresholds: Thresholds | None = None,
     games: bool = False,
     seconds: float | None = None,
+    first: int = 0,
 ) -> ArenaReport:
     """Play ``deals`` decks in every seating of ``policies`` (see the module
     docstring) and return the report. ``thresholds`` are the ``threshold``
@@ -353,7 +354,9 @@ def run_arena(
     ``seconds`` every search (``strong``, ``flat``, ``coached``) also stops at
     that deadline, as at a live table (``strong.DEFAULT_BUDGET``: 2000
     playouts, 0.2 s); ``coached`` then has the coach's own deadline
-    (``coach.BUDGET``), else its playouts only.
+    (``coach.BUDGET``), else its playouts only. The decks are numbered from
+    ``first``: deck ``i`` is the same in every run of the seed, so runs of
+    ``first=0, deals=k`` and ``first=k`` together are one run of more decks.
 
     Raises:
         ValueError: an unknown preset, option or level, or too few seats.
@@ -363,7 +366,7 @@ def run_arena(
         if policy not in known:
             raise ValueError(f"unknown AI level {policy!r}; choose from {', '.join(known)}")
     tuned = thresholds or THRESHOLDS.get(preset, Thresholds())
-    if len(policies) < 1 or deals < 1:
+    if len(policies) < 1 or deals < 1 or first < 0:
         raise ValueError("give at least one policy and one deal")
     rules = get_preset(preset, options)
     n = seats if seats is not None else max(len(policies), rules.min_players)
@@ -375,7 +378,7 @@ def run_arena(
     per_deck: dict[str, list[float]] = {p: [] for p in names}
     decisions = dict.fromkeys(names, 0)
     deal_counts: list[int] = []
-    for index in range(deals):
+    for index in range(first, first + deals):
         totals = dict.fromkeys(names, 0.0)
         counts = dict.fromkeys(names, 0)
         for t, table in enumerate(tables):
@@ -388,7 +391,7 @@ def run_arena(
         for p in names:
             per_deck[p].append(totals[p] / counts[p])
         if progress is not None:
-            progress(index + 1)
+            progress(index + 1 - first)
     scores = {p: Interval.of(per_deck[p]) for p in names}
     pairs = {
         (a, b): Interval.of([x - y for x, y in zip(per_deck[a], per_deck[b], strict=True)])
