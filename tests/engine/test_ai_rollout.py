@@ -1,5 +1,6 @@
 """strong's rollout policy (docs/AI.md "How strong decides"): ``normal.patient``
-is ``normal`` except that in jaques it passes only with a top-10% hand."""
+is ``normal`` except that in jaques it passes only with a top hand
+(``normal.PATIENT_PASS``)."""
 
 from __future__ import annotations
 
