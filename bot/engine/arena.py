@@ -39,7 +39,8 @@ trade), tuned against ``normal`` by ``scripts/tune_threshold.py``; and
 (``coach.hint``: the coach's search, ``coach.BUDGET``'s playouts, seeded from
 the seat's view), to measure how much following the hints improves a player;
 and ``table``: ``strong`` as it was before its search could overrule the
-equilibrium table (``strong.choose(..., overrule=False)``), to measure that change.
+equilibrium table (``strong.choose(..., overrule=False)``), to measure that change;
+and ``patient``: ``normal.patient``, strong's rollout policy and default.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from . import coach, flat, levels, strong
+from . import coach, flat, levels, normal, strong
 from .cards import Card, rank, shuffled_deck
 from .family import Decision, Observation
 from .game import AnyDeal, Game
@@ -120,8 +121,9 @@ THRESHOLDS: dict[str, Thresholds] = {
 #: the arena's policies besides ``levels.LEVELS``: the threshold player, the
 #: flat determinised Monte Carlo player (``flat.choose``, strong's playout budget)
 #: a seat that plays the coach's hints (``coach.hint``) and ``strong`` answering
-#: from the equilibrium table without a search (``table``)
-POLICIES = ("threshold", "flat", "coached", "table")
+#: from the equilibrium table without a search (``table``), and strong's rollout
+#: policy (``patient``: ``normal.patient``)
+POLICIES = ("threshold", "flat", "coached", "table", "patient")
 
 
 def _pct(cards: Sequence[Card], obs: Observation) -> float:
@@ -441,6 +443,8 @@ def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Bu
             tuned: Thresholds) -> Decision:
     if level == "threshold":
         return threshold_choose(deal.observation(seat), tuned)
+    if level == "patient":
+        return normal.patient(deal.observation(seat))
     if level == "flat":
         return flat.choose(seat_view(deal, seat), rng, budget)
     if level == "table":  # strong answering from the equilibrium table at once where it can
