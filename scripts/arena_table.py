@@ -15,9 +15,10 @@ scores are appended to a file of ``DIR`` (one per preset, policies, mode, seed
 and playouts): a
 stopped run resumes where it stopped, ``--first K`` lets a second process play
 decks from ``K`` on into the same file, and after every deck the rows are
-printed for the decks ``0 .. k-1`` done so far (the figures of the job run with
-``k`` decks: deck ``i`` is the same in every run of a seed). ``--report``
-prints those rows from the files without playing.
+printed for the decks done so far, named as ranges (deck ``i`` is the same in
+every run of a seed, so decks ``0-k`` are the figures of the job run at once
+with ``k+1`` decks, and ``a-b`` those of ``--first a`` with ``b+1`` decks).
+``--report`` prints those rows from the files without playing.
 """
 
 from __future__ import annotations
@@ -65,6 +66,18 @@ def pairs_text(names: list[str], per_deck: dict[str, list[float]]) -> str:
     return "\n".join(lines)
 
 
+def spans(numbers: list[int]) -> str:
+    """``0-9, 20-24, 30``: sorted deck numbers as ranges."""
+    out: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], -2]:
+        if n != prev + 1:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = n
+        prev = n
+    return ", ".join(out)
+
+
 def checkpointed(job: str, args: argparse.Namespace) -> list[str]:
     """Play ``job`` deck by deck into its checkpoint file; its rows."""
     preset, policies, decks, *rest = job.split(":")
@@ -83,15 +96,13 @@ def checkpointed(job: str, args: argparse.Namespace) -> list[str]:
 
     def rows() -> list[str]:
         records = done()
-        k = 0
-        while k in records:
-            k += 1
-        if k == 0:
+        decks_done = sorted(i for i in records if i < int(decks))
+        if not decks_done:
             return []
         unique = list(dict.fromkeys(names))
-        per_deck = {p: [float(records[i]["scores"][p]) for i in range(k)] for p in unique}
-        units = sum(float(records[i]["deals"]) for i in range(k)) / k
-        print(f"{job}: decks 0..{k - 1}\n{pairs_text(names, per_deck)}", flush=True)
+        per_deck = {p: [float(records[i]["scores"][p]) for i in decks_done] for p in unique}
+        units = sum(float(records[i]["deals"]) for i in decks_done) / len(decks_done)
+        print(f"{job}: decks {spans(decks_done)}\n{pairs_text(names, per_deck)}", flush=True)
         out = rows_of(preset, names, per_deck, games, units)
         print("\n".join(out), flush=True)
         return out
