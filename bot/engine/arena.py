@@ -39,7 +39,8 @@ trade), tuned against ``normal`` by ``scripts/tune_threshold.py``; and
 (``coach.hint``: the coach's search, ``coach.BUDGET``'s playouts, seeded from
 the seat's view), to measure how much following the hints improves a player;
 and ``table``: ``strong`` as it was before its search could overrule the
-equilibrium table (``strong.choose(..., overrule=False)``), to measure that change.
+equilibrium table (``strong.choose(..., overrule=False)``), to measure that change;
+and ``patient``: ``normal.patient``, strong's rollout policy and default.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from . import coach, flat, levels, strong
+from . import coach, flat, levels, normal, strong
 from .cards import Card, rank, shuffled_deck
 from .family import Decision, Observation
 from .game import AnyDeal, Game
@@ -120,8 +121,9 @@ THRESHOLDS: dict[str, Thresholds] = {
 #: the arena's policies besides ``levels.LEVELS``: the threshold player, the
 #: flat determinised Monte Carlo player (``flat.choose``, strong's playout budget)
 #: a seat that plays the coach's hints (``coach.hint``) and ``strong`` answering
-#: from the equilibrium table without a search (``table``)
-POLICIES = ("threshold", "flat", "coached", "table")
+#: from the equilibrium table without a search (``table``), and strong's rollout
+#: policy (``patient``: ``normal.patient``)
+POLICIES = ("threshold", "flat", "coached", "table", "patient")
 
 
 def _pct(cards: Sequence[Card], obs: Observation) -> float:
@@ -342,6 +344,7 @@ def run_arena(
     thresholds: Thresholds | None = None,
     games: bool = False,
     seconds: float | None = None,
+    first: int = 0,
 ) -> ArenaReport:
     """Play ``deals`` decks in every seating of ``policies`` (see the module
     docstring) and return the report. ``thresholds`` are the ``threshold``
@@ -353,7 +356,9 @@ def run_arena(
     ``seconds`` every search (``strong``, ``flat``, ``coached``) also stops at
     that deadline, as at a live table (``strong.DEFAULT_BUDGET``: 2000
     playouts, 0.2 s); ``coached`` then has the coach's own deadline
-    (``coach.BUDGET``), else its playouts only.
+    (``coach.BUDGET``), else its playouts only. The decks are numbered from
+    ``first``: deck ``i`` is the same in every run of the seed, so runs of
+    ``first=0, deals=k`` and ``first=k`` together are one run of more decks.
 
     Raises:
         ValueError: an unknown preset, option or level, or too few seats.
@@ -363,7 +368,7 @@ def run_arena(
         if policy not in known:
             raise ValueError(f"unknown AI level {policy!r}; choose from {', '.join(known)}")
     tuned = thresholds or THRESHOLDS.get(preset, Thresholds())
-    if len(policies) < 1 or deals < 1:
+    if len(policies) < 1 or deals < 1 or first < 0:
         raise ValueError("give at least one policy and one deal")
     rules = get_preset(preset, options)
     n = seats if seats is not None else max(len(policies), rules.min_players)
@@ -375,7 +380,7 @@ def run_arena(
     per_deck: dict[str, list[float]] = {p: [] for p in names}
     decisions = dict.fromkeys(names, 0)
     deal_counts: list[int] = []
-    for index in range(deals):
+    for index in range(first, first + deals):
         totals = dict.fromkeys(names, 0.0)
         counts = dict.fromkeys(names, 0)
         for t, table in enumerate(tables):
@@ -388,7 +393,7 @@ def run_arena(
         for p in names:
             per_deck[p].append(totals[p] / counts[p])
         if progress is not None:
-            progress(index + 1)
+            progress(index + 1 - first)
     scores = {p: Interval.of(per_deck[p]) for p in names}
     pairs = {
         (a, b): Interval.of([x - y for x, y in zip(per_deck[a], per_deck[b], strict=True)])
@@ -438,6 +443,8 @@ def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Bu
             tuned: Thresholds) -> Decision:
     if level == "threshold":
         return threshold_choose(deal.observation(seat), tuned)
+    if level == "patient":
+        return normal.patient(deal.observation(seat))
     if level == "flat":
         return flat.choose(seat_view(deal, seat), rng, budget)
     if level == "table":  # strong answering from the equilibrium table at once where it can

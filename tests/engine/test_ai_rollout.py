@@ -1,5 +1,6 @@
 """strong's rollout policy (docs/AI.md "How strong decides"): ``normal.patient``
-is ``normal`` except that in jaques it passes only with a top-10% hand."""
+is ``normal`` except that in jaques it passes only with a top hand
+(``normal.PATIENT_PASS``)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,20 @@ def test_strong_plays_patient_rollouts_by_default():
         a = strong.choose(view, random.Random(2), budget)
         assert a == strong.choose(view, random.Random(2), budget, "patient")
         assert a in every_choice(deal, seat)
+
+
+def test_the_arena_seats_the_rollout_policy(monkeypatch):
+    from bot.engine import arena
+
+    asked = []
+
+    def spy(obs):
+        asked.append(obs.seat)
+        return real(obs)
+
+    real = normal.patient
+    monkeypatch.setattr(normal, "patient", spy)
+    report = arena.run_arena("jaques", ["patient", "normal"], 2, 3)
+    assert len(asked) == report.decisions["patient"] > 0
+    monkeypatch.undo()
+    assert arena.run_arena("jaques", ["patient", "normal"], 2, 3).per_deck == report.per_deck
