@@ -53,21 +53,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import simcord  # noqa: E402
+from bench_bot import find_message  # noqa: E402  (this script's folder is on sys.path)
 
 from bot import create_bot  # noqa: E402
 
 #: tables a guild holds: the most an admin may allow (``/commerce settings max_tables``)
 PER_GUILD = 50
-
-
-def find_message(channel: Any, prefix: str) -> Any:
-    """The newest message in ``channel`` with a component whose custom_id starts with ``prefix``."""
-    for m in reversed(channel.history()):
-        for row in m.components:
-            for c in getattr(row, "children", ()):
-                if (getattr(c, "custom_id", None) or "").startswith(prefix):
-                    return m
-    return None
 
 
 def moments(bot: Any) -> dict[int, tuple[int, int, int | None]]:
