@@ -114,6 +114,7 @@ class Meter:
         self.depth = 0
         self.total = 0.0
         self.started = 0.0  # when the outermost call running now began
+        self.ended = 0.0    # when the latest outermost call ended
 
     def so_far(self) -> float:
         """``total`` plus the part of the outermost call running now."""
@@ -130,7 +131,8 @@ class Meter:
                 try:
                     return await fn(*args, **kwargs)
                 finally:
-                    meter.total += CLOCKS["work"]() - start
+                    meter.ended = CLOCKS["work"]()
+                    meter.total += meter.ended - start
                     meter.depth -= 1
             return timed_async
 
@@ -142,7 +144,8 @@ class Meter:
             try:
                 return fn(*args, **kwargs)
             finally:
-                meter.total += CLOCKS["work"]() - start
+                meter.ended = CLOCKS["work"]()
+                meter.total += meter.ended - start
                 meter.depth -= 1
         return timed
 
@@ -163,7 +166,7 @@ PROFILE: dict[str, str | None] = {"file": None}
 
 #: the click being measured: when it started, and the bot's work (``WORK``) and
 #: the wall time since the start when the bot first answered its interaction
-ANSWER: dict[str, float | None] = {"start": 0.0, "work": None, "wall": None}
+ANSWER: dict[str, float | None] = {"start": 0.0, "work": None, "wall": None, "exact": None}
 
 
 def watch_answers() -> None:
@@ -177,25 +180,60 @@ def watch_answers() -> None:
         async def answered(self: Any, *args: Any, __original: Any = original,
                            **kwargs: Any) -> Any:
             if ANSWER["work"] is None:
-                ANSWER["work"] = WORK.so_far()
+                ANSWER["work"] = so_far = WORK.so_far()
+                ANSWER["exact"] = so_far - DATABASE["lag"]
                 ANSWER["wall"] = CLOCKS["click"]() - (ANSWER["start"] or 0.0)
             return await __original(self, *args, **kwargs)
         setattr(discord.InteractionResponse, name, answered)
 
 
-def count_database_cpu(storage: Any) -> None:
-    """With ``--clock cpu``: while the bot awaits a call on aiosqlite's thread, the
-    event loop runs other tasks (SimCord's settle polls among them), whose CPU
-    time is not the bot's; the call's own CPU time is, on that other thread. So
-    every running meter is charged the thread's CPU time for the call instead of
-    the loop thread's time meanwhile. Wall-clock figures keep the wait itself,
-    fsync included: what a member waits for. The bot's own pictures and panels
-    drawn on the loop meanwhile (``Storage.while_committing``: the answer drawn
-    while the move commits) are its work too: the loop time ``PICTURES`` counted
-    during the call is kept."""
-    original = getattr(type(storage), "_on_thread", None)
-    if original is None or CLOCKS["work"] is not time.thread_time:
+#: the click being measured, as ``count_database`` sees it: its calls to the database
+#: thread (round trips), the commits made there, and (wall clock) ``lag``: the event
+#: loop's time on the harness's callbacks (SimCord, the driver) while the bot's work
+#: awaited a database call, taken out of the exact figures
+DATABASE: dict[str, float] = {"calls": 0, "commits": 0, "lag": 0.0}
+#: database calls awaited now while ``WORK`` runs, and how many such awaits ended
+AWAITING = {"calls": 0, "resumed": 0}
+#: callbacks that are the database call's own hand-off back to the loop (its result
+#: set from the thread, the loop woken up): real, so never counted as ``lag``
+HAND_OFF = frozenset({"set_result", "set_exception", "_read_from_self"})
+
+
+def count_database(storage: Any) -> None:
+    """Count the database calls and commits of each click, and meter their waits.
+
+    A database call is one hand-off to aiosqlite's thread (``Storage._on_thread``):
+    the bot's coroutine waits, and the event loop runs whatever else is ready (here
+    SimCord's settle polls and task inspection, the benchmark's driver, and the
+    bot's own drawing handed over by ``Storage.while_committing``) until it gets back
+    to the bot. While the loop runs those, it also holds the GIL that the database
+    thread needs between two statements, so they delay the call itself.
+
+    - ``--clock wall``: the old figures keep the whole wait. The *exact* ones take
+      out the loop's time on callbacks that are not the bot's (SimCord marks the
+      bot's: ``__simcord_original_callback__``) nor the call's own hand-off
+      (``HAND_OFF``), run while the bot's work awaited a database call: the wait as
+      it would be with nothing else on the loop. The thread's work, the fsync, the
+      hand-offs and the bot's own tasks meanwhile all stay.
+    - ``--clock cpu``: the other tasks' CPU time is not the bot's; the call's own CPU
+      time is, on that other thread. So every running meter is charged the thread's
+      CPU time for the call instead of the loop thread's time meanwhile, keeping the
+      loop time ``PICTURES`` counted during the call (the bot's own drawing). The
+      exact figures are then the same as the others (``lag`` stays 0).
+    """
+    cls = type(storage)
+    original = getattr(cls, "_on_thread", None)
+    if original is None:
         return
+    commit = getattr(cls, "_commit", None)
+    if commit is not None:
+        def counted_commit(self: Any, conn: Any) -> None:
+            commit(self, conn)
+            DATABASE["commits"] += 1
+        cls._commit = counted_commit
+    cpu = CLOCKS["work"] is time.thread_time
+    if not cpu:
+        meter_loop_lag()
 
     async def on_thread(self: Any, fn: Any) -> Any:
         spent = [0.0]
@@ -206,22 +244,54 @@ def count_database_cpu(storage: Any) -> None:
                 return fn(conn)
             finally:
                 spent[0] = time.thread_time() - start
-        start, drawn = time.thread_time(), PICTURES.so_far()
+        DATABASE["calls"] += 1
+        start, drawn = CLOCKS["work"](), PICTURES.so_far()
+        awaited = not cpu and WORK.depth > 0
+        if awaited:
+            AWAITING["calls"] += 1
         try:
             return await original(self, timed)
         finally:
-            own = PICTURES.so_far() - drawn  # the bot's drawing done meanwhile
-            correction = spent[0] - (time.thread_time() - start - own)
-            for meter in (WORK, PICTURES, HANDLER):
-                if meter.depth:
-                    meter.total += correction
-    type(storage)._on_thread = on_thread
+            if awaited:
+                AWAITING["calls"] -= 1
+                AWAITING["resumed"] += 1
+            if cpu:
+                own = PICTURES.so_far() - drawn  # the bot's drawing done meanwhile
+                correction = spent[0] - (time.thread_time() - start - own)
+                for meter in (WORK, PICTURES, HANDLER):
+                    if meter.depth:
+                        meter.total += correction
+    cls._on_thread = on_thread
+
+
+def meter_loop_lag() -> None:
+    """Sum in ``DATABASE["lag"]`` the wall time of every event loop callback that is
+    neither the bot's nor a database hand-off, run from start to end while the bot's
+    work awaited a database call (``count_database``). Costs one check per callback."""
+    original = asyncio.events.Handle._run
+    if getattr(original, "metered", False):
+        return
+
+    def run(self: Any) -> None:
+        callback = self._callback
+        if (not AWAITING["calls"] or hasattr(callback, "__simcord_original_callback__")
+                or getattr(callback, "__name__", "") in HAND_OFF):
+            original(self)
+            return
+        resumed, start = AWAITING["resumed"], time.perf_counter()
+        try:
+            original(self)
+        finally:
+            if AWAITING["calls"] and AWAITING["resumed"] == resumed:  # waiting throughout
+                DATABASE["lag"] += time.perf_counter() - start
+    run.metered = True  # type: ignore[attr-defined]
+    asyncio.events.Handle._run = run  # type: ignore[method-assign]
 
 
 def instrument(bot: Any) -> None:
     """Monkeypatch timers onto this process's bot (the project code is unchanged)."""
     service = bot.service
-    count_database_cpu(service.storage)
+    count_database(service.storage)
     for name in SERVICE_METHODS:
         setattr(service, name, WORK.wrap(getattr(service, name)))
     for name, fn in list(vars(render).items()):
@@ -376,21 +446,34 @@ class Recorder:
         self.wall: dict[str, list[float]] = defaultdict(list)
         self.answer: dict[str, list[float]] = defaultdict(list)  # work before the answer
         self.requests: dict[str, list[int]] = defaultdict(list)  # Discord requests per click
+        # the exact figures (``count_database``): work, and work before the answer
+        self.exact: dict[str, list[float]] = defaultdict(list)
+        self.answer_exact: dict[str, list[float]] = defaultdict(list)
+        self.lag: dict[str, list[float]] = defaultdict(list)  # work - exact
+        self.calls: dict[str, list[float]] = defaultdict(list)  # database calls per click
+        self.commits: dict[str, list[float]] = defaultdict(list)  # commits per click
 
     async def run(self, kind: str, operation: Any) -> Any:
         """Await one actor operation (a coroutine not yet started) and time it, and
         count the Discord requests it made (SimCord's request log)."""
         WORK.total = HANDLER.total = PICTURES.total = 0.0
+        DATABASE.update(calls=0, commits=0, lag=0.0)
         sent = len(ENV["env"].http_requests) if ENV else 0
         start = CLOCKS["click"]()
-        ANSWER.update(start=start, work=None, wall=None)
+        ANSWER.update(start=start, work=None, wall=None, exact=None)
         result = await operation
         self.wall[kind].append(CLOCKS["click"]() - start)
         if ENV:
             self.requests[kind].append(len(ENV["env"].http_requests) - sent)
-        answered = ANSWER["work"]
+        answered, exact = ANSWER["work"], ANSWER["exact"]
         self.answer[kind].append(WORK.total if answered is None else answered)
         self.work[kind].append(WORK.total)
+        lag = DATABASE["lag"]
+        self.exact[kind].append(WORK.total - lag)
+        self.answer_exact[kind].append(WORK.total - lag if exact is None else exact)
+        self.lag[kind].append(lag)
+        self.calls[kind].append(DATABASE["calls"])
+        self.commits[kind].append(DATABASE["commits"])
         self.pictures[kind].append(PICTURES.total)
         self.handler[kind].append(HANDLER.total)
         return result
@@ -745,6 +828,35 @@ def table_rows(rec: Recorder) -> list[str]:
     return out
 
 
+def exact_rows(rec: Recorder) -> list[str]:
+    """Section 1b: the database calls and commits per click, and the work of the state
+    changes as above (old) and exact (``count_database``)."""
+    ms = 1000.0
+    cpu = CLOCKS["work"] is time.thread_time
+    out = ["1b. Database per click, and the bot's work metered exactly (ms, medians)",
+           "   calls = hand-offs to the database thread (aiosqlite round trips), commits =",
+           "   COMMITs (each an fsync), both means per click. old = the figures above: a",
+           "   database call charged its whole wait, until the bot resumed; exact = less the",
+           "   event loop's time on the harness's callbacks meanwhile (SimCord's settle polls",
+           "   and task inspection, the driver): the thread's work, the fsync, the hand-offs",
+           "   and the bot's own tasks stay; loop lag = old - exact" +
+           (" (0 with --clock cpu: the CPU figures already leave it out)" if cpu else "")]
+    out.append(f"   {'interaction':<15}{'calls':>7}{'commits':>8}{'work old':>10}{'exact':>8}"
+               f"{'answered old':>14}{'exact':>8}{'loop lag':>10}")
+    kinds = [k for k in STATE_CHANGES if rec.work.get(k)]
+    for k, sel in [*((k, (k,)) for k in kinds), ("state changes", tuple(kinds))]:
+        calls, commits, work, exact, answer, answer_exact, lag = (
+            [v for kind in sel for v in table[kind]]
+            for table in (rec.calls, rec.commits, rec.work, rec.exact, rec.answer,
+                          rec.answer_exact, rec.lag))
+        out.append(f"   {k:<15}{statistics.mean(calls):>7.2f}{statistics.mean(commits):>8.2f}"
+                   f"{statistics.median(work) * ms:>10.2f}{statistics.median(exact) * ms:>8.2f}"
+                   f"{statistics.median(answer) * ms:>14.2f}"
+                   f"{statistics.median(answer_exact) * ms:>8.2f}"
+                   f"{statistics.median(lag) * ms:>10.2f}")
+    return out
+
+
 def moves(rec: Recorder) -> list[float]:
     """The click times of the state changes (moves) alone."""
     return [v for k in STATE_CHANGES for v in rec.wall.get(k, [])]
@@ -779,6 +891,7 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
     print("   simulated HTTP, settle)")
     print("   Discord requests per click (SimCord's request log, mean): " + ", ".join(
         f"{k} {statistics.mean(v):.2f}" for k, v in rec.requests.items() if v) + "\n")
+    print("\n".join(exact_rows(rec)) + "\n")
 
     bot_tput, noop_tput = rate(wall), rate(noop_wall)
     print("2. Throughput through SimCord, tables open (interactions / summed click time)")
@@ -834,6 +947,8 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
     changes = [v for k in STATE_CHANGES for v in rec.work.get(k, [])]
     drawn = [v for k in STATE_CHANGES for v in rec.pictures.get(k, [])]
     before = [v for k in STATE_CHANGES for v in rec.answer.get(k, [])]
+    exact = [v for k in STATE_CHANGES for v in rec.exact.get(k, [])]
+    before_exact = [v for k in STATE_CHANGES for v in rec.answer_exact.get(k, [])]
     figures = {
         "tables": n_tables, "interactions": len(wall), "errors": len(errors),
         "state_change_median_ms": statistics.median(changes) * 1000,
@@ -842,6 +957,14 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
         "state_change_pictures_p99_ms": pct(drawn, .99) * 1000,
         "state_change_answered_median_ms": statistics.median(before) * 1000,
         "state_change_answered_p99_ms": pct(before, .99) * 1000,
+        "state_change_exact_median_ms": statistics.median(exact) * 1000,
+        "state_change_exact_p99_ms": pct(exact, .99) * 1000,
+        "state_change_answered_exact_median_ms": statistics.median(before_exact) * 1000,
+        "state_change_answered_exact_p99_ms": pct(before_exact, .99) * 1000,
+        "state_change_database_calls_mean": statistics.mean(
+            [v for k in STATE_CHANGES for v in rec.calls.get(k, [])]),
+        "state_change_commits_mean": statistics.mean(
+            [v for k in STATE_CHANGES for v in rec.commits.get(k, [])]),
         "all_median_ms": statistics.median(rec.all(rec.work)) * 1000,
         "all_p99_ms": pct(rec.all(rec.work), .99) * 1000,
         "throughput_bot_per_s": bot_tput, "throughput_noop_per_s": noop_tput,
