@@ -157,6 +157,10 @@ async def close_deal(tx: Tx, deal_id: int, status: str, entries: list[LedgerEntr
           int(h.knocked)) for h in hands])
 
 
+#: an action's row (``append_action``), followed by its values or the query giving them
+_APPEND = "INSERT INTO actions (deal_id, seq, payload, member_id, created_at)"
+
+
 def _check_finish(status: str) -> None:
     if status not in CLOSED_DEAL_STATUSES:
         raise ValueError(f"a deal closes as 'finished' or 'void', not {status!r}")
@@ -262,18 +266,24 @@ class Games(Statements):
         ledger, hands)`` the deal is closed in the same transaction: status set,
         ledger rows (guild, table, deal, seat, member, amount, reason) and hand
         results inserted. Appending to a closed deal raises the driver's
-        IntegrityError (the triggers refuse); a bad ``finish`` raises ValueError (see
-        ``finish_deal``); nothing is written on any error."""
+        IntegrityError (the triggers refuse), and so does appending to a deal that
+        does not exist (its ``deal_id`` would be NULL; with ``finish``: ValueError);
+        a bad ``finish`` raises ValueError (see ``finish_deal``); nothing is written
+        on any error."""
         if finish is not None:
             _check_finish(finish[0])
         text = json.dumps(payload)
 
         async def append(tx: Tx) -> None:
+            if finish is None:  # most moves: one statement finds the deal and appends
+                await tx.run(_APPEND + " VALUES ((SELECT id FROM deals WHERE table_id = ?"
+                             " AND number = ?), ?, ?, ?, ?)",
+                             (*deal, seq, text, member_id, utc_now()))
+                return
             deal_id = await ledger.deal_id(tx, deal)
-            await tx.run("INSERT INTO actions (deal_id, seq, payload, member_id, created_at)"
-                         " VALUES (?, ?, ?, ?, ?)", (deal_id, seq, text, member_id, utc_now()))
-            if finish is not None:
-                await close_deal(tx, deal_id, *finish)
+            await tx.run(_APPEND + " VALUES (?, ?, ?, ?, ?)",
+                         (deal_id, seq, text, member_id, utc_now()))
+            await close_deal(tx, deal_id, *finish)
         await self._step_later(append)
 
     async def finish_deal(
