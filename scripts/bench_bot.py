@@ -191,7 +191,7 @@ def watch_answers() -> None:
 #: thread (round trips), the commits made there, and (wall clock) ``lag``: the event
 #: loop's time on the harness's callbacks (SimCord, the driver) while the bot's work
 #: awaited a database call, taken out of the exact figures
-DATABASE: dict[str, float] = {"calls": 0, "commits": 0, "lag": 0.0}
+DATABASE: dict[str, float] = {"calls": 0, "commits": 0, "lag": 0.0, "wait": 0.0, "thread": 0.0}
 #: database calls awaited now while ``WORK`` runs, and how many such awaits ended
 AWAITING = {"calls": 0, "resumed": 0}
 #: callbacks that are the database call's own hand-off back to the loop (its result
@@ -236,14 +236,15 @@ def count_database(storage: Any) -> None:
         meter_loop_lag()
 
     async def on_thread(self: Any, fn: Any) -> Any:
-        spent = [0.0]
+        spent, ran = [0.0], [0.0]
 
         def timed(conn: Any) -> Any:
-            start = time.thread_time()
+            start, began = time.thread_time(), time.perf_counter()
             try:
                 return fn(conn)
             finally:
                 spent[0] = time.thread_time() - start
+                ran[0] = time.perf_counter() - began
         DATABASE["calls"] += 1
         start, drawn = CLOCKS["work"](), PICTURES.so_far()
         awaited = not cpu and WORK.depth > 0
@@ -255,6 +256,8 @@ def count_database(storage: Any) -> None:
             if awaited:
                 AWAITING["calls"] -= 1
                 AWAITING["resumed"] += 1
+                DATABASE["wait"] += CLOCKS["work"]() - start
+                DATABASE["thread"] += ran[0]
             if cpu:
                 own = PICTURES.so_far() - drawn  # the bot's drawing done meanwhile
                 correction = spent[0] - (time.thread_time() - start - own)
@@ -452,12 +455,15 @@ class Recorder:
         self.lag: dict[str, list[float]] = defaultdict(list)  # work - exact
         self.calls: dict[str, list[float]] = defaultdict(list)  # database calls per click
         self.commits: dict[str, list[float]] = defaultdict(list)  # commits per click
+        # (wall clock) the bot's waits for database calls, and the thread's time on them
+        self.db_wait: dict[str, list[float]] = defaultdict(list)
+        self.db_thread: dict[str, list[float]] = defaultdict(list)
 
     async def run(self, kind: str, operation: Any) -> Any:
         """Await one actor operation (a coroutine not yet started) and time it, and
         count the Discord requests it made (SimCord's request log)."""
         WORK.total = HANDLER.total = PICTURES.total = 0.0
-        DATABASE.update(calls=0, commits=0, lag=0.0)
+        DATABASE.update(calls=0, commits=0, lag=0.0, wait=0.0, thread=0.0)
         sent = len(ENV["env"].http_requests) if ENV else 0
         start = CLOCKS["click"]()
         ANSWER.update(start=start, work=None, wall=None, exact=None)
@@ -474,6 +480,8 @@ class Recorder:
         self.lag[kind].append(lag)
         self.calls[kind].append(DATABASE["calls"])
         self.commits[kind].append(DATABASE["commits"])
+        self.db_wait[kind].append(DATABASE["wait"])
+        self.db_thread[kind].append(DATABASE["thread"])
         self.pictures[kind].append(PICTURES.total)
         self.handler[kind].append(HANDLER.total)
         return result
@@ -840,20 +848,24 @@ def exact_rows(rec: Recorder) -> list[str]:
            "   event loop's time on the harness's callbacks meanwhile (SimCord's settle polls",
            "   and task inspection, the driver): the thread's work, the fsync, the hand-offs",
            "   and the bot's own tasks stay; loop lag = old - exact" +
-           (" (0 with --clock cpu: the CPU figures already leave it out)" if cpu else "")]
+           (" (0 with --clock cpu: the CPU figures already leave it out)" if cpu else "") + ";",
+           "   db wait = the work's waits for database calls (old meter), of it db thread = the",
+           "   thread's time running them (its statements, COMMIT and fsync, waits for the GIL)"]
     out.append(f"   {'interaction':<15}{'calls':>7}{'commits':>8}{'work old':>10}{'exact':>8}"
-               f"{'answered old':>14}{'exact':>8}{'loop lag':>10}")
+               f"{'answered old':>14}{'exact':>8}{'loop lag':>10}{'db wait':>9}"
+               f"{'db thread':>11}")
     kinds = [k for k in STATE_CHANGES if rec.work.get(k)]
     for k, sel in [*((k, (k,)) for k in kinds), ("state changes", tuple(kinds))]:
-        calls, commits, work, exact, answer, answer_exact, lag = (
+        calls, commits, work, exact, answer, answer_exact, lag, wait, thread = (
             [v for kind in sel for v in table[kind]]
             for table in (rec.calls, rec.commits, rec.work, rec.exact, rec.answer,
-                          rec.answer_exact, rec.lag))
+                          rec.answer_exact, rec.lag, rec.db_wait, rec.db_thread))
         out.append(f"   {k:<15}{statistics.mean(calls):>7.2f}{statistics.mean(commits):>8.2f}"
                    f"{statistics.median(work) * ms:>10.2f}{statistics.median(exact) * ms:>8.2f}"
                    f"{statistics.median(answer) * ms:>14.2f}"
                    f"{statistics.median(answer_exact) * ms:>8.2f}"
-                   f"{statistics.median(lag) * ms:>10.2f}")
+                   f"{statistics.median(lag) * ms:>10.2f}{statistics.median(wait) * ms:>9.2f}"
+                   f"{statistics.median(thread) * ms:>11.2f}")
     return out
 
 
