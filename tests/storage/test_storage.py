@@ -642,6 +642,24 @@ async def test_logs_are_append_only(store: AnyStorage, backend: Backend, sql: st
     assert await store.leaderboard(GUILD, 0, 10) == ([(BEN, 1), (ANN, -1)], 2)
 
 
+async def test_an_action_of_a_deal_that_does_not_exist_writes_nothing(
+        store: AnyStorage, backend: Backend) -> None:
+    """``append_action`` finds the deal in its one statement: an unknown deal leaves
+    the action's ``deal_id`` NULL, which the schema refuses; nothing of the unit stays."""
+    table, deal = await playing_table(store, [ANN, BEN])
+    with pytest.raises(backend.integrity):
+        async with store.atomic():
+            await store.append_action(deal, 0, {"seat": 0, "action": "trade"}, ANN)
+            await store.append_action(deal._replace(number=9), 0, {"seat": 1}, BEN)
+    with pytest.raises(ValueError, match="no deal"):
+        await store.append_action(deal._replace(number=9), 0, {"seat": 1}, BEN,
+                                  finish=("finished", [], []))
+    assert await backend.value("SELECT COUNT(*) FROM actions") == 0
+    await store.append_action(deal, 0, {"seat": 0, "action": "trade"}, ANN)
+    assert [a.payload for d in await store.deals(table.id) for a in d.actions] == [
+        {"seat": 0, "action": "trade"}]
+
+
 # ---------------------------------------------------------------- ledger and statistics
 
 
