@@ -150,8 +150,8 @@ async def close_deal(tx: Tx, deal_id: int, status: str, entries: list[LedgerEntr
                         " ON t.id = d.table_id WHERE d.id = ?", (deal_id,))
     assert deal is not None  # the update above found it
     await ledger.append(tx, deal["guild_id"], deal["table_id"], deal_id, entries, now)
-    await tx.many(
-        "INSERT INTO deal_hands (deal_id, seat, member_id, score, label, won, category,"
+    await ledger.insert_rows(
+        tx, "INSERT INTO deal_hands (deal_id, seat, member_id, score, label, won, category,"
         " knocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [(deal_id, h.seat, h.member_id, h.score, h.label, int(h.won), h.category,
           int(h.knocked)) for h in hands])

@@ -21,6 +21,21 @@ from .units import Statements, Tx
 INSERT = ("INSERT INTO ledger (guild_id, table_id, deal_id, seat, member_id, amount, reason,"
           " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 
+#: rows one multi-row ``INSERT`` takes at most (``insert_rows``): far under both drivers'
+#: limits on parameters (SQLite 32,766, PostgreSQL 32,767) at 8 columns
+ROWS_AT_ONCE = 200
+
+
+async def insert_rows(tx: Tx, insert: str, rows: Sequence[Sequence[Any]]) -> None:
+    """Insert ``rows`` with ``insert``, an ``INSERT … VALUES (?, …)`` of one row, in as
+    few statements as ``ROWS_AT_ONCE`` allows (nothing for none): on SQLite each
+    statement is one step on the database thread, where ``Tx.many`` makes one a row."""
+    head, _, one = insert.rpartition(" VALUES ")
+    for start in range(0, len(rows), ROWS_AT_ONCE):
+        chunk = rows[start:start + ROWS_AT_ONCE]
+        await tx.run(f"{head} VALUES {', '.join([one] * len(chunk))}",
+                     [value for row in chunk for value in row])
+
 #: the game rows (resets excluded) of the guild's open tables: minus what their
 #: pools and pots hold (one parameter: the guild)
 _POTS = ("SELECT COALESCE(SUM(l.amount), 0) FROM ledger l JOIN tables t ON t.id = l.table_id"
@@ -45,8 +60,8 @@ async def append(tx: Tx, guild_id: int, table_id: int | None, deal_id: int | Non
     """Append ``entries`` of the guild (at ``table_id``'s ``deal_id``, either may be
     ``None``), all stamped ``now`` (default: ``utc_now()``)."""
     stamp = now or utc_now()
-    await tx.many(INSERT, [(guild_id, table_id, deal_id, e.seat, e.member_id, e.amount,
-                            e.reason, stamp) for e in entries])
+    await insert_rows(tx, INSERT, [(guild_id, table_id, deal_id, e.seat, e.member_id, e.amount,
+                                    e.reason, stamp) for e in entries])
 
 
 async def balances(tx: Tx, guild_id: int) -> tuple[list[Any], list[Any]]:

@@ -39,6 +39,7 @@ from bot.storage import (
     pg_migrate,
 )
 from bot.storage import database as database_module
+from bot.storage import ledger as ledger_module
 from bot.storage.backups import BackupError, backup_sqlite, postgres_to_sqlite
 from bot.storage.pgserver import PgServer
 from bot.storage.postgres import pg_sql
@@ -661,6 +662,28 @@ async def test_an_action_of_a_deal_that_does_not_exist_writes_nothing(
 
 
 # ---------------------------------------------------------------- ledger and statistics
+
+
+async def test_ledger_rows_go_in_multi_row_inserts_in_order(
+        store: AnyStorage, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal's ledger rows and hands are inserted a few rows a statement
+    (``ledger.insert_rows``), chunk by chunk, every row kept in its order."""
+    monkeypatch.setattr(ledger_module, "ROWS_AT_ONCE", 2)
+    table, deal = await playing_table(store, [ANN, BEN, None])
+    entries = [LedgerEntry(0, ANN, -3, "pool"), LedgerEntry(1, BEN, -2, "pool"),
+               LedgerEntry(2, None, -1, "pool"), LedgerEntry(0, ANN, 4, "pool"),
+               LedgerEntry(1, BEN, 2, "trick")]
+    hands = [HandResult(s, m, 10 + s, f"hand {s}", s == 0, None, s == 1)
+             for s, m in enumerate([ANN, BEN, None])]
+    await store.append_action(deal, 0, {"seat": 1, "action": "knock"}, BEN,
+                              finish=("finished", entries, hands))
+    assert await backend.rows("SELECT seat, member_id, amount, reason FROM ledger"
+                              " ORDER BY id") == [
+        (e.seat, e.member_id, e.amount, e.reason) for e in entries]
+    assert await backend.rows("SELECT seat, member_id, score, label, won, knocked"
+                              " FROM deal_hands ORDER BY seat") == [
+        (0, ANN, 10, "hand 0", 1, 0), (1, BEN, 11, "hand 1", 0, 1), (2, None, 12, "hand 2", 0, 0)]
+    assert await store.guild_ledger_sum(GUILD) == 0
 
 
 async def test_leaderboard_orders_paginates_and_skips_ai(store: AnyStorage) -> None:
