@@ -246,8 +246,8 @@ def count_database(storage: Any) -> None:
                 spent[0] = time.thread_time() - start
                 ran[0] = time.perf_counter() - began
         DATABASE["calls"] += 1
-        start, drawn = CLOCKS["work"](), PICTURES.so_far()
-        awaited = not cpu and WORK.depth > 0
+        start, drawn, began = CLOCKS["work"](), PICTURES.so_far(), time.perf_counter()
+        awaited = WORK.depth > 0
         if awaited:
             AWAITING["calls"] += 1
         try:
@@ -256,7 +256,7 @@ def count_database(storage: Any) -> None:
             if awaited:
                 AWAITING["calls"] -= 1
                 AWAITING["resumed"] += 1
-                DATABASE["wait"] += CLOCKS["work"]() - start
+                DATABASE["wait"] += time.perf_counter() - began  # wall time, either clock
                 DATABASE["thread"] += ran[0]
             if cpu:
                 own = PICTURES.so_far() - drawn  # the bot's drawing done meanwhile
@@ -849,8 +849,9 @@ def exact_rows(rec: Recorder) -> list[str]:
            "   and task inspection, the driver): the thread's work, the fsync, the hand-offs",
            "   and the bot's own tasks stay; loop lag = old - exact" +
            (" (0 with --clock cpu: the CPU figures already leave it out)" if cpu else "") + ";",
-           "   db wait = the work's waits for database calls (old meter), of it db thread = the",
-           "   thread's time running them (its statements, COMMIT and fsync, waits for the GIL)"]
+           "   db wait = the work's waits for database calls (wall time, either clock), of it",
+           "   db thread = the thread's time running them (statements, COMMIT and fsync, and",
+           "   its waits for the GIL)"]
     out.append(f"   {'interaction':<15}{'calls':>7}{'commits':>8}{'work old':>10}{'exact':>8}"
                f"{'answered old':>14}{'exact':>8}{'loop lag':>10}{'db wait':>9}"
                f"{'db thread':>11}")
