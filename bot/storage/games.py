@@ -34,7 +34,7 @@ from .shared import (
     table_row,
     utc_now,
 )
-from .units import Statements, Tx
+from .units import Statements, Step, Tx
 
 #: a table's shuffle log, in order (one parameter: the table id)
 SHUFFLE_EVENTS = ("SELECT id, table_id, kind, deal_number, member_id, attempt, payload"
@@ -159,6 +159,10 @@ async def close_deal(tx: Tx, deal_id: int, status: str, entries: list[LedgerEntr
 
 #: an action's row (``append_action``), followed by its values or the query giving them
 _APPEND = "INSERT INTO actions (deal_id, seq, payload, member_id, created_at)"
+#: an action's row by its deal's table and number: ``(table_id, number, seq, payload,
+#: member_id, created_at)`` (an unknown deal leaves ``deal_id`` NULL: refused)
+_APPEND_TO_DEAL = (_APPEND + " VALUES ((SELECT id FROM deals WHERE table_id = ? AND number = ?),"
+                   " ?, ?, ?, ?)")
 
 
 def _check_finish(status: str) -> None:
@@ -274,12 +278,17 @@ class Games(Statements):
             _check_finish(finish[0])
         text = json.dumps(payload)
 
+        if finish is None:  # most moves: the deal found in the statement that appends
+            def append_rows(rows: list[Sequence[Any]]) -> Step[None]:
+                async def append(tx: Tx) -> None:
+                    await ledger.insert_rows(tx, _APPEND_TO_DEAL, rows)
+                return append
+            # the actions appended in a row (a move and the AI's answers): one statement
+            await self._step_rows(("actions", deal), (*deal, seq, text, member_id, utc_now()),
+                                  append_rows)
+            return
+
         async def append(tx: Tx) -> None:
-            if finish is None:  # most moves: one statement finds the deal and appends
-                await tx.run(_APPEND + " VALUES ((SELECT id FROM deals WHERE table_id = ?"
-                             " AND number = ?), ?, ?, ?, ?)",
-                             (*deal, seq, text, member_id, utc_now()))
-                return
             deal_id = await ledger.deal_id(tx, deal)
             await tx.run(_APPEND + " VALUES (?, ?, ?, ?, ?)",
                          (deal_id, seq, text, member_id, utc_now()))

@@ -117,6 +117,9 @@ class Statements:
 
         async def _step_now(self, step: Step[T]) -> T: ...
 
+        async def _step_rows(self, key: object, row: Sequence[Any],
+                             step: Callable[[list[Sequence[Any]]], Step[object]]) -> None: ...
+
 
 class UnitFailed(RuntimeError):
     """A storage call inside a unit of work whose transaction already failed (and
@@ -138,6 +141,9 @@ class Unit(Generic[H]):
     failed: bool = False
     meanwhile: list[Meanwhile] = dataclasses.field(default_factory=list)
     answered: bool = False
+    #: the write ``UnitOfWork._step_rows`` queued last: its key, native function and
+    #: rows (which more rows join while it is still the last one queued)
+    tail: tuple[object, Any, list[Sequence[Any]]] | None = None
 
     def waiting(self) -> bool:
         """The unit's commit is still under way on the database's side."""
@@ -282,6 +288,25 @@ class UnitOfWork(Generic[H, C]):
     async def _step_now(self, step: Step[T]) -> T:
         """``step`` as a write whose result the caller needs (``_write_now``)."""
         return await self._write_now(self._native(step))
+
+    async def _step_rows(self, key: object, row: Sequence[Any],
+                         step: Callable[[list[Sequence[Any]]], Step[object]]) -> None:
+        """Queue ``step(rows)`` with ``rows = [row]`` (``_step_later``); a next call
+        with the same ``key`` in the same unit, while that write is still the last
+        one queued and unsent, adds its row to those rows instead: consecutive rows
+        of one kind (a move's actions and its AI's answers) go in one write, in the
+        order they came, and any other write queued in between starts a new one."""
+        unit = self._unit()
+        tail = None if unit is None else unit.tail
+        if (unit is not None and tail is not None and not unit.failed and tail[0] == key
+                and unit.pending and unit.pending[-1] is tail[1]):
+            tail[2].append(row)
+            return
+        rows: list[Sequence[Any]] = [row]
+        native = self._native(step(rows))
+        await self._write_later(native)
+        if unit is not None and unit.pending and unit.pending[-1] is native:
+            unit.tail = (key, native, rows)
 
     async def ping(self) -> None:
         """Ask the database a trivial question (``SELECT 1``) and return once it

@@ -16,6 +16,7 @@ import pytest
 
 from bot.service.errors import STORAGE_ERRORS
 from bot.storage import AnyStorage, LedgerEntry, PgStorage, TableClosed, waiting
+from bot.storage import ledger as ledger_module
 from bot.storage import postgres as postgres_module
 from tests.storage.backends import Backend
 from tests.storage.test_storage import ANN, BEN, playing_table
@@ -45,6 +46,41 @@ async def test_a_unit_of_many_writes_is_one_call(store: AnyStorage, backend: Bac
     assert await backend.value(ACTIONS) == 5
     assert await backend.value("SELECT SUM(amount) FROM ledger") == 0
     assert (await store.seats(table.id))[0].timeouts == 2
+
+
+async def test_actions_appended_in_a_row_are_one_write_in_their_order(
+        store: AnyStorage, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move and the AI's answers (actions appended one after another in a unit)
+    go in one statement; another write queued in between starts a new one, and the
+    order of everything is kept. A duplicate among them keeps nothing of the unit."""
+    table, deal = await playing_table(store, [ANN, BEN])
+    statements: list[int] = []
+    real = ledger_module.insert_rows
+
+    async def counted(tx: Any, insert: str, rows: Any) -> None:
+        if insert.startswith("INSERT INTO actions"):
+            statements.append(len(rows))
+        await real(tx, insert, rows)
+    monkeypatch.setattr(ledger_module, "insert_rows", counted)
+    async with store.atomic():
+        for seq in range(3):
+            await store.append_action(deal, seq, {"seq": seq}, ANN if seq == 0 else None)
+        await store.set_seat_state(table.id, 0, timeouts=1)
+        for seq in range(3, 5):
+            await store.append_action(deal, seq, {"seq": seq}, BEN)
+    assert statements == [3, 2]
+    stored = (await store.deals(table.id))[0].actions
+    assert [(a.payload, a.member_id) for a in stored] == [
+        ({"seq": 0}, ANN), ({"seq": 1}, None), ({"seq": 2}, None), ({"seq": 3}, BEN),
+        ({"seq": 4}, BEN)]
+    with pytest.raises(backend.integrity):
+        async with store.atomic():
+            await store.set_seat_state(table.id, 0, timeouts=5)
+            await store.append_action(deal, 5, {"seq": 5}, ANN)
+            await store.append_action(deal, 5, {"seq": 5}, ANN)
+    assert statements[-1] == 2  # the duplicate came in the same statement
+    assert (await store.seats(table.id))[0].timeouts == 1
+    assert await backend.value(ACTIONS) == 5
 
 
 async def test_a_read_inside_a_unit_sees_its_writes(store: AnyStorage, backend: Backend) -> None:
