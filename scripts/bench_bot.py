@@ -44,6 +44,14 @@ and dispatch (the no-op pays it too) and the simulated Discord. The control
 handlers (``bot.interactions.handlers``) are timed too ("handler": includes their calls to
 the simulated Discord API).
 
+Database calls and the exact figures (section 1b): the script counts, per click,
+the bot's calls to aiosqlite's thread and the COMMITs, and prints the work of the
+state changes twice: as above ("old": a database call charged its whole wait) and
+"exact": less the event loop's time on the harness's callbacks (SimCord's settle
+polls and task inspection, the driver) while the bot's work waited for a database
+call (``count_database``). The thread's work, the fsync, the hand-offs and the
+bot's own tasks stay in both.
+
 Throughput = interactions / summed SimCord round trips of the clicks (the
 driver's own bookkeeping between clicks is left out), bot and no-op alike.
 
