@@ -36,6 +36,7 @@ async def insert_rows(tx: Tx, insert: str, rows: Sequence[Sequence[Any]]) -> Non
         await tx.run(f"{head} VALUES {', '.join([one] * len(chunk))}",
                      [value for row in chunk for value in row])
 
+
 #: the game rows (resets excluded) of the guild's open tables: minus what their
 #: pools and pots hold (one parameter: the guild)
 _POTS = ("SELECT COALESCE(SUM(l.amount), 0) FROM ledger l JOIN tables t ON t.id = l.table_id"
