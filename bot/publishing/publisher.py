@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import functools
 import hashlib
@@ -32,15 +33,15 @@ from ..service import LiveTable, PostedMessage, TableService
 from ..storage import OPEN_STATUSES
 from ..ui import media, render
 from ..ui.components import (
+    AnswerButton,
     CutButton,
     NextDealButton,
     PlayButton,
     ProofButton,
-    answer_buttons,
+    dynamic_view,
     lobby_view,
     proof_view,
     table_controls,
-    view_of,
 )
 from .commitments import Commitments
 from .countdowns import Countdowns
@@ -334,10 +335,17 @@ class Publisher:
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
-        self.shown[live.id] = (msg.id, shows(content, embed, png, view), now)
+        shown = self.shown[live.id] = (msg.id, shows(content, embed, png, view), now)
         self.older.remember(live.id, msg.id, [embed], bare=view is None)
         self.showing.mark(live)
+        row = live.row
         await self.service.posted(live, PostedMessage("table", msg.id))
+        if self.shown.get(live.id) is shown and live.row is not row and now[3] is row:
+            # the row now names the message, which the message does not show: what it
+            # shows is still drawn from the same moment, and the refresh that follows a
+            # post draws nothing again (``same_moment``)
+            if live.row == dataclasses.replace(row, table_message_id=msg.id):
+                self.shown[live.id] = (msg.id, shown[1], (*now[:3], live.row, *now[4:]))
 
     @in_server_language
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
@@ -488,7 +496,7 @@ class Publisher:
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
             items += [ProofButton(live.id, live.deal_number)] if live.game.shuffler is not None else []
-            view = sent_view(view_of(*items) if items else None)
+            view = sent_view(dynamic_view(*(item.item for item in items)) if items else None)
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)
                   if delay > 0 and not complete else None)
@@ -512,8 +520,8 @@ class Publisher:
                 try:
                     msg = await channel.send(
                         render.offer_ping(live), allowed_mentions=ping(member),
-                        view=view_of(*answer_buttons(live.id, live.deal_number, seq,
-                                                     deal.controls().answers)))
+                        view=dynamic_view(*(AnswerButton.button(live.id, live.deal_number, seq, a)
+                                            for a in deal.controls().answers)))
                 except discord.HTTPException as exc:
                     if retryable(exc):  # not posted: the watch posts it later
                         self.offers.pop(key, None)
