@@ -33,11 +33,11 @@ from ..service import LiveTable, PostedMessage, TableService
 from ..storage import OPEN_STATUSES
 from ..ui import media, render
 from ..ui.components import (
-    AnswerButton,
     CutButton,
     NextDealButton,
     PlayButton,
     ProofButton,
+    answers_view,
     dynamic_view,
     lobby_view,
     proof_view,
@@ -489,7 +489,7 @@ class Publisher:
                     moments.announced(live, None)
                 return
             complete = live.game.complete
-            items: list[discord.ui.Item[Any]] = []
+            items: list[discord.ui.DynamicItem[Any]] = []
             if not complete:
                 items.append(NextDealButton(live.id, live.deal_number))
                 items += [CutButton(live.id)] if live.game.shuffler is not None else []
@@ -520,8 +520,8 @@ class Publisher:
                 try:
                     msg = await channel.send(
                         render.offer_ping(live), allowed_mentions=ping(member),
-                        view=dynamic_view(*(AnswerButton.button(live.id, live.deal_number, seq, a)
-                                            for a in deal.controls().answers)))
+                        view=answers_view(live.id, live.deal_number, seq,
+                                          deal.controls().answers))
                 except discord.HTTPException as exc:
                     if retryable(exc):  # not posted: the watch posts it later
                         self.offers.pop(key, None)

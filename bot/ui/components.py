@@ -882,6 +882,12 @@ def answer_buttons(table_id: int, deal: int, seq: int,
     return [AnswerButton(table_id, deal, seq, a) for a in answers]
 
 
+def answers_view(table_id: int, deal: int, seq: int, answers: tuple[str, ...]) -> discord.ui.View:
+    """An offer's own message's controls: ``answer_buttons``' answers as bare buttons
+    (``AnswerButton.button``) in a stopped view (``dynamic_view``)."""
+    return dynamic_view(*(AnswerButton.button(table_id, deal, seq, a) for a in answers))
+
+
 def pager_view(guild_id: int, owner_id: int, page: int, pages: int,
                board: BoardFilter | None = None) -> discord.ui.View | None:
     """Previous / Next for page ``page`` (0-based) of ``pages`` of the leaderboard
