@@ -102,6 +102,23 @@ def turn_deadline(countdowns: Countdowns, live: LiveTable) -> datetime.datetime 
     return countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
 
 
+async def table_posted(service: TableService,
+                       shown: dict[int, tuple[int, tuple[bytes, bytes], tuple[object, ...]]],
+                       live: LiveTable, entry: tuple[int, tuple[bytes, bytes], tuple[object, ...]],
+                       ) -> None:
+    """Store the id of the table message just posted (``TableService.posted``),
+    ``entry`` being what it shows (``Publisher.shown``). The table's row then names
+    the message, which the message does not show: when nothing else of the row
+    changed meanwhile, what it shows is kept under the new row, so the refresh that
+    follows the post finds the same moment (``same_moment``) and draws nothing again."""
+    message_id, now = entry[0], entry[2]
+    row = live.row
+    await service.posted(live, PostedMessage("table", message_id))
+    if (shown.get(live.id) is entry and live.row is not row and now[3] is row
+            and live.row == dataclasses.replace(row, table_message_id=message_id)):
+        shown[live.id] = (message_id, entry[1], (*now[:3], live.row, *now[4:]))
+
+
 class Moments(Protocol):
     """What a refresh tells of the moments it shows, to whoever arms the timers
     (``bot.changes.after.Arming``): the publisher only says what it shows, at the
@@ -338,14 +355,7 @@ class Publisher:
         shown = self.shown[live.id] = (msg.id, shows(content, embed, png, view), now)
         self.older.remember(live.id, msg.id, [embed], bare=view is None)
         self.showing.mark(live)
-        row = live.row
-        await self.service.posted(live, PostedMessage("table", msg.id))
-        if self.shown.get(live.id) is shown and live.row is not row and now[3] is row:
-            # the row now names the message, which the message does not show: what it
-            # shows is still drawn from the same moment, and the refresh that follows a
-            # post draws nothing again (``same_moment``)
-            if live.row == dataclasses.replace(row, table_message_id=msg.id):
-                self.shown[live.id] = (msg.id, shown[1], (*now[:3], live.row, *now[4:]))
+        await table_posted(self.service, self.shown, live, shown)
 
     @in_server_language
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
