@@ -34,6 +34,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import struct
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -180,8 +181,12 @@ def blocks(seed: bytes, msg: bytes) -> Iterator[bytes]:
         raise ValueError(f"the seed must be {SEED_BYTES} bytes")
     key = bytes(seed)
     for counter in range(_U32):
-        yield hmac.new(key, msg + _u32(counter), hashlib.sha256).digest()
+        yield hmac.digest(key, msg + _u32(counter), "sha256")  # HMAC-SHA256 in one call
     raise ValueError("the byte stream is exhausted")  # pragma: no cover — 2**37 values
+
+
+#: a block (32 bytes) read as its 8 big-endian u32 values
+_BLOCK_VALUES = struct.Struct(">8I")
 
 
 def stream(seed: bytes, msg: bytes) -> Iterator[int]:
@@ -192,8 +197,7 @@ def stream(seed: bytes, msg: bytes) -> Iterator[int]:
         ValueError: as ``blocks``.
     """
     for block in blocks(seed, msg):
-        for k in range(0, len(block), 4):
-            yield int.from_bytes(block[k:k + 4], "big")
+        yield from _BLOCK_VALUES.unpack(block)
 
 
 def below(values: Iterator[int], n: int) -> int:

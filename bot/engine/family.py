@@ -19,6 +19,7 @@ holds: ``to_act``, ``turn``, ``finished``, ``voided``, ``void()``,
 from __future__ import annotations
 
 import copy
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -280,6 +281,15 @@ class Observation:
     chips: tuple[int, ...] | None = None
     pots: tuple[int, ...] = ()
     reshuffles: int = 0
+
+
+#: every field of an observation, and the defaults of those that have one
+#: (``DealBase._observe`` makes observations without the dataclass's ``__init__``)
+_OBSERVATION_FIELDS = frozenset(f.name for f in dataclasses.fields(Observation))
+_OBSERVATION_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Observation)
+                         if f.default is not dataclasses.MISSING}
+#: the fields without a default: every family's observation names them all
+_OBSERVATION_NEEDED = _OBSERVATION_FIELDS - _OBSERVATION_DEFAULTS.keys()
 
 
 @dataclass(frozen=True)
@@ -559,8 +569,16 @@ class DealBase(ABC):
 
     def _observe(self, seat: int | None, hand: tuple[Card, ...] | None, *, stock_count: int,
                  **family: object) -> Observation:
-        """The fields every family shares, plus the family's own (``family``)."""
-        return Observation(
+        """The fields every family shares, plus the family's own (``family``).
+
+        Raises:
+            TypeError: a family field ``Observation`` does not have, or one it
+                needs missing (as its ``__init__`` would).
+        """
+        if not family.keys() <= _OBSERVATION_FIELDS:
+            raise TypeError(f"not fields of an observation: {sorted(family.keys() - _OBSERVATION_FIELDS)}")
+        fields = dict(_OBSERVATION_DEFAULTS)
+        fields.update(
             seat=seat,
             n_seats=self.n,
             dealer=self.dealer,
@@ -577,9 +595,15 @@ class DealBase(ABC):
             moves=len(self.operations),
             legal=() if seat is None else tuple(self.legal_actions(seat)),
             active=self.active,
-            # each family passes its own Observation fields, typed where it calls this
-            **family,  # type: ignore[arg-type]
         )
+        fields.update(family)
+        if not _OBSERVATION_NEEDED <= fields.keys():
+            raise TypeError(f"an observation needs {sorted(_OBSERVATION_NEEDED - fields.keys())}")
+        # the frozen dataclass's ``__init__`` sets its 38 fields one ``object.__setattr__``
+        # at a time (most of an observation's cost): the same object, made at once
+        observation = object.__new__(Observation)
+        observation.__dict__.update(fields)
+        return observation
 
     def turn_order(self) -> list[int]:
         """One circuit of the seats in play: eldest hand first, the dealer last."""

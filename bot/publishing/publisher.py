@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import functools
 import hashlib
@@ -36,11 +37,11 @@ from ..ui.components import (
     NextDealButton,
     PlayButton,
     ProofButton,
-    answer_buttons,
+    answers_view,
+    dynamic_view,
     lobby_view,
     proof_view,
     table_controls,
-    view_of,
 )
 from .commitments import Commitments
 from .countdowns import Countdowns
@@ -99,6 +100,23 @@ def turn_deadline(countdowns: Countdowns, live: LiveTable) -> datetime.datetime 
     """The turn deadline a table message shows now (``None``: none, or the deal is over)."""
     deal = live.deal
     return countdowns.turn_deadline(live) if deal is not None and not deal.finished else None
+
+
+async def table_posted(service: TableService,
+                       shown: dict[int, tuple[int, tuple[bytes, bytes], tuple[object, ...]]],
+                       live: LiveTable, entry: tuple[int, tuple[bytes, bytes], tuple[object, ...]],
+                       ) -> None:
+    """Store the id of the table message just posted (``TableService.posted``),
+    ``entry`` being what it shows (``Publisher.shown``). The table's row then names
+    the message, which the message does not show: when nothing else of the row
+    changed meanwhile, what it shows is kept under the new row, so the refresh that
+    follows the post finds the same moment (``same_moment``) and draws nothing again."""
+    message_id, now = entry[0], entry[2]
+    row = live.row
+    await service.posted(live, PostedMessage("table", message_id))
+    if (shown.get(live.id) is entry and live.row is not row and now[3] is row
+            and live.row == dataclasses.replace(row, table_message_id=message_id)):
+        shown[live.id] = (message_id, entry[1], (*now[:3], live.row, *now[4:]))
 
 
 class Moments(Protocol):
@@ -334,10 +352,10 @@ class Publisher:
         except discord.HTTPException:
             log.exception("table %s: could not post the table message", live.id)
             return
-        self.shown[live.id] = (msg.id, shows(content, embed, png, view), now)
+        shown = self.shown[live.id] = (msg.id, shows(content, embed, png, view), now)
         self.older.remember(live.id, msg.id, [embed], bare=view is None)
         self.showing.mark(live)
-        await self.service.posted(live, PostedMessage("table", msg.id))
+        await table_posted(self.service, self.shown, live, shown)
 
     @in_server_language
     async def refresh(self, live: LiveTable, interaction: discord.Interaction | None = None,
@@ -481,14 +499,14 @@ class Publisher:
                     moments.announced(live, None)
                 return
             complete = live.game.complete
-            items: list[discord.ui.Item[Any]] = []
+            items: list[discord.ui.DynamicItem[Any]] = []
             if not complete:
                 items.append(NextDealButton(live.id, live.deal_number))
                 items += [CutButton(live.id)] if live.game.shuffler is not None else []
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
             items += [ProofButton(live.id, live.deal_number)] if live.game.shuffler is not None else []
-            view = sent_view(view_of(*items) if items else None)
+            view = sent_view(dynamic_view(*(item.item for item in items)) if items else None)
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)
                   if delay > 0 and not complete else None)
@@ -512,8 +530,8 @@ class Publisher:
                 try:
                     msg = await channel.send(
                         render.offer_ping(live), allowed_mentions=ping(member),
-                        view=view_of(*answer_buttons(live.id, live.deal_number, seq,
-                                                     deal.controls().answers)))
+                        view=answers_view(live.id, live.deal_number, seq,
+                                          deal.controls().answers))
                 except discord.HTTPException as exc:
                     if retryable(exc):  # not posted: the watch posts it later
                         self.offers.pop(key, None)

@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Hashable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 
 from ..storage.waiting import acknowledge
 
@@ -26,23 +26,52 @@ class KeyedLock:
         lock = self._locks.get(key)
         return lock is not None and lock.locked()
 
-    @asynccontextmanager
-    async def __call__(self, key: Hashable) -> AsyncIterator[None]:
+    def __call__(self, key: Hashable) -> Held:
         """Hold ``key``'s lock for the ``async with`` block, acknowledging the
         running interaction first when the lock is taken; the lock is dropped
         once no one holds or waits for it."""
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        self._users[key] = self._users.get(key, 0) + 1
+        return Held(self, key)
+
+    def _leave(self, key: Hashable) -> None:
+        """One holder or waiter of ``key``'s lock is done with it."""
+        users = self._users[key] - 1
+        if users:
+            self._users[key] = users
+        else:
+            del self._users[key]
+            del self._locks[key]
+
+
+class Held:
+    """One ``async with`` of a ``KeyedLock``'s key (``KeyedLock.__call__``): a
+    plain class rather than a generator's context manager, as every move takes it."""
+
+    __slots__ = ("_owner", "_key", "_lock")
+
+    def __init__(self, owner: KeyedLock, key: Hashable) -> None:
+        """The lock of ``key`` in ``owner``, not taken yet."""
+        self._owner, self._key = owner, key
+
+    async def __aenter__(self) -> None:
+        """Wait for the lock (the interaction acknowledged first when it is taken)."""
+        owner, key = self._owner, self._key
+        lock = owner._locks.get(key)
+        if lock is None:
+            lock = owner._locks[key] = asyncio.Lock()
+        owner._users[key] = owner._users.get(key, 0) + 1
         try:
             if lock.locked():  # someone else holds it: answer Discord before waiting
                 await acknowledge()
-            async with lock:
-                yield
-        finally:
-            self._users[key] -= 1
-            if not self._users[key]:
-                del self._users[key]
-                del self._locks[key]
+            await lock.acquire()
+        except BaseException:
+            owner._leave(key)
+            raise
+        self._lock = lock
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Release the lock (dropped once no one holds or waits for it)."""
+        self._lock.release()
+        self._owner._leave(self._key)
 
 
 class InFlight:

@@ -13,6 +13,7 @@ pictures draw their suits themselves.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from ..engine import Card
@@ -36,6 +37,12 @@ def outline_suits(text: str) -> str:
 
 def card_label(card: Card) -> str:
     """``card`` as text names it, e.g. ``"10♢"`` (rank, then the outline suit)."""
+    return _card_label(card, deck.current())
+
+
+@functools.lru_cache(maxsize=512)
+def _card_label(card: Card, shown: str) -> str:
+    """``card_label`` in the deck ``shown`` (the current one)."""
     return outline_suits(engine_card_label(card))
 
 

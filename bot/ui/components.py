@@ -20,6 +20,7 @@ to the bot's handlers (``ControlHandlers``; no cog is ever imported here).
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, Self, cast
@@ -213,11 +214,17 @@ class PlayButton(Placed, DynamicButton,
     def __init__(self, table_id: int, deal: int, action: str) -> None:
         """A button of deal number ``deal`` (1-based) at table ``table_id``;
         ``action``: one of ``controls.TABLE_NAMES``."""
-        control = CONTROLS[action]
-        super().__init__(discord.ui.Button(
-            label=_(control.label), style=control.style,
-            custom_id=f"commerce:play:{table_id}:{deal}:{action}"))
+        super().__init__(self.button(table_id, deal, action))
         self.table_id, self.deal, self.action = table_id, deal, action
+
+    @staticmethod
+    def button(table_id: int, deal: int, action: str) -> discord.ui.Button[discord.ui.View]:
+        """The button a ``PlayButton`` of these arguments wraps, alone: what a
+        table message sends (``table_view``); a click on it is dispatched to a
+        ``PlayButton`` made from its ``custom_id``, as ``PickButton.button``'s."""
+        control = CONTROLS[action]
+        return discord.ui.Button(label=_(control.label), style=control.style,
+                                 custom_id=f"commerce:play:{table_id}:{deal}:{action}")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -259,10 +266,17 @@ class AnswerButton(AtMoment, Placed, DynamicButton,
     def __init__(self, table_id: int, deal: int, seq: int, action: str) -> None:
         """An answer to the offer made at operation count ``seq`` of deal ``deal``
         at table ``table_id``; ``action``: ``accept``, ``refuse`` or ``decline``."""
+        super().__init__(table_id, deal, seq, action, self.button(table_id, deal, seq, action))
+
+    @staticmethod
+    def button(table_id: int, deal: int, seq: int, action: str,
+               ) -> discord.ui.Button[discord.ui.View]:
+        """The button an ``AnswerButton`` of these arguments wraps, alone: what a
+        table message or an offer sends (``answer_buttons``); a click on it is
+        dispatched to an ``AnswerButton`` made from its ``custom_id``."""
         control = CONTROLS[action]
-        super().__init__(table_id, deal, seq, action, discord.ui.Button(
-            label=_(control.label), style=control.style,
-            custom_id=f"commerce:answer:{table_id}:{deal}:{seq}:{action}"))
+        return discord.ui.Button(label=_(control.label), style=control.style,
+                                 custom_id=f"commerce:answer:{table_id}:{deal}:{seq}:{action}")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the answer to the handlers' ``on_answer``."""
@@ -442,8 +456,15 @@ class ProofButton(Placed, DynamicButton,
 
 
 def proof_view(table_id: int, deal: int) -> discord.ui.View:
-    """What a showdown keeps once its deal is behind: its Proof button alone."""
-    return view_of(ProofButton(table_id, deal))
+    """What a showdown keeps once its deal is behind: its Proof button alone (its
+    bare button in a stopped view, ``dynamic_view``, made once per language)."""
+    return _proof_view(table_id, deal, i18n.current())
+
+
+@functools.lru_cache(maxsize=64)
+def _proof_view(table_id: int, deal: int, language: str) -> discord.ui.View:
+    """``proof_view`` in ``language`` (the current one)."""
+    return dynamic_view(ProofButton(table_id, deal).item)
 
 
 #: the ``custom_id`` of table n's Cut form, and of its one line
@@ -804,13 +825,26 @@ def table_view(table_id: int, deal: int, controls: Controls, *, seq: int = 0,
     """The table message's buttons: My hand and the deal's ``controls``
     (``DealBase.controls``): its move buttons (foster: Trade, Barter, Knock) or,
     while an offer waits for its answer, its answers (Accept / Refuse) for the
-    offer made at operation count ``seq``; ``I'm back`` too while a seat is away."""
-    items: list[discord.ui.Item[Any]] = [PlayButton(table_id, deal, "hand")]
-    items += [PlayButton(table_id, deal, a) for a in controls.moves]
-    items += answer_buttons(table_id, deal, seq, controls.answers)
+    offer made at operation count ``seq``; ``I'm back`` too while a seat is away.
+    The buttons are sent bare, in a stopped view (``dynamic_view``): discord.py
+    dispatches their clicks by ``custom_id`` (``PlayButton``, ``AnswerButton``)."""
+    return _table_view(table_id, deal, controls.moves, controls.answers,
+                       seq if controls.answers else 0, away, i18n.current())
+
+
+@functools.lru_cache(maxsize=512)
+def _table_view(table_id: int, deal: int, moves: tuple[str, ...], answers: tuple[str, ...],
+                seq: int, away: bool, language: str) -> discord.ui.View:
+    """``table_view``'s view, in ``language`` (the current one): the bare buttons
+    (``PlayButton.button``, ``AnswerButton.button``) in a stopped view
+    (``dynamic_view``), which nothing changes once made, so the same moment's
+    controls (a deal's move buttons stay the same from move to move) are made once."""
+    items: list[discord.ui.Item[Any]] = [PlayButton.button(table_id, deal, "hand")]
+    items += [PlayButton.button(table_id, deal, a) for a in moves]
+    items += [AnswerButton.button(table_id, deal, seq, a) for a in answers]
     if away:
-        items.append(PlayButton(table_id, deal, "back"))
-    return view_of(*items)
+        items.append(PlayButton.button(table_id, deal, "back"))
+    return dynamic_view(*items)
 
 
 def table_controls(live: LiveTable, frame: bool = False) -> discord.ui.View | None:
@@ -846,6 +880,12 @@ def answer_buttons(table_id: int, deal: int, seq: int,
     its target says no where the rules allow it (Refuse by knocking, or Decline
     a direct trade: ``Controls.answers``)."""
     return [AnswerButton(table_id, deal, seq, a) for a in answers]
+
+
+def answers_view(table_id: int, deal: int, seq: int, answers: tuple[str, ...]) -> discord.ui.View:
+    """An offer's own message's controls: ``answer_buttons``' answers as bare buttons
+    (``AnswerButton.button``) in a stopped view (``dynamic_view``)."""
+    return dynamic_view(*(AnswerButton.button(table_id, deal, seq, a) for a in answers))
 
 
 def pager_view(guild_id: int, owner_id: int, page: int, pages: int,

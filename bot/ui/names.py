@@ -193,6 +193,7 @@ def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -
     return labels
 
 
+@functools.lru_cache(maxsize=4096)
 def markdown_safe(text: str) -> str:
     """``text`` (a plain label) made inert where Discord renders markdown: each
     character markdown gives a meaning to escaped with a backslash (no bold, italics,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import AnyDeal
+from ..engine import AnyDeal, Observation
 from ..i18n import _
 from .words import amount, plural, reason_words, signed
 
@@ -98,7 +98,22 @@ def tallies(deal: AnyDeal) -> list[Tally]:
     Returns:
         one ``Tally`` per seat, in seat order.
     """
-    obs = deal.observation(None)
+    obs = deal.observation(None)  # made once per state of the deal: it keys the last result
+    if _last and _last[0][0] is deal and _last[0][1] is obs:
+        return list(_last[0][2])
+    found = _tallies(deal, obs)
+    _last[:] = [(deal, obs, tuple(found))]
+    return found
+
+
+#: the last deal ``tallies`` was asked for, its public observation then (a new one
+#: is made whenever the deal changes: ``DealBase.observation``) and its tallies:
+#: a showdown's picture and its embed ask for the same
+_last: list[tuple[AnyDeal, Observation, tuple[Tally, ...]]] = []
+
+
+def _tallies(deal: AnyDeal, obs: Observation) -> list[Tally]:
+    """``tallies`` made afresh, from ``obs``, the deal's public observation."""
     chips, pots = obs.chips is not None, max(1, len(obs.pots))
     grouped: list[dict[tuple[str, int], list[int]]] = [{} for _ in range(deal.n)]
     for m in deal.movements:

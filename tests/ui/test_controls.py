@@ -138,6 +138,39 @@ async def test_a_panel_sends_its_controls_bare_and_they_come_back_as_the_control
         assert template(CardSelect).fullmatch(menu.custom_id) is not None
 
 
+async def test_a_table_message_sends_its_controls_bare_in_a_stopped_view_made_once():
+    """The table message's controls (``table_view``) and an offer's
+    (``answers_view``) are the bare buttons of ``PlayButton`` and ``AnswerButton``:
+    the very payloads of the whole controls, in a stopped view discord.py keeps
+    nothing of; the same moment's view is made once, another moment's afresh."""
+    from bot.engine.family import Controls
+    from bot.ui.components import answers_view, table_view, view_of
+
+    controls = Controls(moves=("trade", "barter", "knock"))
+    view = table_view(12, 3, controls, seq=5)
+    whole = view_of(PlayButton(12, 3, "hand"), *(PlayButton(12, 3, a) for a in controls.moves))
+    assert view.to_components() == whole.to_components()
+    assert view.is_finished() and not any(isinstance(c, discord.ui.DynamicItem)
+                                          for c in view.children)
+    assert table_view(12, 3, controls, seq=6) is view  # the moves do not depend on seq
+    assert table_view(12, 4, controls, seq=6) is not view
+    away = table_view(12, 3, controls, seq=5, away=True)
+    assert [c.custom_id for c in away.children][-1] == "commerce:play:12:3:back"  # type: ignore[attr-defined]
+    offer = Controls(answers=("accept", "refuse"))
+    answered = table_view(12, 3, offer, seq=7)
+    assert answered.to_components() == view_of(
+        PlayButton(12, 3, "hand"), AnswerButton(12, 3, 7, "accept"),
+        AnswerButton(12, 3, 7, "refuse")).to_components()
+    assert table_view(12, 3, offer, seq=8) is not answered  # an answer belongs to its seq
+    alone = answers_view(12, 3, 7, ("accept", "decline"))
+    assert alone.is_finished()
+    assert alone.to_components() == view_of(AnswerButton(12, 3, 7, "accept"),
+                                            AnswerButton(12, 3, 7, "decline")).to_components()
+    for child in (*view.children, *answered.children):
+        item = PlayButton if child.custom_id.startswith("commerce:play:") else AnswerButton  # type: ignore[attr-defined]
+        assert template(item).fullmatch(child.custom_id) is not None  # type: ignore[attr-defined]
+
+
 def test_a_panel_button_says_what_the_table_says():
     rules = get_preset("oldway", {"pounce": True})
     deal = Game(rules, 3, 0).start_deal(shuffled_deck(random.Random(1)))

@@ -149,3 +149,23 @@ def test_a_voided_deal_shows_no_result_line():
     fresh.void()
     assert all(t.items == () and t.total == 0 for t in payments.tallies(fresh))
     assert "Your result" not in panel.build(live, 0).content
+
+
+def test_tallies_asked_again_follow_the_deal_as_it_moves():
+    """``tallies`` keeps its last answer for the same deal in the same state (a
+    showdown's picture and embed ask for it in turn); any move of that deal, or
+    another deal, is tallied afresh."""
+    rng = random.Random(5)
+    game = Game(get_preset("foster"), 3, 0)
+    deal = game.start_deal(shuffled_deck(rng), rng=rng)
+    first = payments.tallies(deal)
+    assert payments.tallies(deal) == first
+    while not deal.finished:
+        deal.act(deal.to_act, easy.choose(deal.observation(deal.to_act)))
+        now = payments.tallies(deal)
+        assert [t.total for t in now] == deal.delta
+        assert [sum(i.amount for i in t.items) for t in now] == deal.delta
+    assert any(deal.delta) and payments.tallies(deal) != first
+    _, other = played("foster", 3, n=3)
+    assert [t.total for t in payments.tallies(other)] == other.delta
+    assert [t.total for t in payments.tallies(deal)] == deal.delta
