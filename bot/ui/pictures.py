@@ -2498,11 +2498,13 @@ def _put_showdown_row(img: Image.Image, row: Row, row_h: int, xy: tuple[int, int
 def _row_word_boxes(row: Row, row_h: int) -> list[tuple[int, int, int, int]]:
     """Where a showdown row's words lie on its plate's picture (up to three
     cards): right of the cards' shadows to the plate's right edge, and (the
-    payments' line) below them."""
+    payments' line) below them, across the whole row: that line starts under
+    the cards and runs on past them."""
     left = 3 + 10 + 3 * (ROW_CARD + 6) - 6 + _shadow_offset(ROW_CARD) + 1
     below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
-    return [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
-                                                   if row.payments else [])
+    if not row.payments:
+        return [(left, 0, COLUMN_W + 7, row_h + 7)]
+    return [(left, 0, COLUMN_W + 7, below), (0, below, COLUMN_W + 7, row_h + 7)]
 
 
 def _row_word_tiles(row: Row, row_h: int) -> list[tuple[Tile, tuple[int, int]]] | None:
