@@ -1341,7 +1341,12 @@ def table_alt(obs: Observation, names: Sequence[str], balances: Sequence[int] | 
     Raises:
         ValueError: ``obs`` is a seat's observation.
     """
-    scene = table_scene(obs, names, balances, title)
+    return table_scene_alt(table_scene(obs, names, balances, title))
+
+
+def table_scene_alt(scene: TableScene) -> str:
+    """``table_alt`` of the scene it is drawn from (``table_scene``): a picture
+    and its description made from one scene (``bot.ui.media``)."""
     seats = []
     for seat in scene.seats:
         words = [_("{name} (dealer)").format(name=seat.name) if seat.dealer else seat.name]
@@ -2376,7 +2381,12 @@ def showdown_alt(obs: Observation, names: Sequence[str], *, title: str | None = 
     Raises:
         ValueError: ``obs`` has no showdown.
     """
-    scene = showdown_scene(obs, names, title, payments)
+    return showdown_scene_alt(showdown_scene(obs, names, title, payments))
+
+
+def showdown_scene_alt(scene: ShowdownScene) -> str:
+    """``showdown_alt`` of the scene it is drawn from (``showdown_scene``): a
+    picture and its description made from one scene (``bot.ui.media``)."""
     rows = []
     for row in scene.rows:
         name = _("{name} (dealer)").format(name=row.name) if row.dealer else row.name
