@@ -2648,7 +2648,7 @@ def _row_plate_part(winner: bool, row_h: int) -> Image.Image:
     return _part_of(_row_plate(winner, row_h))
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=2 * 52)  # every card, on a winner's plate and on another's
 def _card_on_plate(card: Card, winner: bool) -> Image.Image:
     """``card`` (showdown size) with its shadow on a row's plate, mapped to the
     palette: pasted there, the pixels of ``_paste_card`` on the plate."""
@@ -2663,7 +2663,8 @@ def warm() -> None:
     the hand, table and showdown sizes — and the palette, so that no player's
     move pays for the first drawing of a card (a hand-sized card takes several
     milliseconds; all of them together take about a second, once per process),
-    the hand's cards on felt, and read DejaVu's character maps (``fonts.warm``)."""
+    the hand's cards on felt, the showdown's cards on their rows' plates, and
+    read DejaVu's character maps (``fonts.warm``)."""
     fonts.warm()
     _palette()
     for width in (HAND_CARD, MID_CARD, SHOWN_CARD):
@@ -2671,6 +2672,9 @@ def warm() -> None:
             _card_sprite(card, width)
     for card in (None, *DECK):
         _card_on_felt(card, HAND_CARD)
+    for winner in (False, True):
+        for card in DECK:
+            _card_on_plate(card, winner)
 
 
 def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
