@@ -199,7 +199,20 @@ def _text_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
     """The coverage mask of ``text`` (mode ``L``) as ``ImageDraw.text`` renders it
     at a point whose fractional part is ``(fx, fy)``, and where the point sits in
     the mask. Cached: Pillow's font rendering is the dearest part of a picture,
-    and the same names, labels and figures come back at every move."""
+    and the same names, labels and figures come back at every move.
+
+    The mask is Pillow's own (``getmask2`` with the point's fraction as its
+    start, as ``ImageDraw.text`` renders), with no room round it: one layout
+    and one rendering, where measuring the text first and drawing it on a
+    blank mask took two. ``ImageDraw.text`` on a blank mask is used instead
+    where that mask would put the point left of or above its edge (a glyph
+    starting more than ``TEXT_PAD`` right of or below the point): drawn at a
+    negative coordinate, Pillow rounds it towards zero, and the pixels are
+    kept as they were drawn so."""
+    core, (dx, dy) = font.getmask2(text, "L", None, None, None, 0, anchor, 255, (fx, fy),
+                                   stroke_filled=True)
+    if dx <= TEXT_PAD and dy <= TEXT_PAD and 0 not in core.size:
+        return _picture(core), -dx, -dy
     left, top, right, bottom = font.getbbox(text, anchor=anchor)
     ox, oy = TEXT_PAD - math.floor(left), TEXT_PAD - math.floor(top)
     mask = Image.new("L", (math.ceil(right) + ox + TEXT_PAD, math.ceil(bottom) + oy + TEXT_PAD))
