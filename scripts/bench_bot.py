@@ -393,12 +393,17 @@ class ComparableButton(discord.ui.DynamicItem[discord.ui.Button],
         as the bot's panel view is (``bot.ui.components.dynamic_view``), so that
         discord.py keeps no view for it (dispatched by id, as the bot's)."""
         view = discord.ui.View(timeout=None)
-        for j, child in enumerate(PREDRAWN["panel_view"].children):
-            child = getattr(child, "item", child)  # a DynamicItem: the item it wraps
-            if isinstance(child, discord.ui.Button) and len(view.children) < 24:
-                view.add_item(discord.ui.Button(label=child.label, style=child.style,
-                                                emoji=child.emoji, row=child.row,
-                                                custom_id=f"bench:panel:{n}:{j}"))
+        # read from what the panel sends (its view may hold payloads, not items:
+        # ``bot.ui.components.PanelControls``)
+        sent = [(row, c) for row, r in enumerate(PREDRAWN["panel_view"].to_components())
+                for c in r["components"]]
+        for j, (row, c) in enumerate(sent):
+            if c["type"] == 2 and len(view.children) < 24:
+                emoji = c.get("emoji")
+                view.add_item(discord.ui.Button(
+                    label=c.get("label"), style=discord.ButtonStyle(c["style"]),
+                    emoji=discord.PartialEmoji.from_dict(emoji) if emoji else None, row=row,
+                    custom_id=f"bench:panel:{n}:{j}"))
         view.add_item(ComparableButton(n))
         view.stop()
         return view

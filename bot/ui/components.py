@@ -814,6 +814,61 @@ def dynamic_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
+class PanelControls(discord.ui.View):
+    """A panel's controls as they are sent: their components' payloads, made
+    straight (``pick_payload``, ``menu_payload``) rather than through
+    discord.py's ``Button`` and ``Select`` (a panel is built at every move; its
+    items cost more to make than all else of its controls; ``bot.ui.panel``).
+    It has no timeout and is sent as any
+    view (``to_components``) and stopped at once, as ``dynamic_view``:
+    the items are dispatched by their ``custom_id`` to ``PickButton`` and
+    ``CardSelect`` (``add_dynamic_items``), so discord.py keeps no view for it.
+
+    Args:
+        rows: by row (0 to 4), the components' payloads in that row, in order.
+    """
+
+    def __init__(self, rows: dict[int, list[dict[str, Any]]]) -> None:
+        """Controls of these ``rows``, stopped."""
+        super().__init__(timeout=None)
+        self.rows = rows
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        """The rows of components, top to bottom, as discord.py's ``View`` gives them."""
+        return [{"type": 1, "components": [dict(c) for c in self.rows[row]]}
+                for row in sorted(self.rows) if self.rows[row]]
+
+    def is_finished(self) -> bool:
+        """Always (stopped at once, even when made outside an event loop)."""
+        return True
+
+    def is_dispatchable(self) -> bool:
+        """Never: its items are dispatched by their ``custom_id``."""
+        return False
+
+
+def pick_payload(table: int, number: int, seq: int, action: str, value: str | None = None, *,
+                 label: str, style: discord.ButtonStyle) -> dict[str, Any]:
+    """The payload of ``PickButton.button`` of these arguments (its ``custom_id``,
+    label and style): what discord.py's ``Button.to_component_dict`` gives."""
+    tail = f":{value}" if value is not None else ""
+    return {"type": 2, "style": style.value, "disabled": False, "label": label[:80],
+            "custom_id": f"commerce:pick:{table}:{number}:{seq}:{action}{tail}"}
+
+
+def menu_payload(table: int, number: int, seq: int, action: str,
+                 options: list[tuple[str, str]], placeholder: str) -> dict[str, Any]:
+    """The payload of ``CardSelect.menu`` of these arguments (its first 25
+    ``(label, value)`` options): what discord.py's ``Select.to_component_dict``
+    gives."""
+    shown = [{"label": label, "value": value, "default": False} for label, value in options[:25]]
+    return {"type": 3, "custom_id": f"commerce:card:{table}:{number}:{seq}:{action}",
+            "min_values": 1, "max_values": 1, "disabled": False, "required": True,
+            "placeholder": placeholder,
+            "options": shown or [{"label": "?", "value": "?", "default": False}]}
+
+
 def lobby_view(table_id: int) -> discord.ui.View:
     """The lobby's buttons: Join, Leave, Add AI, Start and Cut."""
     return view_of(*(LobbyButton(table_id, a) for a in ("join", "leave", "ai", "start")),

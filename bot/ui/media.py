@@ -82,8 +82,9 @@ def table_png(live: LiveTable) -> Picture:
 def _table_picture(obs: Observation, names: tuple[str, ...], balances: tuple[int, ...],
                    title: str, language: str) -> Picture:
     """``table_png``'s picture of what it shows, in ``language`` (the current one)."""
-    picture = Picture(pictures.table_png(obs, names, balances, title=title))
-    picture.alt = pictures.table_alt(obs, names, balances, title=title)
+    scene = pictures.table_scene(obs, names, balances, title)  # one scene for both
+    picture = Picture(pictures.draw_table(scene))
+    picture.alt = pictures.table_scene_alt(scene)
     return picture
 
 
@@ -96,8 +97,9 @@ def showdown_png(live: LiveTable) -> Picture:
     obs, names = deal.observation(None), plain_names(live)
     title = _("Showdown · deal {number}").format(number=live.deal_number)
     paid = [t.items_text() for t in payments.tallies(deal)]
-    picture = Picture(pictures.showdown_png(obs, names, title=title, payments=paid))
-    picture.alt = pictures.showdown_alt(obs, names, title=title, payments=paid)
+    scene = pictures.showdown_scene(obs, names, title, paid)  # one scene for both
+    picture = Picture(pictures.draw_showdown(scene))
+    picture.alt = pictures.showdown_scene_alt(scene)
     return picture
 
 

@@ -33,7 +33,7 @@ from ..i18n import _, deck
 from ..service import LiveTable
 from . import names, payments, render
 from .cards import card_label, outline_suits
-from .components import CardSelect, PickButton, dynamic_view
+from .components import PanelControls, menu_payload, pick_payload
 from .controls import CONTROLS
 from .media import hand_file, hand_png
 from .words import choice_words
@@ -216,19 +216,17 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
     neighbour = neighbour_name(live, deal, seat)
     seq = len(deal.operations)
     table, number = live.id, live.deal_number
-    items: list[discord.ui.Item[Any]] = []
+    rows: dict[int, list[dict[str, Any]]] = {}
     row = 0
-    singles: list[discord.ui.Item[Any]] = []
+    singles: list[dict[str, Any]] = []
     for name, decisions in sorted(grouped, key=lambda g: g[0] != focus):
         if name not in choices.SELECTS:
-            singles.append(PickButton.button(table, number, seq, name, label=pick_label(
+            singles.append(pick_payload(table, number, seq, name, label=pick_label(
                 name, decisions[0], obs, live, neighbour), style=_style(name)))
             continue
         if menus[name]:
-            select = CardSelect.menu(table, number, seq, name, picker_options(live, seat, name),
-                                     placeholder=menu_placeholder(name, neighbour))
-            select.row = row
-            items.append(select)
+            rows[row] = [menu_payload(table, number, seq, name, picker_options(live, seat, name),
+                                      menu_placeholder(name, neighbour))]
             row += 1
             continue
         for i, decision in enumerate(decisions):
@@ -237,16 +235,16 @@ def controls_view(live: LiveTable, seat: int, focus: str | None,
                 if name in PLAIN_PICKS else
                 (choices.control(decision), choices.value(decision),
                  pick_label(name, decision, obs, live, neighbour)))
-            items.append(PickButton.button(table, number, seq, control, value, label=label,
-                                           style=_style(name), row=row + i // PER_ROW))
+            rows.setdefault(row + i // PER_ROW, []).append(pick_payload(
+                table, number, seq, control, value, label=label, style=_style(name)))
         row += -(-len(decisions) // PER_ROW)
     if live.row.coach and deal.to_act == seat and not deal.finished:
         hint = CONTROLS["hint"]
-        singles.append(PickButton.button(table, number, seq, "hint", label=_(hint.label),
-                                         style=hint.on_panel))
+        singles.append(pick_payload(table, number, seq, "hint", label=_(hint.label),
+                                    style=hint.on_panel))
     for i, item in enumerate(singles):
-        item.row = row + i // PER_ROW
-    return dynamic_view(*items, *singles)
+        rows.setdefault(row + i // PER_ROW, []).append(item)
+    return PanelControls(rows)
 
 
 def build(live: LiveTable, seat: int, *, focus: str | None = None, note: str = "",

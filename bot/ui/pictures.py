@@ -199,7 +199,20 @@ def _text_mask(text: str, font: ImageFont.FreeTypeFont, anchor: str, fx: float,
     """The coverage mask of ``text`` (mode ``L``) as ``ImageDraw.text`` renders it
     at a point whose fractional part is ``(fx, fy)``, and where the point sits in
     the mask. Cached: Pillow's font rendering is the dearest part of a picture,
-    and the same names, labels and figures come back at every move."""
+    and the same names, labels and figures come back at every move.
+
+    The mask is Pillow's own (``getmask2`` with the point's fraction as its
+    start, as ``ImageDraw.text`` renders), with no room round it: one layout
+    and one rendering, where measuring the text first and drawing it on a
+    blank mask took two. ``ImageDraw.text`` on a blank mask is used instead
+    where that mask would put the point left of or above its edge (a glyph
+    starting more than ``TEXT_PAD`` right of or below the point): drawn at a
+    negative coordinate, Pillow rounds it towards zero, and the pixels are
+    kept as they were drawn so."""
+    core, (dx, dy) = font.getmask2(text, "L", None, None, None, 0, anchor, 255, (fx, fy),
+                                   stroke_filled=True)
+    if dx <= TEXT_PAD and dy <= TEXT_PAD and 0 not in core.size:
+        return _picture(core), -dx, -dy
     left, top, right, bottom = font.getbbox(text, anchor=anchor)
     ox, oy = TEXT_PAD - math.floor(left), TEXT_PAD - math.floor(top)
     mask = Image.new("L", (math.ceil(right) + ox + TEXT_PAD, math.ceil(bottom) + oy + TEXT_PAD))
@@ -1341,7 +1354,12 @@ def table_alt(obs: Observation, names: Sequence[str], balances: Sequence[int] | 
     Raises:
         ValueError: ``obs`` is a seat's observation.
     """
-    scene = table_scene(obs, names, balances, title)
+    return table_scene_alt(table_scene(obs, names, balances, title))
+
+
+def table_scene_alt(scene: TableScene) -> str:
+    """``table_alt`` of the scene it is drawn from (``table_scene``): a picture
+    and its description made from one scene (``bot.ui.media``)."""
     seats = []
     for seat in scene.seats:
         words = [_("{name} (dealer)").format(name=seat.name) if seat.dealer else seat.name]
@@ -2376,7 +2394,12 @@ def showdown_alt(obs: Observation, names: Sequence[str], *, title: str | None = 
     Raises:
         ValueError: ``obs`` has no showdown.
     """
-    scene = showdown_scene(obs, names, title, payments)
+    return showdown_scene_alt(showdown_scene(obs, names, title, payments))
+
+
+def showdown_scene_alt(scene: ShowdownScene) -> str:
+    """``showdown_alt`` of the scene it is drawn from (``showdown_scene``): a
+    picture and its description made from one scene (``bot.ui.media``)."""
     rows = []
     for row in scene.rows:
         name = _("{name} (dealer)").format(name=row.name) if row.dealer else row.name
@@ -2498,11 +2521,13 @@ def _put_showdown_row(img: Image.Image, row: Row, row_h: int, xy: tuple[int, int
 def _row_word_boxes(row: Row, row_h: int) -> list[tuple[int, int, int, int]]:
     """Where a showdown row's words lie on its plate's picture (up to three
     cards): right of the cards' shadows to the plate's right edge, and (the
-    payments' line) below them."""
+    payments' line) below them, across the whole row: that line starts under
+    the cards and runs on past them."""
     left = 3 + 10 + 3 * (ROW_CARD + 6) - 6 + _shadow_offset(ROW_CARD) + 1
     below = 3 + 8 + card_height(ROW_CARD) + _shadow_offset(ROW_CARD)
-    return [(left, 0, COLUMN_W + 7, row_h + 7)] + ([(0, below, left, row_h + 7)]
-                                                   if row.payments else [])
+    if not row.payments:
+        return [(left, 0, COLUMN_W + 7, row_h + 7)]
+    return [(left, 0, COLUMN_W + 7, below), (0, below, COLUMN_W + 7, row_h + 7)]
 
 
 def _row_word_tiles(row: Row, row_h: int) -> list[tuple[Tile, tuple[int, int]]] | None:
@@ -2636,7 +2661,7 @@ def _row_plate_part(winner: bool, row_h: int) -> Image.Image:
     return _part_of(_row_plate(winner, row_h))
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=2 * 52)  # every card, on a winner's plate and on another's
 def _card_on_plate(card: Card, winner: bool) -> Image.Image:
     """``card`` (showdown size) with its shadow on a row's plate, mapped to the
     palette: pasted there, the pixels of ``_paste_card`` on the plate."""
@@ -2651,7 +2676,8 @@ def warm() -> None:
     the hand, table and showdown sizes — and the palette, so that no player's
     move pays for the first drawing of a card (a hand-sized card takes several
     milliseconds; all of them together take about a second, once per process),
-    the hand's cards on felt, and read DejaVu's character maps (``fonts.warm``)."""
+    the hand's cards on felt, the showdown's cards on their rows' plates, and
+    read DejaVu's character maps (``fonts.warm``)."""
     fonts.warm()
     _palette()
     for width in (HAND_CARD, MID_CARD, SHOWN_CARD):
@@ -2659,6 +2685,9 @@ def warm() -> None:
             _card_sprite(card, width)
     for card in (None, *DECK):
         _card_on_felt(card, HAND_CARD)
+    for winner in (False, True):
+        for card in DECK:
+            _card_on_plate(card, winner)
 
 
 def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:

@@ -26,8 +26,11 @@ from tests.cogs.helpers import Table, answer_text, board_lines, restart
 ROOT = Path(__file__).resolve().parents[2]
 APOLOGY = "Something went wrong"
 #: ``discord.ui.View`` subclasses of ``bot/ui/components.py`` this test knows how to put
-#: on screen (none today: every control is a ``DynamicItem`` in a ``timeout=None`` view)
-HANDLED_VIEWS: dict[type, str] = {}
+#: on screen (every control is a ``DynamicItem`` in a ``timeout=None`` view): the panel's
+#: controls, sent as the payloads of ``PickButton`` and ``CardSelect`` items, are put on
+#: screen by ``every_control_on_screen`` (a member's panel) and never kept
+HANDLED_VIEWS: dict[type, str] = {
+    components.PanelControls: "a player's panel (timeout=None, finished at once)"}
 
 
 # ---------------------------------------------------------------- helpers

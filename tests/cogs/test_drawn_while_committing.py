@@ -58,7 +58,8 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
     monkeypatch.setattr(storage, "_commit", slow_commit)
     monkeypatch.setattr(storage, "while_committing", registered)
     drawn: list[tuple[str, bool]] = []
-    table_png, showdown_png, build = pictures.table_png, pictures.showdown_png, panel.build
+    # media draws each picture from its scene (``draw_table``, ``draw_showdown``)
+    table_png, showdown_png, build = pictures.draw_table, pictures.draw_showdown, panel.build
 
     def drawing(kind: str, draw: Any) -> Any:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -69,8 +70,8 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
                 if kind == last:
                     release.set()
         return wrapped
-    monkeypatch.setattr(pictures, "table_png", drawing("table", table_png))
-    monkeypatch.setattr(pictures, "showdown_png", drawing("showdown", showdown_png))
+    monkeypatch.setattr(pictures, "draw_table", drawing("table", table_png))
+    monkeypatch.setattr(pictures, "draw_showdown", drawing("showdown", showdown_png))
     monkeypatch.setattr(panel, "build", drawing("panel", build))
 
     # a trade from the panel: its panel and the new table picture, while it commits
@@ -102,7 +103,7 @@ async def test_pictures_shown_after_the_answer_are_not_drawn_once_the_commit_is_
     env = simcord_env
     guild, table, actors = await start(env, bots)
     media._table_picture.cache_clear()
-    build, table_png = panel.build, pictures.table_png
+    build, table_png = panel.build, pictures.draw_table
     answered = [False]
     order: list[bool] = []  # per table picture drawn: whether the member was answered
 
@@ -122,7 +123,7 @@ async def test_pictures_shown_after_the_answer_are_not_drawn_once_the_commit_is_
     actor = table.actor_to_act()
     hand = await actor.click(table.table_message(), label="My hand")
     monkeypatch.setattr(panel, "build", building)
-    monkeypatch.setattr(pictures, "table_png", drawing_table)
+    monkeypatch.setattr(pictures, "draw_table", drawing_table)
     monkeypatch.setattr(discord.InteractionResponse, "edit_message", answering)
     await actor.click(hand.response, custom_id=pick(hand, "trade"))
     assert answered[0]

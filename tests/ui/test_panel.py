@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
 from bot.engine import Decision, Game, choices, easy, get_preset, shuffled_deck
 from bot.ui import panel
+from bot.ui.components import CardSelect, PickButton
 from tests.ui.limits import CONTENT, view_problems
 from tests.ui.test_words import live_table
 
@@ -100,6 +102,35 @@ def test_a_panel_says_the_hand_and_keeps_within_a_messages_length(preset, option
             if deal.finished:
                 assert shown.view is None or panel.groups(deal, seat) != []
                 assert "**Your result:**" in shown.content
+
+
+def test_a_panels_controls_are_sent_as_discord_py_would_send_its_items():
+    """The payloads ``controls_view`` makes straight are those of the discord.py
+    items of ``PickButton.button`` and ``CardSelect.menu`` of the same ids,
+    labels, styles, options and placeholders."""
+    seen = 0
+    for live, _deal in games("foster", {}, 4, deals=1):
+        for seat in (0, 1):
+            for focus in (None, "trade"):
+                view = panel.controls_view(live, seat, focus)
+                if view is None:
+                    continue
+                assert view.is_finished() and not view.is_dispatchable()
+                for row in view.to_components():
+                    for c in row["components"]:
+                        _, kind, table, number, seq, action, *value = c["custom_id"].split(":")
+                        args = (int(table), int(number), int(seq), action)
+                        if kind == "pick":
+                            item = PickButton.button(
+                                *args, value[0] if value else None, label=c["label"],
+                                style=discord.ButtonStyle(c["style"]))
+                        else:
+                            item = CardSelect.menu(*args, [(o["label"], o["value"])
+                                                           for o in c["options"]],
+                                                   placeholder=c["placeholder"])
+                        assert item.to_component_dict() == c
+                        seen += 1
+    assert seen > 20
 
 
 def test_the_focused_action_and_any_of_more_than_three_decisions_become_menus():

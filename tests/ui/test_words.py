@@ -82,7 +82,8 @@ def texts_of(live: LiveTable) -> list[str]:
         shown = panel.build(live, seat)
         out.append(shown.content)
         if shown.view is not None:
-            out += [getattr(item, "label", None) or "" for item in shown.view.children]
+            out += [c.get("label") or "" for row in shown.view.to_components()
+                    for c in row["components"]]
     if deal.showdown is not None:
         out.append(embed_text(render.showdown_embed(live)))
     if live.game is not None and live.game.complete:
