@@ -27,9 +27,10 @@ deal itself:
 3. **Playouts.** Each candidate is applied in a world and the deal is played
    to its end by a fast policy (``ROLLOUT``: ``normal.patient``, which is
    ``normal`` but passes only with a top-10% hand in jaques) for every seat,
-   scoring ``outcome`` for the seat: the points or chips the deal moved
-   (oldway: plus ``LIFE_VALUE`` per life won or lost; hoyle: plus an equal
-   share of a carried pool). Candidates share the same worlds (common random numbers);
+   scoring ``game_outcome`` for the seat: the points or chips the deal moved
+   (hoyle: plus an equal share of a carried pool; oldway: plus what the rest of
+   the game is then worth to the seat, ``prospects.oldway_value``; with
+   ``game=False``, ``outcome``: ``LIFE_VALUE`` per life won or lost). Candidates share the same worlds (common random numbers);
    successive halving drops the worse half after each round.
 4. **Choice.** The best mean wins, but only when it beats the default by
    more than ``CONFIDENCE`` standard errors of their paired difference;
