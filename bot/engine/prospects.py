@@ -71,10 +71,25 @@ def oldway_value(rules: Rules, lives: tuple[int, ...], seat: int, pool: int,
 def seat_value(rules: Rules, lives: tuple[int, ...], seat: int, pool: int,
                horse: bool) -> float | None:
     """``oldway_value``, or ``None`` where the model does not apply (no lives in
-    these rules, or more than ``MAX_SEATS`` seats with lives)."""
-    if not rules.lives or sum(1 for n in lives if n > 0) > MAX_SEATS:
+    these rules, or more than ``MAX_SEATS`` seats with lives). Memoised by the
+    standing (``strong`` asks it at the end of every playout)."""
+    if not rules.lives:
         return None
-    return oldway_value(rules, lives, seat, pool, horse)
+    return _seat(rules.best_takes, rules.horse_price, lives, seat, pool, horse)
+
+
+@lru_cache(maxsize=100_000)
+def _seat(best_takes: int | None, price: int, lives: tuple[int, ...], seat: int, pool: int,
+          horse: bool) -> float | None:
+    if sum(1 for n in lives if n > 0) > MAX_SEATS:
+        return None
+    if pool < 0:
+        raise ValueError("the pool cannot be negative")
+    mine = lives[seat]
+    others = tuple(sorted((n for s, n in enumerate(lives) if s != seat and n > 0), reverse=True))
+    if mine <= 0 or not others:
+        return 0.0
+    return _value(mine, others, pool, horse, best_takes, price)
 
 
 def horse_gain(rules: Rules, lives: tuple[int, ...], seat: int, pool: int) -> float | None:
