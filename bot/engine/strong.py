@@ -30,8 +30,9 @@ deal itself:
    scoring ``game_outcome`` for the seat: the points or chips the deal moved
    (hoyle: plus an equal share of a carried pool; oldway: plus what the rest of
    the game is then worth to the seat, ``prospects.oldway_value``; with
-   ``game=False``, ``outcome``: ``LIFE_VALUE`` per life won or lost). Candidates share the same worlds (common random numbers);
-   successive halving drops the worse half after each round.
+   ``game=False``, ``outcome``: ``LIFE_VALUE`` per life won or lost).
+   Candidates share the same worlds (common random numbers); successive
+   halving drops the worse half after each round.
 4. **Choice.** The best mean wins, but only when it beats the default by
    more than ``CONFIDENCE`` standard errors of their paired difference;
    otherwise the default stands. The default is the rollout policy's choice,
