@@ -23,17 +23,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import levels, prospects
+from bot.engine import levels, prospects, strong
 from bot.engine.arena import THRESHOLDS, Interval, threshold_choose
 from bot.engine.cards import shuffled_deck
 from bot.engine.game import Game
 from bot.engine.rules import get_preset
+from bot.engine.strong import Budget
+from bot.engine.view import seat_view
+from bot.engine.widow import WidowDeal
 
 Key = tuple[int, tuple[int, ...], int, bool]
 
 
-def play(games: int, seed: int, seats: int, policy: str) -> dict[Key, list[float]]:
-    """Per standing, the income that followed it (one value per seat and deal)."""
+def play(games: int, seed: int, seats: int, policy: str, first: str | None = None,
+         rates: dict[int, list[int]] | None = None) -> dict[Key, list[float]]:
+    """Per standing, the income that followed it (one value per seat and deal).
+    With ``first`` seat 0 plays that policy (``gamewise``, ``dealwise``: strong
+    with 100 playouts, no clock) and ``rates`` counts, per number of seats with lives,
+    its deals, best hands and worst hands."""
     rules = get_preset("oldway")
     found: dict[Key, list[float]] = defaultdict(list)
     for g in range(games):
@@ -54,13 +61,27 @@ def play(games: int, seed: int, seats: int, policy: str) -> dict[Key, list[float
                     starts.append(((lives[s], others, pool, standing.horse_available), s,
                                    ledger[s] - stake))
             deal = game.start_deal(shuffled_deck(random.Random(f"values:{seed}:{g}:{number}")))
+            moves = 0
             while not deal.finished:
                 seat = deal.to_act
                 assert seat is not None
                 obs = deal.observation(seat)
-                decision = (threshold_choose(obs, THRESHOLDS["oldway"]) if policy == "threshold"
-                            else levels.choose(obs, policy))
+                if seat == 0 and first in ("gamewise", "dealwise"):
+                    decision = strong.choose(seat_view(deal, seat),
+                                             random.Random(f"values:{seed}:{g}:{number}:{moves}"),
+                                             Budget(playouts=100, seconds=None),
+                                             game=first == "gamewise")
+                else:
+                    mine = first if seat == 0 and first is not None else policy
+                    decision = (threshold_choose(obs, THRESHOLDS["oldway"])
+                                if mine == "threshold" else levels.choose(obs, mine))
                 deal.act(seat, decision)
+                moves += 1
+            if rates is not None and isinstance(deal, WidowDeal) and lives[0] > 0:
+                row = rates.setdefault(len(deal.active), [0, 0, 0])
+                row[0] += 1
+                row[1] += deal.winner == 0
+                row[2] += deal.loser == 0
             number += 1
         final = game.ledger
         for key, s, then in starts:
@@ -75,9 +96,17 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--policy", default="normal", choices=("easy", "normal", "threshold"))
     parser.add_argument("--top", type=int, default=25, help="standings to list")
+    parser.add_argument("--first", choices=("gamewise", "dealwise", "easy", "normal", "threshold"),
+                        help="seat 0 plays this policy: print its best and worst hand rates")
     args = parser.parse_args()
     rules = get_preset("oldway")
-    found = play(args.games, args.seed, args.seats, args.policy)
+    rates: dict[int, list[int]] = {}
+    found = play(args.games, args.seed, args.seats, args.policy, args.first, rates)
+    if args.first is not None:
+        for k, (deals, best, worst) in sorted(rates.items()):
+            print(f"seat 0 ({args.first}) with {k} seats in the deal: {deals} deals, best hand "
+                  f"{best / deals:.3f} (x{best * k / deals:.2f} of 1/{k}), worst hand "
+                  f"{worst / deals:.3f} (x{worst * k / deals:.2f})")
     total = sum(len(v) for v in found.values())
     print(f"oldway, {args.seats} seats, {args.games} games of {args.policy}, seed {args.seed}: "
           f"{total} (seat, deal) records, {len(found)} standings")

@@ -27,10 +27,11 @@ deal itself:
 3. **Playouts.** Each candidate is applied in a world and the deal is played
    to its end by a fast policy (``ROLLOUT``: ``normal.patient``, which is
    ``normal`` but passes only with a top-10% hand in jaques) for every seat,
-   scoring ``game_outcome`` for the seat: the points or chips the deal moved
-   (hoyle: plus an equal share of a carried pool; oldway: plus what the rest of
-   the game is then worth to the seat, ``prospects.oldway_value``; with
-   ``game=False``, ``outcome``: ``LIFE_VALUE`` per life won or lost).
+   scoring ``outcome`` for the seat: the points or chips the deal moved
+   (oldway: plus ``LIFE_VALUE`` per life won or lost; hoyle: plus an equal
+   share of a carried pool); with ``game=True`` (not the default: ``GAME``),
+   ``game_outcome``: in oldway plus what the rest of the game is then worth to
+   the seat (``prospects.oldway_value``) in place of ``LIFE_VALUE`` per life.
    Candidates share the same worlds (common random numbers); successive
    halving drops the worse half after each round.
 4. **Choice.** The best mean wins, but only when it beats the default by
@@ -106,8 +107,10 @@ CLOCK_EVERY = 4
 #: deadline; that reserve is at most this share of the budget's seconds
 RESERVE_SHARE = 0.25
 #: score playouts with the game's standing (``game_outcome``) rather than the deal
-#: alone (``outcome``); the arena's ``dealwise`` seat is ``choose(..., game=False)``
-GAME = True
+#: alone (``outcome``). Off: measured in oldway's game mode, playing for the game by
+#: the symmetric model lost to the deal alone (docs/AI.md "Playing for the game");
+#: the arena seats both, ``gamewise`` (``game=True``) and ``dealwise`` (``game=False``)
+GAME = False
 
 Policy = Callable[[Observation], Decision]
 #: seconds on a monotonic clock (``time.perf_counter``; tests pass a fake one)
@@ -891,8 +894,9 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
             table's decision as the default (``TABLE_CONFIDENCE``); ``False``:
             answer from the table at once (the arena's ``table`` seat).
         game: score the playouts with the game's standing (``game_outcome``) and
-            decide the horse by it; ``False``: by the deal alone (``outcome``,
-            the arena's ``dealwise`` seat).
+            decide the horse by it (the arena's ``gamewise`` seat); ``False``: by
+            the deal alone (``outcome``, the arena's ``dealwise`` seat). Default
+            ``GAME`` (off).
 
     Returns:
         A legal decision: past the deadline, the best over the worlds every

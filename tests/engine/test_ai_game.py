@@ -1,6 +1,7 @@
-"""``strong`` plays for the game (docs/AI.md "Playing for the game"): the oldway
-standing model (``prospects``), the playouts' game score, the horse, the arena's
-``dealwise`` seat, and a game mode run that replays exactly."""
+"""``strong`` playing for the game (docs/AI.md "Playing for the game"): the
+oldway standing model (``prospects``), the playouts' game score, the horse, the
+arena's ``gamewise`` and ``dealwise`` seats, and a game mode run that replays
+exactly."""
 
 from __future__ import annotations
 
@@ -127,11 +128,13 @@ def test_strong_declines_a_horse_that_costs_more_than_it_returns():
     assert obs.lives == (0, 3, 3) and obs.pool == 1
     gain = prospects.horse_gain(OLDWAY, obs.lives, loser, obs.pool)
     assert gain is not None and gain < 0
-    game = strong.choose(seat_view(deal, loser), random.Random(1), SMALL)
+    game = strong.choose(seat_view(deal, loser), random.Random(1), SMALL, game=True)
     dealwise = strong.choose(seat_view(deal, loser), random.Random(1), SMALL, game=False)
     assert dealwise.kind == "buy_horse" and game.kind == "decline_horse"
+    assert strong.choose(seat_view(deal, loser), random.Random(1), SMALL) == dealwise  # default
     rich, _ = _horse_point(9)
-    assert strong.choose(seat_view(rich, loser), random.Random(1), SMALL).kind == "buy_horse"
+    assert strong.choose(seat_view(rich, loser), random.Random(1), SMALL,
+                         game=True).kind == "buy_horse"
 
 
 def test_outside_oldway_playing_for_the_game_changes_no_decision():
@@ -145,16 +148,33 @@ def test_outside_oldway_playing_for_the_game_changes_no_decision():
             seat = deal.to_act
             assert seat is not None
             view = seat_view(deal, seat)
-            a = strong.choose(view, random.Random(2), SMALL)
+            a = strong.choose(view, random.Random(2), SMALL, game=True)
             assert a == strong.choose(view, random.Random(2), SMALL, game=False)
             deal.act(seat, a)
 
 
+def test_strong_scores_by_the_deal_unless_asked_to_play_for_the_game():
+    """``GAME`` is off (measured: docs/AI.md "Playing for the game"): the level
+    ``strong`` decides as ``dealwise``."""
+    assert strong.GAME is False
+    game = Game(OLDWAY, 3, 0)
+    deal = game.start_deal(shuffled_deck(random.Random(11)))
+    for _ in range(6):
+        if deal.finished:
+            break
+        seat = deal.to_act
+        assert seat is not None
+        view = seat_view(deal, seat)
+        a = strong.choose(view, random.Random(4), SMALL)
+        assert a == strong.choose(view, random.Random(4), SMALL, game=False)
+        deal.act(seat, a)
+
+
 def test_a_game_mode_run_with_both_strongs_replays_exactly():
-    """The arena's game mode with ``strong`` and ``dealwise``: the same report
+    """The arena's game mode with ``gamewise`` and ``dealwise``: the same report
     twice, and each game's score is the ledger of the same game replayed by hand
     (every decision from its seeded random source)."""
-    policies = ["strong", "dealwise", "normal"]
+    policies = ["gamewise", "dealwise", "normal"]
     report = arena.run_arena("oldway", policies, 1, 7, games=True, playouts=SMALL.playouts or 0)
     again = arena.run_arena("oldway", policies, 1, 7, games=True, playouts=SMALL.playouts or 0)
     assert again.per_deck == report.per_deck and report.decisions["dealwise"] > 0
@@ -176,7 +196,7 @@ def test_a_game_mode_run_with_both_strongs_replays_exactly():
                     decision = normal.choose(deal.observation(seat))
                 else:
                     decision = strong.choose(seat_view(deal, seat), rng, SMALL,
-                                             game=level == "strong")
+                                             game=level == "gamewise")
                 deal.act(seat, decision)
                 moves += 1
             number += 1
