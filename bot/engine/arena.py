@@ -40,7 +40,10 @@ trade), tuned against ``normal`` by ``scripts/tune_threshold.py``; and
 the seat's view), to measure how much following the hints improves a player;
 and ``table``: ``strong`` as it was before its search could overrule the
 equilibrium table (``strong.choose(..., overrule=False)``), to measure that change;
-and ``patient``: ``normal.patient``, strong's rollout policy and default.
+and ``patient``: ``normal.patient``, strong's rollout policy and default;
+and ``gamewise`` and ``dealwise``: ``strong`` with its playouts scored with
+the game's standing (``strong.choose(..., game=True)``) or by the deal alone
+(``game=False``, ``strong``'s default: ``strong.GAME``).
 """
 
 from __future__ import annotations
@@ -122,8 +125,10 @@ THRESHOLDS: dict[str, Thresholds] = {
 #: flat determinised Monte Carlo player (``flat.choose``, strong's playout budget)
 #: a seat that plays the coach's hints (``coach.hint``) and ``strong`` answering
 #: from the equilibrium table without a search (``table``), and strong's rollout
-#: policy (``patient``: ``normal.patient``)
-POLICIES = ("threshold", "flat", "coached", "table", "patient")
+#: policy (``patient``: ``normal.patient``), and ``strong`` scoring its playouts with
+#: the game's standing or by the deal alone (``gamewise``, ``dealwise``:
+#: ``strong.choose(..., game=True / False)``)
+POLICIES = ("threshold", "flat", "coached", "table", "patient", "gamewise", "dealwise")
 
 
 def _pct(cards: Sequence[Card], obs: Observation) -> float:
@@ -449,6 +454,8 @@ def _decide(deal: AnyDeal, seat: int, level: str, rng: random.Random, budget: Bu
         return flat.choose(seat_view(deal, seat), rng, budget)
     if level == "table":  # strong answering from the equilibrium table at once where it can
         return strong.choose(seat_view(deal, seat), rng, budget, overrule=False)
+    if level in ("gamewise", "dealwise"):  # strong playing for the game, or for the deal
+        return strong.choose(seat_view(deal, seat), rng, budget, game=level == "gamewise")
     if level == "coached":
         live = budget.seconds is not None
         return coach.hint(seat_view(deal, seat), coach.BUDGET if live else COACHED)
@@ -463,7 +470,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--preset", default="foster")
     parser.add_argument("--policies", default="strong,normal,easy",
                         help="comma-separated AI levels or baselines (threshold, flat, coached, "
-                             "table), one per seat (repeated to fill --seats)")
+                             "table, patient, gamewise, dealwise), one per seat (repeated to fill --seats)")
     parser.add_argument("--deals", type=int, default=100, help="decks to deal (each in every seating)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, default=None)

@@ -29,8 +29,11 @@ deal itself:
    ``normal`` but passes only with a top-10% hand in jaques) for every seat,
    scoring ``outcome`` for the seat: the points or chips the deal moved
    (oldway: plus ``LIFE_VALUE`` per life won or lost; hoyle: plus an equal
-   share of a carried pool). Candidates share the same worlds (common random numbers);
-   successive halving drops the worse half after each round.
+   share of a carried pool); with ``game=True`` (not the default: ``GAME``),
+   ``game_outcome``: in oldway plus what the rest of the game is then worth to
+   the seat (``prospects.oldway_value``) in place of ``LIFE_VALUE`` per life.
+   Candidates share the same worlds (common random numbers); successive
+   halving drops the worse half after each round.
 4. **Choice.** The best mean wins, but only when it beats the default by
    more than ``CONFIDENCE`` standard errors of their paired difference;
    otherwise the default stands. The default is the rollout policy's choice,
@@ -57,7 +60,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import easy, equilibrium, normal
+from . import easy, equilibrium, normal, prospects
 from .cards import Card, rank
 from .discard import DiscardDeal
 from .family import DealBase, Decision, Observation
@@ -68,8 +71,8 @@ from .view import SeatView, Seen
 from .widow import WidowDeal
 
 __all__ = [
-    "DEFAULT_BUDGET", "LIFE_VALUE", "Budget", "candidates", "check_world", "choose", "outcome",
-    "playout", "sample_world", "world",
+    "DEFAULT_BUDGET", "LIFE_VALUE", "Budget", "candidates", "check_world", "choose",
+    "game_outcome", "outcome", "playout", "sample_world", "world",
 ]
 
 #: oldway: what a life is worth in points when a deal is scored (the stake it cost)
@@ -103,6 +106,11 @@ CLOCK_EVERY = 4
 #: (a slow step, or the process waiting for a busy core) would carry it past the
 #: deadline; that reserve is at most this share of the budget's seconds
 RESERVE_SHARE = 0.25
+#: score playouts with the game's standing (``game_outcome``) rather than the deal
+#: alone (``outcome``). Off: measured in oldway's game mode, playing for the game by
+#: the symmetric model lost to the deal alone (docs/AI.md "Playing for the game");
+#: the arena seats both, ``gamewise`` (``game=True``) and ``dealwise`` (``game=False``)
+GAME = False
 
 Policy = Callable[[Observation], Decision]
 #: seconds on a monotonic clock (``time.perf_counter``; tests pass a fake one)
@@ -148,6 +156,23 @@ def outcome(deal: DealBase, seat: int) -> float:
     elif isinstance(deal, TradeDeal) and deal.showdown is not None and deal.showdown.winner is None:
         value += deal.pool / len(deal.active)
     return value
+
+
+def game_outcome(deal: DealBase, seat: int) -> float:
+    """What the deal brought ``seat`` with the game's standing in mind (docs/AI.md
+    "Playing for the game"): in oldway, the points it moved plus what the rest of
+    the game is then worth to the seat (``prospects.seat_value``: its lives and
+    the others', the pool, the horse; nothing once the game is over, whose sweep
+    is in the points), in place of ``LIFE_VALUE`` per life; elsewhere, and where
+    the model does not apply (more than ``prospects.MAX_SEATS`` seats with lives),
+    ``outcome``. Comparable between playouts from the same decision only: its
+    level includes the value of the standing the deal started from."""
+    if isinstance(deal, WidowDeal) and deal.lives is not None and not deal.voided:
+        future = prospects.seat_value(deal.rules, tuple(deal.lives), seat, deal.pool,
+                                      deal.horse_available)
+        if future is not None:
+            return float(deal.delta[seat]) + future
+    return outcome(deal, seat)
 
 
 # ----------------------------------------------------------------- world sampling
@@ -812,9 +837,10 @@ def _trim(obs: Observation, options: list[Decision], keep: Decision) -> list[Dec
 
 # --------------------------------------------------------------------- playouts
 def playout(deal: DealBase, seat: int, first: Decision, policy: Policy,
-            stop: Callable[[], bool] | None = None) -> float:
+            stop: Callable[[], bool] | None = None,
+            score: Callable[[DealBase, int], float] = outcome) -> float:
     """Apply ``first`` for ``seat``, let ``policy`` play every seat to the end of
-    the deal, and return ``outcome`` for ``seat``.
+    the deal, and return ``score`` for ``seat`` (``outcome``, or ``game_outcome``).
 
     Raises:
         TimeoutError: ``stop()`` (asked every ``CLOCK_EVERY`` moves) answered
@@ -829,12 +855,20 @@ def playout(deal: DealBase, seat: int, first: Decision, policy: Policy,
         assert actor is not None
         deal.act(actor, policy(deal.observation(actor)))
         moves += 1
-    return outcome(deal, seat)
+    return score(deal, seat)
 
 
-def _horse(obs: Observation) -> Decision:
-    """The horse ends the deal at once: buy when a life is worth its price."""
-    return Decision("buy_horse" if LIFE_VALUE > obs.rules.horse_price else "decline_horse")
+def _horse(obs: Observation, game: bool = GAME) -> Decision:
+    """The horse ends the deal at once: buy when a life is worth its price —
+    with ``game``, when one more life is worth at least the price to the rest
+    of the game (``prospects.horse_gain``; a tie buys, as before), else when
+    ``LIFE_VALUE`` is."""
+    gain = None
+    if game and obs.lives is not None and obs.seat is not None:
+        gain = prospects.horse_gain(obs.rules, obs.lives, obs.seat, obs.pool)
+    if gain is None:
+        gain = LIFE_VALUE - obs.rules.horse_price
+    return Decision("buy_horse" if gain >= 0 else "decline_horse")
 
 
 def _late(obs: Observation) -> bool:
@@ -843,7 +877,7 @@ def _late(obs: Observation) -> bool:
 
 def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | None = None,
            rollout: str = ROLLOUT, *, clock: Clock = time.perf_counter,
-           overrule: bool = True) -> Decision:
+           overrule: bool = True, game: bool = GAME) -> Decision:
     """Decide for ``view.seat`` (which must be the seat to act) by determinised
     Monte Carlo; see the module docstring.
 
@@ -859,6 +893,10 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
         overrule: where the equilibrium table covers the state, search with the
             table's decision as the default (``TABLE_CONFIDENCE``); ``False``:
             answer from the table at once (the arena's ``table`` seat).
+        game: score the playouts with the game's standing (``game_outcome``) and
+            decide the horse by it (the arena's ``gamewise`` seat); ``False``: by
+            the deal alone (``outcome``, the arena's ``dealwise`` seat). Default
+            ``GAME`` (off).
 
     Returns:
         A legal decision: past the deadline, the best over the worlds every
@@ -872,7 +910,7 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
     if obs.seat is None or obs.to_act != obs.seat or obs.finished:
         raise ValueError("the AI can only decide for the seat to act")
     if "buy_horse" in obs.legal:
-        return _horse(obs)
+        return _horse(obs, game)
     table = None
     if USE_EQUILIBRIUM and obs.family == "trade":  # the short trade presets: a solved table
         rng = rng if rng is not None else random.Random()
@@ -884,7 +922,7 @@ def choose(view: SeatView, rng: random.Random | None = None, budget: Budget | No
     if default.kind == "pounce":
         return default  # four of a kind beats every hand: nothing to weigh
     search = _Search(view, rng if rng is not None else random.Random(), budget or DEFAULT_BUDGET,
-                     ROLLOUTS[rollout], start, clock)
+                     ROLLOUTS[rollout], start, clock, game_outcome if game else outcome)
     options = search.options(default)
     if default not in options:
         if table is not None:  # the table's card is not one of the trimmed candidates
@@ -901,8 +939,10 @@ class _Search:
     """Successive halving over the candidates, on shared sampled worlds."""
 
     def __init__(self, view: SeatView, rng: random.Random, budget: Budget, policy: Policy,
-                 start: float, clock: Clock = time.perf_counter) -> None:
+                 start: float, clock: Clock = time.perf_counter,
+                 score: Callable[[DealBase, int], float] = outcome) -> None:
         self.view = view
+        self.score = score
         self.rng = rng
         self.policy = policy
         self.builder = _Builder(view)
@@ -963,7 +1003,7 @@ class _Search:
                 return None
             try:
                 value = playout(self.builder.build(cards, seed), self.view.seat, decision,
-                                self.policy, stop)
+                                self.policy, stop, self.score)
             except TimeoutError:
                 return None
             values.append(value)
