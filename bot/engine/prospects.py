@@ -57,15 +57,10 @@ def oldway_value(rules: Rules, lives: tuple[int, ...], seat: int, pool: int,
     Raises:
         ValueError: more than ``MAX_SEATS`` seats with lives, or a negative pool.
     """
-    if pool < 0:
-        raise ValueError("the pool cannot be negative")
-    mine = lives[seat]
-    others = tuple(sorted((n for s, n in enumerate(lives) if s != seat and n > 0), reverse=True))
-    if mine <= 0 or not others:
-        return 0.0
-    if 1 + len(others) > MAX_SEATS:
+    value = _seat(rules.best_takes, rules.horse_price, lives, seat, pool, horse)
+    if value is None:
         raise ValueError(f"the model covers at most {MAX_SEATS} seats with lives")
-    return _value(mine, others, pool, horse, rules.best_takes, rules.horse_price)
+    return value
 
 
 def seat_value(rules: Rules, lives: tuple[int, ...], seat: int, pool: int,
@@ -81,14 +76,14 @@ def seat_value(rules: Rules, lives: tuple[int, ...], seat: int, pool: int,
 @lru_cache(maxsize=100_000)
 def _seat(best_takes: int | None, price: int, lives: tuple[int, ...], seat: int, pool: int,
           horse: bool) -> float | None:
-    if sum(1 for n in lives if n > 0) > MAX_SEATS:
-        return None
     if pool < 0:
         raise ValueError("the pool cannot be negative")
     mine = lives[seat]
     others = tuple(sorted((n for s, n in enumerate(lives) if s != seat and n > 0), reverse=True))
     if mine <= 0 or not others:
         return 0.0
+    if 1 + len(others) > MAX_SEATS:
+        return None
     return _value(mine, others, pool, horse, best_takes, price)
 
 
