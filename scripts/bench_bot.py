@@ -52,6 +52,11 @@ polls and task inspection, the driver) while the bot's work waited for a databas
 call (``count_database``). The thread's work, the fsync, the hand-offs and the
 bot's own tasks stay in both.
 
+The cyclic garbage collector (``gc.callbacks``): its time per click, and the part
+that fell in the bot's work, and every full collection of the measured rounds, in
+section 1b. As in ``python -m bot``, the start freezes what it loaded
+(``freeze_loaded``: ``gc.freeze``); the tables the script opens come later.
+
 Throughput = interactions / summed SimCord round trips of the clicks (the
 driver's own bookkeeping between clicks is left out), bot and no-op alike.
 
@@ -299,6 +304,32 @@ def meter_loop_lag() -> None:
     asyncio.events.Handle._run = run  # type: ignore[method-assign]
 
 
+#: the cyclic garbage collector during the click being measured (``meter_collector``):
+#: its time in all, and the part while the bot's work (``WORK``) ran; and, over the
+#: measured rounds (``on``), every full collection's time
+COLLECTOR: dict[str, Any] = {"time": 0.0, "work": 0.0, "started": 0.0, "on": False,
+                             "full": []}
+
+
+def meter_collector() -> None:
+    """Time every collection of the cyclic garbage collector (``gc.callbacks``), in
+    the work's clock: per click, in all and while the bot's work ran (a collection
+    runs when allocations call for it, so it lands in whatever runs then); and
+    every full collection (generation 2) of the measured rounds."""
+    def timed(phase: str, info: dict[str, int]) -> None:
+        now = CLOCKS["work"]()
+        if phase == "start":
+            COLLECTOR["started"] = now
+            return
+        spent = now - COLLECTOR["started"]
+        COLLECTOR["time"] += spent
+        if WORK.depth:
+            COLLECTOR["work"] += spent
+        if info["generation"] == 2 and COLLECTOR["on"]:
+            COLLECTOR["full"].append(spent)
+    gc.callbacks.append(timed)
+
+
 def instrument(bot: Any) -> None:
     """Monkeypatch timers onto this process's bot (the project code is unchanged)."""
     service = bot.service
@@ -325,6 +356,7 @@ def instrument(bot: Any) -> None:
     for name in PLAY_HANDLERS:
         setattr(handlers, name, HANDLER.wrap(getattr(handlers, name)))
     watch_answers()
+    meter_collector()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -471,12 +503,16 @@ class Recorder:
         # (wall clock) the bot's waits for database calls, and the thread's time on them
         self.db_wait: dict[str, list[float]] = defaultdict(list)
         self.db_thread: dict[str, list[float]] = defaultdict(list)
+        # the cyclic garbage collector's time per click, and the part in the work
+        self.collector: dict[str, list[float]] = defaultdict(list)
+        self.collector_work: dict[str, list[float]] = defaultdict(list)
 
     async def run(self, kind: str, operation: Any) -> Any:
         """Await one actor operation (a coroutine not yet started) and time it, and
         count the Discord requests it made (SimCord's request log)."""
         WORK.total = HANDLER.total = PICTURES.total = 0.0
         DATABASE.update(calls=0, commits=0, lag=0.0, wait=0.0, thread=0.0)
+        COLLECTOR.update(time=0.0, work=0.0)
         sent = len(ENV["env"].http_requests) if ENV else 0
         start = CLOCKS["click"]()
         ANSWER.update(start=start, work=None, wall=None, exact=None)
@@ -497,6 +533,8 @@ class Recorder:
         self.db_thread[kind].append(DATABASE["thread"])
         self.pictures[kind].append(PICTURES.total)
         self.handler[kind].append(HANDLER.total)
+        self.collector[kind].append(COLLECTOR["time"])
+        self.collector_work[kind].append(COLLECTOR["work"])
         return result
 
     def all(self, table: dict[str, list[float]],
@@ -667,6 +705,9 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
     bot = create_bot(Path(tmp.name) / "bench.db", rng=random.Random(seed), cooldown=None,
                      ai_pace=0)
     bot.add_dynamic_items(NoopButton, ComparableButton)  # script-only baseline controls
+    # as ``python -m bot`` runs it (``bot.__main__.build_bot``): what is alive once the
+    # start has loaded the open tables is moved out of the cyclic collector's way
+    bot.freeze_loaded = True
     t_run = time.perf_counter()
     try:
         async with simcord.run(bot) as env:
@@ -768,8 +809,10 @@ async def bench(n_tables: int, target: int, seed: int, idle: float, stock_sample
                 import cProfile
                 profiler = cProfile.Profile()
                 profiler.enable()
+            COLLECTOR["on"] = True
             done, rounds, peak = await play_rounds(rec, env, bot, seats, noop_msgs, target,
                                                    expire=True, same_msgs=same_msgs)
+            COLLECTOR["on"] = False
             if profiler is not None and profile_file:
                 profiler.disable()
                 profiler.dump_stats(profile_file)
@@ -880,7 +923,23 @@ def exact_rows(rec: Recorder) -> list[str]:
                    f"{statistics.median(answer_exact) * ms:>8.2f}"
                    f"{statistics.median(lag) * ms:>10.2f}{statistics.median(wait) * ms:>9.2f}"
                    f"{statistics.median(thread) * ms:>11.2f}")
+    out.extend(collector_rows(rec))
     return out
+
+
+def collector_rows(rec: Recorder) -> list[str]:
+    """The cyclic garbage collector's time (``meter_collector``): per state change
+    and per click of any kind, and the full collections of the measured rounds."""
+    kinds = [k for k in STATE_CHANGES if rec.work.get(k)]
+    spent = [v for k in kinds for v in rec.collector[k]]
+    in_work = [v for k in kinds for v in rec.collector_work[k]]
+    every = [v for vs in rec.collector.values() for v in vs]
+    full = COLLECTOR["full"]
+    return [f"   cyclic garbage collector, mean per click (us): state changes "
+            f"{statistics.mean(spent) * 1e6:.0f}, of it in the work "
+            f"{statistics.mean(in_work) * 1e6:.0f}; every click {statistics.mean(every) * 1e6:.0f}",
+            f"   full collections in the measured rounds: {len(full)}"
+            + (f", longest {max(full) * 1000:.1f} ms" if full else "")]
 
 
 def moves(rec: Recorder) -> list[float]:
@@ -991,6 +1050,10 @@ def report(n_tables: int, target: int, idle: float, rec: Recorder, stock: Record
             [v for k in STATE_CHANGES for v in rec.calls.get(k, [])]),
         "state_change_commits_mean": statistics.mean(
             [v for k in STATE_CHANGES for v in rec.commits.get(k, [])]),
+        "state_change_collector_work_us_mean": statistics.mean(
+            [v for k in STATE_CHANGES for v in rec.collector_work.get(k, [])]) * 1e6,
+        "collector_full_collections": len(COLLECTOR["full"]),
+        "collector_full_max_ms": max(COLLECTOR["full"], default=0.0) * 1000,
         "all_median_ms": statistics.median(rec.all(rec.work)) * 1000,
         "all_p99_ms": pct(rec.all(rec.work), .99) * 1000,
         "throughput_bot_per_s": bot_tput, "throughput_noop_per_s": noop_tput,
