@@ -106,7 +106,8 @@ def drawing(publisher: Publisher, member_id: int, deal: int,
     Nothing shown only after the answer is drawn here (the panel of a press on
     the table message, ``None``: built when sent; the table picture after a
     panel's move): a commit that ends meanwhile would wait for it, and so
-    would the member (docs/BENCHMARKS.md, "the member's wait")."""
+    would the member (docs/BENCHMARKS.md, "the member's wait, nothing drawn
+    before the answer that it does not show")."""
     def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
         shown, note = answer_of(publisher, outcome, deal)
         seat = outcome.live.seat_of(member_id)
