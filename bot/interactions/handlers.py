@@ -97,26 +97,26 @@ def drawing(publisher: Publisher, member_id: int, deal: int,
             drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
             controls: bool = True, on_table: bool = False,
             ) -> Callable[[Outcome, Callable[[], bool]], None]:
-    """What ``TableService.act`` calls while the move commits: the answer drawn
-    meanwhile, put in ``drawn`` for after the commit: what the member's panel
-    shows (``answer_of``), that panel (``controls``: with its buttons) and the
-    table picture of the same moment (``publisher.predraw``), which the table
-    message's answer or edit then finds drawn. What the member's answer needs
-    comes first (the panel; with ``on_table``, a press answered on the table
-    message, the table picture); the other one only while the commit is still
-    under way, as it is shown after the answer (``None`` for a panel not drawn:
-    it is built when sent)."""
+    """What ``TableService.act`` calls while the move commits: what the member's
+    answer shows, drawn meanwhile and put in ``drawn`` for after the commit:
+    what the member's panel shows (``answer_of``) and either that panel
+    (``controls``: with its buttons), or, with ``on_table`` (a press answered
+    on the table message), the table picture of the same moment
+    (``publisher.predraw``), which the table message's answer then finds drawn.
+    Nothing shown only after the answer is drawn here (the panel of a press on
+    the table message, ``None``: built when sent; the table picture after a
+    panel's move): a commit that ends meanwhile would wait for it, and so
+    would the member (docs/BENCHMARKS.md, "the member's wait, nothing drawn
+    before the answer that it does not show")."""
     def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
         shown, note = answer_of(publisher, outcome, deal)
         seat = outcome.live.seat_of(member_id)
         assert seat is not None
         if on_table:
             predraw(publisher.client, shown)
-        rendered = (panel.build(shown, seat, note=note, controls=controls)
-                    if not on_table or waiting() else None)
-        drawn.append((shown, note, rendered))
-        if not on_table and waiting():
-            predraw(publisher.client, shown)
+            drawn.append((shown, note, None))
+        else:
+            drawn.append((shown, note, panel.build(shown, seat, note=note, controls=controls)))
     return prepare
 
 
@@ -450,12 +450,8 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 raise UserError(i18n._("This deal's showdown is still on its way: press Next deal "
                                   "on it once it is posted."))
             # the showdown loses Next deal in the press's own answer (``AfterChange``);
-            # the new deal's table picture is drawn while the deal commits
-            outcome = await self.service.next_deal(
-                table_id, after=deal,
-                prepare=lambda dealt, waiting: predraw(
-                    self.publisher.client, self.publisher.showing.first(dealt.live))
-                if waiting() else None)
+            # the new deal's table message follows that answer
+            outcome = await self.service.next_deal(table_id, after=deal)
             await self.after.show(outcome, interaction)
         await guarded(interaction, table_id, work)
 

@@ -33,14 +33,11 @@ class Hint(str):
 class Actions(ServiceBase):
     """Moves at a running table (part of ``TableService``)."""
 
-    async def next_deal(self, table_id: int, after: int,
-                        prepare: Callable[[Outcome, Callable[[], bool]], object] | None = None,
-                        ) -> Outcome:
+    async def next_deal(self, table_id: int, after: int) -> Outcome:
         """Deal the next hand once deal number ``after`` is over (idempotent: a
         second call for the same ``after`` is refused), whoever asks (Next deal,
         the timer): it uses the cuts members made for it (docs/FAIRNESS.md "In the
         bot"). Returns what changed (the deal dealt, with the AI's first moves).
-        ``prepare``: as ``act``'s, while the deal commits.
 
         Raises:
             UserError: the deal is not over, already dealt, or the game is over.
@@ -54,9 +51,7 @@ class Actions(ServiceBase):
             if live.game.complete:
                 raise UserError(_("This game is over."))
             before = Moment.of(live)
-            await self._deal_next(live, None if prepare is None
-                                  else lambda waiting: prepare(Outcome.of(live, before),
-                                                               waiting))
+            await self._deal_next(live)
             return Outcome.of(live, before)
 
     async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,

@@ -43,7 +43,6 @@ from ..storage import (
     GuildSettings,
     HandResult,
     LedgerEntry,
-    Meanwhile,
     OpenTable,
     SeatRow,
     ShuffleEvent,
@@ -478,11 +477,9 @@ class ServiceBase:
                 commitment=proof.commitment, seed=seed.hex(), cuts=[cut.hex()], cut_by=None)
         await self._run_ai(live)
 
-    async def _deal_next(self, live: LiveTable,
-                         meanwhile: Meanwhile | None = None) -> None:
+    async def _deal_next(self, live: LiveTable) -> None:
         """Deal a running game's next deal: its attempt written down first (a unit
-        of its own), then the deal and the AI seats' first moves (a second unit,
-        ``meanwhile`` run while it commits: ``Storage.while_committing``).
+        of its own), then the deal and the AI seats' first moves (a second unit).
         Raises StorageFailure: nothing was dealt (an attempt written is burned)."""
         game = live.game
         assert game is not None
@@ -491,8 +488,6 @@ class ServiceBase:
             attempt = await self._write_attempt(live)
         async with self._unit(live.id):
             await self._deal(live, attempt)
-            if meanwhile is not None:
-                self.storage.while_committing(meanwhile)
 
     async def _run_ai(self, live: LiveTable) -> None:
         deal = live.deal

@@ -1,8 +1,10 @@
-"""Issue 22: what a move's answer shows (the member's panel with its hand picture,
-the table picture) is drawn while the move's commit is on the database's thread
-(``Storage.while_committing``), and used once the commit is done: each picture is
-drawn once, never again after the commit; what follows the answer only while the
-commit is still under way."""
+"""Issue 22: what a move's answer shows (the member's panel with its hand picture
+after a move from the panel, the table picture after a press on the table
+message) is drawn while the move's commit is on the database's thread
+(``Storage.while_committing``) and used once the commit is done; what is shown
+only after the answer (the table picture after a panel's move, the panel after
+a knock, the showdown, a new deal's table message) is drawn after the answer,
+never before it, so that the member's answer never waits for it."""
 
 from __future__ import annotations
 
@@ -22,20 +24,21 @@ def last_showdown(channel):
                 if m.embeds and (m.embeds[0].title or "").startswith("Showdown"))
 
 
-async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
-                                                              monkeypatch: pytest.MonkeyPatch):
+async def test_a_moves_answer_is_drawn_while_the_move_commits_and_the_rest_after_it(
+        simcord_env, bots, monkeypatch: pytest.MonkeyPatch):
     """The commit of a unit given work meanwhile is held on the thread (as a slow
-    disk would) until the last picture expected is drawn, for at most 2 s: the
-    pictures drawn while ``committing`` prove the overlap."""
+    disk would) until the picture the answer needs is drawn, for at most 2 s:
+    that picture drawn while ``committing`` proves the overlap; every other one
+    is drawn once the member is answered."""
     env = simcord_env
     guild, table, actors = await start(env, bots)
     media._table_picture.cache_clear()  # a state drawn in another test is drawn again
     storage = table.bot.service.storage
-    committing = [False]
+    committing, answered = [False], [False]
     on_thread, commit, while_committing = (storage._on_thread, storage._commit,
                                            storage.while_committing)
-    expected, last = threading.Event(), "table"
-    release = threading.Event()
+    expected, release = threading.Event(), threading.Event()
+    needed = [""]  # the picture the answer of the click under way needs
 
     async def watched(fn: Any) -> Any:
         committing[0] = True
@@ -57,41 +60,60 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits(simcord_env, bots,
     monkeypatch.setattr(storage, "_on_thread", watched)
     monkeypatch.setattr(storage, "_commit", slow_commit)
     monkeypatch.setattr(storage, "while_committing", registered)
-    drawn: list[tuple[str, bool]] = []
+    drawn: list[tuple[str, str]] = []
     # media draws each picture from its scene (``draw_table``, ``draw_showdown``)
     table_png, showdown_png, build = pictures.draw_table, pictures.draw_showdown, panel.build
 
     def drawing(kind: str, draw: Any) -> Any:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
-            drawn.append((kind, committing[0]))
+            drawn.append((kind, "committing" if committing[0]
+                          else "after the answer" if answered[0] else "before the answer"))
             try:
                 return draw(*args, **kwargs)
             finally:
-                if kind == last:
+                if kind == needed[0]:
                     release.set()
         return wrapped
     monkeypatch.setattr(pictures, "draw_table", drawing("table", table_png))
     monkeypatch.setattr(pictures, "draw_showdown", drawing("showdown", showdown_png))
     monkeypatch.setattr(panel, "build", drawing("panel", build))
+    for name in ("edit_message", "send_message", "defer"):
+        def answering(original: Any) -> Any:
+            async def answer(self: Any, *args: Any, **kwargs: Any) -> Any:
+                answered[0] = True
+                return await original(self, *args, **kwargs)
+            return answer
+        monkeypatch.setattr(discord.InteractionResponse, name,
+                            answering(getattr(discord.InteractionResponse, name)))
 
-    # a trade from the panel: its panel and the new table picture, while it commits
+    def click() -> None:
+        drawn.clear()
+        answered[0] = False
+
+    # a trade from the panel: its panel while it commits, the new table picture
+    # (the table message's edit) once the member is answered
     actor = table.actor_to_act()
     hand = await actor.click(table.table_message(), label="My hand")
-    drawn.clear()
+    click()
+    needed[0] = "panel"
     await actor.click(hand.response, custom_id=pick(hand, "trade"))
-    assert ("panel", True) in drawn
-    assert [d for d in drawn if d[0] == "table"] == [("table", True)]
-    # a knock on the table message: its answer (the table message) likewise; the
-    # showdown, posted after the answer, is drawn then
-    drawn.clear()
+    assert drawn == [("panel", "committing"), ("table", "after the answer")]
+    # a knock on the table message, answered by that message's edit: its table
+    # picture while it commits; the member's panel and the showdown after
+    click()
+    needed[0] = "table"
     await table.knock(table.actor_to_act())
     assert table.live.deal.finished
-    assert [d for d in drawn if d[0] != "panel"] == [("table", True), ("showdown", False)]
-    # Next deal: the new deal's table message
-    drawn.clear()
+    assert drawn[0] == ("table", "committing")
+    assert {when for _, when in drawn[1:]} == {"after the answer"}
+    assert {kind for kind, _ in drawn[1:]} == {"panel", "showdown"}  # panels: theirs, others'
+    assert [kind for kind, _ in drawn].count("showdown") == 1
+    # Next deal, answered by the showdown's edit: the new deal's table message after it
+    click()
+    needed[0] = ""
     await actors[0].click(last_showdown(table.channel), label="Next deal")
     assert table.live.deal_number == 2
-    assert [d for d in drawn if d[0] == "table"] == [("table", True)]
+    assert [d for d in drawn if d[0] == "table"] == [("table", "after the answer")]
     assert not env.errors
 
 
