@@ -185,9 +185,12 @@ class Placed:
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """discord.py's check before the callback: ``False`` (after an ephemeral
         answer saying why) refuses the click. A ``custom_id`` naming a number no
-        database column holds (past ``ID_MAX``: none the bot made) is refused
-        as not belonging here, before any look-up."""
-        text = NOT_HERE if too_large(interaction) else self.refusal(interaction)
+        database column holds (past ``ID_MAX``: none the bot made) that ``refusal``
+        lets through is refused as not belonging here, before the callback looks
+        anything up."""
+        text = self.refusal(interaction)
+        if text is None and too_large(interaction):
+            text = NOT_HERE
         if text is None:
             return True
         with contextlib.suppress(discord.HTTPException), i18n.use(interaction.locale):
