@@ -39,6 +39,7 @@ from ..service.refusals import refusal
 from ..timers.clock import Timers, still_member
 from ..ui import confirm, hints, panel, proofs, render
 from ..ui.components import BoardFilter, CardSelect, cut_form, dynamic_view
+from .departures import Departures
 from .guard import guarded
 from .history import HistoryHandlers
 from .ledger import LedgerHandlers
@@ -148,6 +149,7 @@ class Handlers(HistoryHandlers, ReviewHandlers):
         self.timers = timers
         self.panels = publisher.panels
         self.ledger = LedgerHandlers(service)
+        self.departures = Departures(service, after, timers)
 
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
@@ -296,7 +298,9 @@ class Handlers(HistoryHandlers, ReviewHandlers):
                 return
             live = self.service.verify(table_id, user.id, deal, action)
             await self.panels.send(interaction, self.publisher.showing.as_shown(live), focus=action)
+        before = self.departures.moment(table_id)
         await guarded(interaction, table_id, work)
+        await self.departures.to_act_gone(interaction.user.id, table_id, before)
 
     async def on_draw(self, interaction: discord.Interaction, table_id: int, deal: int) -> None:
         """Draw the stock top (jaques) and ask what to do with it; pressing Draw

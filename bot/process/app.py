@@ -34,7 +34,7 @@ from ..service.locks import InFlight
 from ..storage import AnyStorage, open_storage
 from ..storage.shards import Shards
 from ..timers.clock import Timers
-from ..ui.components import DYNAMIC_ITEMS, dispatch_cut_form
+from ..ui.components import DYNAMIC_ITEMS, dispatch_cut_form, unknown_controls
 from ..ui.daily import DAILY_ITEMS
 from .health import BotReadings, Endpoint, problems
 
@@ -199,6 +199,8 @@ class CommerceBot(commands.Bot):
         await self.tree.set_translator(CommandTranslator())  # names in each member's language
         self.add_dynamic_items(*DYNAMIC_ITEMS, *DAILY_ITEMS)
         self.add_listener(dispatch_cut_form, "on_interaction")  # the Cut form's answer
+        # a press whose id matches no control: answered, never "This interaction failed"
+        self.add_listener(unknown_controls((*DYNAMIC_ITEMS, *DAILY_ITEMS)), "on_interaction")
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.sync_commands:

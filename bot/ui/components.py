@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
@@ -126,6 +127,44 @@ def table_refusal(interaction: discord.Interaction, table_id: int) -> str | None
     return None
 
 
+#: the largest number a control's ``custom_id`` may carry: the databases' integers
+#: (SQLite's and PostgreSQL's ``BIGINT``) hold no larger one, and Discord's ids fit
+ID_MAX = 2**63 - 1
+_NUMBERS = re.compile(r"\d+")
+
+
+def too_large(interaction: discord.Interaction) -> bool:
+    """The ``custom_id`` of ``interaction`` carries a number past ``ID_MAX``
+    (a forged id: a look-up with it would fail in the database driver)."""
+    data = interaction.data
+    custom_id = data.get("custom_id") if isinstance(data, dict) else None
+    return isinstance(custom_id, str) and any(
+        len(n) > 18 and int(n) > ID_MAX for n in _NUMBERS.findall(custom_id))
+
+
+def unknown_controls(items: tuple[type[discord.ui.DynamicItem[Any]], ...],
+                     ) -> Callable[[discord.Interaction], Coroutine[Any, Any, None]]:
+    """The bot's ``on_interaction`` listener for a press or choice whose
+    ``custom_id`` looks like the bot's (``commerce:``) but matches none of
+    ``items``' templates (a control of an older version of the bot, or a forged
+    or cut id): no control would answer it, and Discord would show "This
+    interaction failed"; it is answered ``NOT_HERE``, ephemerally, and changes
+    nothing."""
+    templates = tuple(cls.__discord_ui_compiled_template__ for cls in items)
+
+    async def answer(interaction: discord.Interaction) -> None:
+        data = interaction.data
+        if interaction.type is not discord.InteractionType.component or not isinstance(data, dict):
+            return
+        custom_id = data.get("custom_id")
+        if (not isinstance(custom_id, str) or not custom_id.startswith("commerce:")
+                or any(t.fullmatch(custom_id) for t in templates)):
+            return
+        with contextlib.suppress(discord.HTTPException), i18n.use(interaction.locale):
+            await interaction.response.send_message(_(NOT_HERE), ephemeral=True)
+    return answer
+
+
 class Placed:
     """Mixin of every control: the one place that refuses a click made outside
     the control's guild or channel, or by someone it is not for. Subclasses
@@ -145,8 +184,13 @@ class Placed:
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """discord.py's check before the callback: ``False`` (after an ephemeral
-        answer saying why) refuses the click."""
+        answer saying why) refuses the click. A ``custom_id`` naming a number no
+        database column holds (past ``ID_MAX``: none the bot made) that ``refusal``
+        lets through is refused as not belonging here, before the callback looks
+        anything up."""
         text = self.refusal(interaction)
+        if text is None and too_large(interaction):
+            text = NOT_HERE
         if text is None:
             return True
         with contextlib.suppress(discord.HTTPException), i18n.use(interaction.locale):
@@ -747,6 +791,7 @@ class HistorySelect(Placed, DynamicSelect,
         data = cast("SelectMessageComponentInteractionData | None", interaction.data)
         values = (data.get("values") if data else None) or []
         chosen = int(values[0]) if values and values[0].isdigit() else 0
+        chosen = chosen if chosen <= ID_MAX else 0  # a forged value: no such game or deal
         if self.table == 0:
             state = HistoryState("game", self.page, table=chosen)
         else:

@@ -132,7 +132,7 @@ def _prototype(ch: str) -> str:
     return min(plain) if plain else min(seen)
 
 
-def _skeleton(label: str) -> str:
+def skeleton(label: str) -> str:
     """What a name looks like, for telling look-alikes apart: compatibility
     forms folded (full-width letters), accents dropped, every character replaced
     by the one standing for its look-alikes (Cyrillic Р and Greek Ρ read as P,
@@ -160,10 +160,10 @@ def board_labels(members: Sequence[int], known: dict[int, str]) -> dict[int, str
         base = member_label(known.get(member, "")) or _("Member {tail}").format(
             tail=str(member)[-4:])
         label, count = base, 1
-        while _skeleton(label) in taken:
+        while skeleton(label) in taken:
             count += 1
             label = f"{base} ({count})"
-        taken.add(_skeleton(label))
+        taken.add(skeleton(label))
         labels[member] = markdown_safe(label)
     return labels
 
@@ -172,7 +172,7 @@ def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -
     """Every seat's name as plain text, in seat order: a member's ``member_label``
     (``Player <n>`` when nothing readable is left), an AI seat's name after
     ``AI_MARK`` (with its level when given and not the default ``easy``), and a
-    name that looks like an earlier seat's (same ``_skeleton``) followed by
+    name that looks like an earlier seat's (same ``skeleton``) followed by
     `` (2)``, `` (3)``... so that no two seats look alike."""
     labels: list[str] = []
     taken: set[str] = set()
@@ -185,10 +185,10 @@ def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -
         else:
             base = member_label(seat.name) or f"Player {index + 1}"
         label, count = base, 1
-        while _skeleton(label) in taken:
+        while skeleton(label) in taken:
             count += 1
             label = f"{base} ({count})"
-        taken.add(_skeleton(label))
+        taken.add(skeleton(label))
         labels.append(label)
     return labels
 

@@ -60,6 +60,7 @@ from ..i18n import N_, _, current, deck
 from . import fonts
 from . import png as png_file
 from .cards import card_label, hand_label
+from .names import skeleton
 from .status import PICTURE, ending_line, middle_word, status_line
 from .words import hand_words, plural
 
@@ -138,9 +139,18 @@ def _clean(text: str) -> str:
     them covers): each becomes a space (nothing, if it is drawn as nothing), and
     the spaces are collapsed; nothing visible left gives ``"?"``. Every common
     script is kept (``fonts``): ``"🤖 Ada"``, ``"王小明"`` and ``"محمد"`` are unchanged."""
-    kept = "".join(ch if _drawable(ch) else "" if _invisible(ch) else " " for ch in text)
+    kept = "".join(ch if _drawable(ch) else "" if _invisible(ch) else _folded(ch) for ch in text)
     kept = " ".join(kept.split())
     return kept if any(not _invisible(ch) for ch in kept) else "?"
+
+
+@lru_cache(maxsize=1024)
+def _folded(ch: str) -> str:
+    """What ``_clean`` draws for ``ch``, which no font has: its compatibility
+    form when some font has all of that (the styled letters of names such as
+    ``"𝓐𝓷𝓷"`` as ``"A"``, ``"n"``...), else a space."""
+    form = unicodedata.normalize("NFKC", ch)
+    return form if form != ch and all(_drawable(c) for c in form) else " "
 
 
 def _single(text: str, font: ImageFont.FreeTypeFont) -> bool:
@@ -1220,7 +1230,37 @@ SEATS_KEPT = 2048
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return _clean(names[seat]) if seat < len(names) else _("Seat {number}").format(number=seat + 1)
+    """Seat ``seat``'s name as every picture shows it (``_shown_names``); ``Seat n``
+    for a seat ``names`` does not name."""
+    if seat < len(names):
+        return _shown_names(tuple(names), current())[seat]
+    return _("Seat {number}").format(number=seat + 1)
+
+
+@lru_cache(maxsize=1024)
+def _shown_names(names: tuple[str, ...], language: str) -> tuple[str, ...]:
+    """Each seat's name as the pictures show it, in ``language`` (the current one):
+    ``_clean`` of it (``Seat n`` when nothing of it can be drawn), and no two seats
+    alike (docs/RELIABILITY.md, "On a public server"). A name that, as the narrowest
+    plate shows it (``_name_line`` in ``NAME_ROOM`` pixels: cut to fit), looks like
+    an earlier seat's (``names.skeleton``) — its text differed only in characters no
+    font draws, or past where the plate cuts it — is cut shorter still and numbered
+    `` (2)``, `` (3)``..., which every picture shows whole."""
+    shown: list[str] = []
+    taken: set[str] = set()
+    font = _font(21, True)
+    for number, raw in enumerate(names, 1):
+        name = _clean(raw)
+        if name == "?" and raw.strip() != "?":
+            name = _("Seat {number}").format(number=number)
+        base, count = name, 1
+        while (key := skeleton(_name_line(name, NAME_ROOM)[0])) in taken:
+            count += 1
+            suffix = f" ({count})"
+            name = _fit(base, font, NAME_ROOM - _length(font, suffix)) + suffix
+        taken.add(key)
+        shown.append(name)
+    return tuple(shown)
 
 
 def _pool_text(obs: Observation) -> str:
@@ -1392,6 +1432,8 @@ TABLE_W = 800
 MARGIN = 16
 HEADER = 46
 PLATE_W = 182
+#: the narrowest room a seat's name has in a picture (a dealer's plate): ``_shown_names``
+NAME_ROOM = PLATE_W - 24 - 20
 PLATE_H = 66
 GAP = 12
 MID_CARD = 76
@@ -2703,6 +2745,7 @@ def clear_cache(*, parts: bool = True, sprites: bool = False) -> None:
         _LAST_FRAMES.clear()
         _SEATS.clear()
         _seat_lines.cache_clear()
+        _shown_names.cache_clear()
         _seat_part.cache_clear()
         _seat_mask.cache_clear()
         _text_tile.cache_clear()

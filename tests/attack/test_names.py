@@ -173,3 +173,54 @@ async def test_markdown_of_every_form_in_names_stays_inert(simcord_env, nick):
         channel, "commerce export")).response.attachments[0].read())
     assert record["players"][0] == nick
     env.errors  # noqa: B018
+
+
+# ------------------------------------------------------------------ names in pictures
+#: pairs of names whose texts differ but whose pictures looked the same: a name that
+#: differs only in characters no picture font draws (Bengali, Tamil, Egyptian
+#: hieroglyphs...), or only past where a seat's plate cuts it; and names wholly in
+#: scripts no font draws, which were each drawn as "?"
+PICTURE_ALIKES = [
+    ("Ann", "ঌ Ann"),
+    ("Ann", "Ann 𓀀"),
+    ("Sir Reginald Featherstonehaugh III", "Sir Reginald Featherstonehaugh II"),
+    ("வணக்கம்", "ಕನ್ನಡ"),
+]
+
+
+def picture_seats(env, channel) -> list[str]:
+    """The seats' names as the table picture draws them, from its description
+    (``Seats: name figure[, tag]; …``), each as the narrowest plate shows it."""
+    from bot.ui import pictures
+    live = env.bot.service.in_channel(channel.id)
+    table = next(m for m in channel.history() if m.id == live.row.table_message_id)
+    [picture] = table.attachments
+    seats = (picture.description or "").split("Seats: ", 1)[1].split(". ", 1)[0].split("; ")
+    shown = [re.sub(r" \(dealer\)| [+−±]?\d+$", "", seat.split(", ")[0]).strip()
+             for seat in seats]
+    return [pictures._name_line(name, pictures.NAME_ROOM)[0] for name in shown]
+
+
+@pytest.mark.parametrize("real,fake", PICTURE_ALIKES,
+                         ids=[f.encode("unicode_escape").decode() for _, f in PICTURE_ALIKES])
+async def test_no_two_seats_look_alike_in_the_pictures(simcord_env, real, fake):
+    """RELIABILITY 'On a public server': no member can pass for another. In the
+    pictures a name lost what no font draws (``ঌ Ann`` was drawn ``Ann``, a name of
+    Tamil letters ``?``) and was cut to fit its plate, so two seats could be drawn
+    alike; every seat is now drawn unlike the others, and never as ``?``."""
+    env = simcord_env
+    guild, _, channel, actors = await table_of(env, [real, fake], ai=1)
+    shown = picture_seats(env, channel)
+    assert len(shown) == 3, shown
+    assert len({names.skeleton(name) for name in shown}) == 3, shown
+    assert "?" not in shown, shown
+    env.errors  # noqa: B018
+
+
+async def test_styled_letters_are_drawn_as_letters(simcord_env):
+    """A name of mathematical letters (no font of the pictures has them) is drawn
+    as the letters they are styled from, not as ``?``."""
+    env = simcord_env
+    guild, _, channel, actors = await table_of(env, ["ann", "𝓑𝓮𝓷"], ai=1)
+    assert "Ben" in picture_seats(env, channel)
+    env.errors  # noqa: B018

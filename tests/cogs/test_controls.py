@@ -21,7 +21,7 @@ from simcord.components import walk_components
 from bot.engine import card_code
 from bot.ui import components
 from bot.ui.components import DYNAMIC_ITEMS, NOT_HERE
-from tests.cogs.helpers import Table, answer_text, board_lines, restart
+from tests.cogs.helpers import Table, answer_text, board_lines, restart, solo, until_ann_acts
 
 ROOT = Path(__file__).resolve().parents[2]
 APOLOGY = "Something went wrong"
@@ -458,3 +458,50 @@ async def test_forged_pager_and_reset_question_of_another_guild_are_refused(simc
     assert reset.ephemeral and answer_text(reset) == NOT_HERE
     assert await env.bot.storage.leaderboard(guild.id, 0, 100) == before
     assert res.ephemeral
+
+
+#: a number no database column holds (past 2**63 - 1)
+HUGE = "9" * 40
+
+
+async def test_forged_ids_that_match_no_control_or_name_huge_numbers_are_refused(
+        simcord_env, bots, caplog):
+    """A ``commerce:`` id that matches no control's template (an action no control has,
+    a part missing, a value too long: a control of an older version, or a forged or
+    cut id) was answered by nothing, so Discord showed "This interaction failed"; an id
+    carrying a number past 2**63 - 1 reached the database driver and was answered
+    "Something went wrong on our side" with an error logged. Each is now refused with
+    the one short ephemeral answer, changes nothing and logs no error."""
+    env = simcord_env
+    guild, table, ann, _ = await solo(env, bots)
+    live = await until_ann_acts(env, table)
+    tid, deal, seq, gid = live.id, live.deal_number, len(live.deal.operations), guild.id
+    carrier = next(m for m in table.channel.history() if m.id == live.row.table_message_id)
+    unmatched = [f"commerce:play:{tid}:{deal}:bogus", f"commerce:play:{tid}:{deal}",
+                 f"commerce:pick:{tid}:{deal}:{seq}:knock:" + "A" * 61, "commerce:",
+                 f"commerce:lobby:{tid}:join:extra", f"commerce:board:{gid}:{ann.id}:{HUGE}:x"]
+    huge = [f"commerce:play:{HUGE}:{deal}:hand", f"commerce:play:{tid}:{HUGE}:hand",
+            f"commerce:pick:{tid}:{deal}:{HUGE}:knock", f"commerce:answer:{tid}:{deal}:{HUGE}:accept",
+            f"commerce:next:{tid}:{HUGE}", f"commerce:proof:{HUGE}:1", f"commerce:proof:{tid}:{HUGE}",
+            f"commerce:cut:{HUGE}", f"commerce:lobby:{HUGE}:join",
+            f"commerce:review:{gid}:{HUGE}:0:open", f"commerce:hist:{gid}:deal:0:{HUGE}:1:0:x",
+            f"commerce:hist:{gid}:game:{HUGE}:{tid}:1:0:x"]
+    before = snapshot(table.live)
+    caplog.set_level("ERROR")
+    for custom_id in unmatched:
+        res = forge(env, ann, carrier, custom_id)
+        await env.settle()
+        assert res.acknowledged and res.ephemeral, custom_id
+        assert answer_text(res) == NOT_HERE, (custom_id, answer_text(res))
+    for custom_id in huge:  # refused as such, or by the control's own check before it
+        res = forge(env, ann, carrier, custom_id)
+        await env.settle()
+        assert res.acknowledged and res.ephemeral, custom_id
+        assert "went wrong" not in answer_text(res), (custom_id, answer_text(res))
+    # a history menu's chosen value past 2**63 - 1 names no game
+    res = forge(env, ann, carrier, f"commerce:histsel:{gid}:0:0", [HUGE])
+    await env.settle()
+    assert res.ephemeral and "went wrong" not in answer_text(res), answer_text(res)
+    assert snapshot(table.live) == before
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+    assert env.errors == []

@@ -139,7 +139,7 @@ async def test_no_member_passes_for_an_ai_seat_or_for_another_member(simcord_env
     table = Table(env, [env.bot], channel, {a.id: a for a in actors})
     labels = list(table.bot.service.in_channel(channel.id).seats)
     shown = names.seat_labels(labels, [s.ai_level for s in labels])
-    assert len({names._skeleton(label) for label in shown}) == len(shown), shown
+    assert len({names.skeleton(label) for label in shown}) == len(shown), shown
     assert [label.startswith(names.AI_MARK) for label in shown] == [False] * 4 + [True]
     assert shown[1] == "Ada" and shown[2] == "Ada (2)" and shown[3] == "АDA (3)", shown
     # the table picture says the same (its description names every seat)

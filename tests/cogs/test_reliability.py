@@ -15,6 +15,7 @@ from tests.cogs.helpers import (
     private,
     restart,
 )
+from tests.cogs.test_confirmations import start as start_at
 
 
 async def start(env, bots, names=("ann", "ben", "cat")):
@@ -112,6 +113,34 @@ async def test_member_who_left_is_played_by_the_ai_and_keeps_their_ledger(simcor
     assert await table.bot.storage.guild_ledger_sum(guild.id) == 0
     stats = await table.bot.storage.member_stats(guild.id, cat.id)
     assert stats.balance == table.live.game.ledger[cat_seat]
+
+
+async def test_a_member_who_left_on_their_turn_without_a_turn_timer_strands_no_table(
+        simcord_env, bots):
+    """Without the members intent the bot heard of a departure only from a turn timer: in a
+    guild with none, a member who left on their turn held the table for ever. Another
+    seated member's press now asks Discord (once per moment): the AI takes the seat and
+    play goes on, and the press itself is answered as before."""
+    env = simcord_env
+    table, (ann, ben, cat), watcher = await start_at(env, bots, "foster", dealer=0, turn_timer=0)
+    cat_seat = table.live.seat_of(cat.id)
+    while table.live.deal.to_act != cat_seat:
+        await table.trade(table.actor_to_act())
+    ops = len(table.live.deal.operations)
+    table.channel.guild.remove_member(cat)
+    await env.advance_time(600)  # nothing moves: no timer learns of it
+    assert len(table.live.deal.operations) == ops and not table.live.seats[cat_seat].gone
+    res = await watcher.click(table.table_message(), label="Knock")  # not seated: asks nothing
+    assert res.ephemeral
+    await env.advance_time(5)
+    assert len(table.live.deal.operations) == ops
+    res = await ann.click(table.table_message(), label="Knock")
+    assert res.ephemeral and "not your turn" in answer_text(res), answer_text(res)
+    await env.advance_time(5)
+    assert table.live.seats[cat_seat].gone
+    assert len(table.live.deal.operations) > ops or table.live.deal_number > 1
+    assert "cat left: the AI plays for them." in message_text(table.table_message())
+    assert env.errors == []
 
 
 async def test_deleted_channel_ends_the_table_and_refunds(simcord_env, bots):

@@ -33,6 +33,7 @@ from bot.engine import (
     shuffled_deck,
 )
 from bot.ui import cards, fonts, pictures, png, status, words
+from bot.ui import names as names_module
 from bot.ui.cards import hand_label
 from tests.profiles import examples
 
@@ -323,11 +324,12 @@ def test_words_pasted_as_tiles_are_the_words_drawn_and_mapped(sides):
 
 def test_names_lose_only_what_no_font_can_draw():
     """Emoji, CJK and the rest are drawn (tests/ui/test_name_scripts.py); a private-use
-    or unassigned code point and a control character are not, nor a lone joiner's gap."""
+    or unassigned code point and a control character are not, nor a lone joiner's gap;
+    a name with nothing drawable left is drawn as its seat (``Seat 6``)."""
     names = NAMES[:4] + ["\ue000🤖\x07 Eli\U000e0fff", "\u200d\U000f0000"]
     scene = pictures.table_scene(play("foster", 6, 0, 0)[1].observation(None), names)
     assert [s.name for s in scene.seats] == ["Ann", "Ben", "Cat", "Dora Østergård", "🤖 Eli",
-                                             "?"]
+                                             "Seat 6"]
 
 
 # --------------------------------------------------------------------- leaks
@@ -397,9 +399,10 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
     """The pictures, their fonts (bot/ui/fonts.py), their PNG writer (bot/ui/png.py)
     the status line they share with the table message (bot/ui/status.py) and the
     cards' text labels (bot/ui/cards.py) import
-    the engine and each other only, and the words of their labels (bot/i18n's
-    catalogs and bot/ui/words.py, neither of which imports discord)."""
-    for module in (pictures, fonts, png, status, words, cards):
+    the engine and each other only, the words of their labels (bot/i18n's
+    catalogs and bot/ui/words.py, neither of which imports discord) and what tells
+    look-alike names apart (bot/ui/names.py, which imports no discord either)."""
+    for module in (pictures, fonts, png, status, words, cards, names_module):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         roots = set()
         for node in ast.walk(tree):
@@ -411,7 +414,7 @@ def test_pictures_import_nothing_from_discord_or_the_bot():
         assert not roots & {"discord", "aiosqlite", "sqlite3", "asyncio"}
         assert {r for r in roots if r.startswith(".")} <= {"..engine", "..engine.cards", ".cards",
                                                              ".fonts", ".png", ".status", ".words",
-                                                             "..i18n"}
+                                                             ".names", "..i18n"}
 
 
 @settings(max_examples=examples(60), deadline=None)
