@@ -97,7 +97,7 @@ def cut_answer(number: int, text: str) -> str:
 def drawing(publisher: Publisher, member_id: int, deal: int,
             drawn: list[tuple[LiveTable, str, panel.Panel | None]], *,
             controls: bool = True, on_table: bool = False,
-            ) -> Callable[[Outcome, Callable[[], bool]], None]:
+            ) -> Callable[[Outcome], None]:
     """What ``TableService.act`` calls while the move commits: what the member's
     answer shows, drawn meanwhile and put in ``drawn`` for after the commit:
     what the member's panel shows (``answer_of``) and either that panel
@@ -109,7 +109,7 @@ def drawing(publisher: Publisher, member_id: int, deal: int,
     panel's move): a commit that ends meanwhile would wait for it, and so
     would the member (docs/BENCHMARKS.md, "the member's wait, nothing drawn
     before the answer that it does not show")."""
-    def prepare(outcome: Outcome, waiting: Callable[[], bool]) -> None:
+    def prepare(outcome: Outcome) -> None:
         shown, note = answer_of(publisher, outcome, deal)
         seat = outcome.live.seat_of(member_id)
         assert seat is not None

@@ -56,7 +56,7 @@ class Actions(ServiceBase):
 
     async def act(self, table_id: int, member_id: int, deal_number: int, decision: Decision,
                   seq: int | None = None,
-                  prepare: Callable[[Outcome, Callable[[], bool]], object] | None = None,
+                  prepare: Callable[[Outcome], object] | None = None,
                   ) -> Outcome:
         """Apply a player's decision and let AI seats answer (docs/RULES.md §2:
         ``deal.act`` of the table's family).
@@ -70,10 +70,11 @@ class Actions(ServiceBase):
             seq: the number of operations the control was issued after, when it
                 carries one (card selects): a used or outdated select is refused.
             prepare: called with the outcome while the move's commit is on the
-                database's side (``Storage.while_committing``: with a function
-                telling whether the commit is still under way), under the table's
-                lock: to draw the answer meanwhile. It must change nothing; what it
-                makes is for after this returns (on a failure it is dropped).
+                database's side (``Storage.while_committing``: on SQLite once the
+                move's statements ran, while the disk is written), under the
+                table's lock: to draw the answer meanwhile. It must change
+                nothing; what it makes is for after this returns (on a failure it
+                is dropped).
 
         Returns:
             what changed: the player's own operation (``own``), then the AI's,
@@ -102,7 +103,7 @@ class Actions(ServiceBase):
                 outcome = Outcome.of(live, before, own=op, decision=decision,
                                      answered=self._answered(before, seat), seen_before=seen)
                 if prepare is not None:
-                    self.storage.while_committing(lambda waiting: prepare(outcome, waiting))
+                    self.storage.while_committing(lambda: prepare(outcome))
             return outcome
 
     @staticmethod

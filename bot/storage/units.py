@@ -11,8 +11,9 @@ and runs what is queued, and the unit then holds the connection until its commit
 
 What differs between the drivers is theirs (``UnitOfWork``'s abstract hooks): how
 one transaction is sent (SQLite: one call on aiosqlite's thread; PostgreSQL: one
-asyncpg transaction, fenced by the process's claim), how a read runs alone, and
-how a rolled-back unit is abandoned. A driver's *native* functions (of the raw
+asyncpg transaction, fenced by the process's claim), when the work done while a
+unit commits starts (``_commit_unit``), how a read runs alone, and how a
+rolled-back unit is abandoned. A driver's *native* functions (of the raw
 ``sqlite3`` connection, or async functions of the asyncpg connection) are what the
 queue holds; the statements shared by both are *steps*, async functions of a
 ``Tx``, which ``_native`` turns into the driver's native functions.
@@ -79,23 +80,18 @@ def drive(coro: Coroutine[Any, Any, T]) -> T:
     raise RuntimeError("a storage step waited on something other than its Tx")
 
 
-#: work done while a unit commits (``UnitOfWork.while_committing``): given a function
-#: telling whether the commit is still under way on the database's side
-Meanwhile = Callable[[Callable[[], bool]], object]
+#: work done while a unit commits (``UnitOfWork.while_committing``): synchronous work on
+#: the event loop, called with no argument
+Meanwhile = Callable[[], object]
 
 
-def _run_all(fns: list[Meanwhile], waiting: Callable[[], bool]) -> None:
-    """Call each of ``fns`` with ``waiting`` (``UnitOfWork.while_committing``),
-    logging an error."""
+def run_meanwhile(fns: list[Meanwhile]) -> None:
+    """Call each of ``fns`` (``UnitOfWork.while_committing``), logging an error."""
     for fn in fns:
         try:
-            fn(waiting)
+            fn()
         except Exception:
             log.exception("work done while a unit committed failed; it is left out")
-
-
-def _done() -> bool:
-    return False
 
 
 class Statements:
@@ -130,24 +126,17 @@ class UnitFailed(RuntimeError):
 class Unit(Generic[H]):
     """An open ``atomic()`` block: its queued native writes, whether it holds the
     connection lock, its open transaction (``tx``: the driver's handle, ``None``
-    until it flushed), whether that transaction failed, the work to do on the
-    event loop while its commit is on the database's side (``while_committing``)
-    and whether the database is done with that commit (``answered``: set by the
-    driver, on SQLite from aiosqlite's thread)."""
+    until it flushed), whether that transaction failed, and the work to do on the
+    event loop while its commit is on the database's side (``while_committing``)."""
 
     pending: list[Any] = dataclasses.field(default_factory=list)
     locked: bool = False
     tx: H | None = None
     failed: bool = False
     meanwhile: list[Meanwhile] = dataclasses.field(default_factory=list)
-    answered: bool = False
     #: the write ``UnitOfWork._step_rows`` queued last: its key, native function and
     #: rows (which more rows join while it is still the last one queued)
     tail: tuple[object, Any, list[Sequence[Any]]] | None = None
-
-    def waiting(self) -> bool:
-        """The unit's commit is still under way on the database's side."""
-        return not self.answered
 
     @property
     def begun(self) -> bool:
@@ -377,33 +366,42 @@ class UnitOfWork(Generic[H, C]):
                 raise
             if unit.begun or unit.pending:
                 await self._hold(unit)
-                if unit.meanwhile:  # runs once the commit is handed over (its first wait)
-                    asyncio.get_running_loop().call_soon(_run_all, unit.meanwhile, unit.waiting)
-                await self._transaction(unit, None, commit=True)
+                await self._commit_unit(unit)
             else:
-                _run_all(unit.meanwhile, _done)  # nothing to commit: at once
+                run_meanwhile(unit.meanwhile)  # nothing to commit: at once
         finally:
             del self._units[task]
             if unit.locked:
                 self._lock.release()
 
+    async def _commit_unit(self, unit: Unit[H]) -> None:
+        """Send what ``unit`` queued and commit it (``_transaction``), running its
+        ``meanwhile`` work on the event loop while the commit is on the database's
+        side: here once the transaction is handed over (its first wait, which may
+        come before its statements ran); a driver may start it later. The caller
+        holds the lock. Raises as ``_transaction``."""
+        if unit.meanwhile:
+            asyncio.get_running_loop().call_soon(run_meanwhile, unit.meanwhile)
+        await self._transaction(unit, None, commit=True)
+
     def while_committing(self, fn: Meanwhile) -> None:
-        """Run ``fn`` (synchronous work on the event loop, e.g. drawing what the
+        """Run ``fn()`` (synchronous work on the event loop, e.g. drawing what the
         answer will show) while the running unit's commit is on the database's
-        side: on SQLite, once its one call is handed to aiosqlite's thread, which
-        then commits (fsync included) while the loop runs ``fn``. ``fn`` is given
-        a function telling whether the commit is still under way (on SQLite:
-        the thread has not finished it), so that work which may as well follow
-        the commit is done meanwhile only while there is time for it. ``fn`` runs
+        side. On SQLite its one call on aiosqlite's thread runs the unit's
+        statements, then hands ``fn`` to the loop and commits: ``fn`` runs after
+        every statement succeeded, while the thread waits for the disk (fsync,
+        which leaves the loop free), and before the unit's block ends. On
+        PostgreSQL it runs once the transaction is handed over. ``fn`` runs
         before the commit is known to have succeeded, so it must change nothing
         that lasts: what it makes is for the caller to use once the unit has
-        committed, and to drop otherwise. It runs at once when the unit has
-        nothing to commit, never when the unit's block fails, and at once outside
-        any unit (then nothing is under way). An error of ``fn`` is logged and
+        committed, and to drop otherwise. It runs in the running task's context
+        (its language, say), at once when the unit has nothing to commit, never
+        when the unit's block fails (on SQLite, nor when a statement of the unit
+        fails), and at once outside any unit. An error of ``fn`` is logged and
         leaves the unit alone."""
         unit = self._unit()
         if unit is None:
-            _run_all([fn], _done)
+            run_meanwhile([fn])
         else:
             unit.meanwhile.append(fn)
 

@@ -7,7 +7,10 @@ held by another session and a lost connection."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import sqlite3
 import threading
+import time
 from typing import Any
 
 import aiosqlite
@@ -22,6 +25,8 @@ from tests.storage.backends import Backend
 from tests.storage.test_storage import ANN, BEN, playing_table
 
 ACTIONS = "SELECT COUNT(*) FROM actions"
+#: a context variable the work done while a unit commits must see as its task set it
+LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("test_language", default="en")
 
 
 def test_aiosqlite_still_runs_a_function_on_its_thread():
@@ -269,56 +274,111 @@ async def test_a_failed_statement_in_a_flushed_unit_ends_the_unit(
     assert not (await store.seats(table.id))[0].away
 
 
-async def test_work_meanwhile_runs_while_the_commit_is_on_the_database_thread(
+async def test_work_meanwhile_runs_after_the_statements_and_before_the_commit_ends(
         store: AnyStorage, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``while_committing``: the commit, on aiosqlite's thread, waits here until
-    the work given runs on the event loop, so that work ran while the commit
-    was under way (not after it); the unit is committed all the same."""
+    """``while_committing`` on SQLite: the unit's one call on aiosqlite's thread
+    runs every statement (a slow one here, 0.2 s with the loop free), then hands
+    the work to the event loop, then commits; the commit waits here until the
+    work ran, so it ran after the statements and while the commit was under way,
+    in the task's context (a context variable set in the unit), before the
+    unit's block ended; the unit is committed all the same."""
     if isinstance(store, PgStorage):
         pytest.skip("SQLite's commit runs on a thread of its own")
     table, deal = await playing_table(store, [ANN, BEN])
     ran = threading.Event()
-    seen: list[bool] = []
-    under_way: list[bool] = []
+    order: list[str] = []
     commit = store._commit
 
+    async def slow_statement(tx: Any) -> None:
+        time.sleep(0.2)  # the GIL is free: the loop could run anything meanwhile
+        await tx.one("SELECT status FROM tables WHERE id = ?", (table.id,))
+        order.append("statements")
+
     def slow_commit(conn: Any) -> None:
-        seen.append(ran.wait(5))  # the loop is free meanwhile
+        order.append(f"commit waited {ran.wait(5)}")
         commit(conn)
+        order.append("committed")
     monkeypatch.setattr(store, "_commit", slow_commit)
     async with store.atomic():
         await store.append_action(deal, 0, {"k": 1}, ANN)
-        store.while_committing(lambda waiting: (ran.set(), under_way.append(waiting())))
+        await store._step_later(slow_statement)
+        LANGUAGE.set("fr")
+        store.while_committing(lambda: (order.append(f"drawn in {LANGUAGE.get()}"), ran.set()))
         assert not ran.is_set()  # not before the block ends
-    assert seen == [True]
-    assert under_way == [True]  # and it was told so
+    order.append("block ended")
+    assert order == ["statements", "drawn in fr", "commit waited True", "committed",
+                     "block ended"]
     assert await backend.value(ACTIONS) == 1
+
+
+async def test_work_meanwhile_never_runs_when_a_statement_of_the_unit_fails(
+        store: AnyStorage, backend: Backend) -> None:
+    """On SQLite the work is handed to the loop only once every statement ran: a
+    unit whose commit finds its table closed (``require_open``) never runs it."""
+    if isinstance(store, PgStorage):
+        pytest.skip("PostgreSQL runs the work once the transaction is handed over")
+    table, deal = await playing_table(store, [ANN, BEN])
+    await store.set_status(table.id, "closed")
+    done: list[str] = []
+    with pytest.raises(TableClosed):
+        async with store.atomic():
+            await store.require_open(table.id)
+            await store.append_action(deal, 0, {"k": 1}, ANN)
+            store.while_committing(lambda: done.append("drawn"))
+    await asyncio.sleep(0.05)  # anything handed to the loop would have run by now
+    assert done == []
+    assert await backend.value(ACTIONS) == 0
+
+
+async def test_work_meanwhile_of_a_failed_commit_runs_before_the_failure_is_raised(
+        store: AnyStorage, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A commit that fails once the work was handed over: the work has run by the
+    time the error reaches the block (so what it made is dropped by the caller,
+    never used later), and nothing was written."""
+    if isinstance(store, PgStorage):
+        pytest.skip("SQLite's commit runs on a thread of its own")
+    table, deal = await playing_table(store, [ANN, BEN])
+    done: list[str] = []
+
+    def failing_commit(conn: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+    monkeypatch.setattr(store, "_commit", failing_commit)
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        try:
+            async with store.atomic():
+                await store.append_action(deal, 0, {"k": 1}, ANN)
+                store.while_committing(lambda: done.append("drawn"))
+        finally:
+            done.append("raised")
+    assert done == ["drawn", "raised"]
+    monkeypatch.undo()
+    assert await backend.value(ACTIONS) == 0
 
 
 async def test_work_meanwhile_runs_at_once_without_a_commit_and_never_after_a_failure(
         store: AnyStorage, backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
     table, deal = await playing_table(store, [ANN, BEN])
     done: list[str] = []
-    # no unit, or nothing to commit: at once, and told that no commit is under way
-    store.while_committing(lambda waiting: done.append(f"outside {waiting()}"))
-    assert done == ["outside False"]
+    # no unit, or nothing to commit: at once
+    store.while_committing(lambda: done.append("outside"))
+    assert done == ["outside"]
     async with store.atomic():
-        store.while_committing(lambda waiting: done.append(f"nothing written {waiting()}"))
-    assert done == ["outside False", "nothing written False"]
+        store.while_committing(lambda: done.append("nothing written"))
+    assert done == ["outside", "nothing written"]
     with pytest.raises(RuntimeError):
         async with store.atomic():
             await store.append_action(deal, 0, {"k": 1}, ANN)
-            store.while_committing(lambda waiting: done.append("failed"))
+            store.while_committing(lambda: done.append("failed"))
             raise RuntimeError("the block fails")
-    assert done == ["outside False", "nothing written False"]
+    assert done == ["outside", "nothing written"]
     assert await backend.value(ACTIONS) == 0
 
-    def broken(waiting: Any) -> None:
+    def broken() -> None:
         raise ValueError("drawing failed")
     async with store.atomic():  # an error of the work is logged; the unit commits
         await store.append_action(deal, 0, {"k": 1}, ANN)
         store.while_committing(broken)
-        store.while_committing(lambda waiting: done.append("after the broken one"))
+        store.while_committing(lambda: done.append("after the broken one"))
     assert done[-1] == "after the broken one"
     assert await backend.value(ACTIONS) == 1
     assert "drawing failed" in caplog.text
