@@ -70,11 +70,9 @@ class Actions(ServiceBase):
             seq: the number of operations the control was issued after, when it
                 carries one (card selects): a used or outdated select is refused.
             prepare: called with the outcome while the move's commit is on the
-                database's side (``Storage.while_committing``: on SQLite once the
-                move's statements ran, while the disk is written), under the
-                table's lock: to draw the answer meanwhile. It must change
-                nothing; what it makes is for after this returns (on a failure it
-                is dropped).
+                database's side (``Storage.while_committing``), under the table's
+                lock: to draw the answer meanwhile. It must change nothing; what it
+                makes is for after this returns (on a failure it is dropped).
 
         Returns:
             what changed: the player's own operation (``own``), then the AI's,

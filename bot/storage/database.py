@@ -12,7 +12,6 @@ are shared with ``PgStorage`` (``tables.py``, ``games.py``, ``ledger.py``,
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import errno
 import fcntl
 import os
@@ -42,7 +41,7 @@ from .reports import Reports
 from .reviews import Reviews
 from .shared import TableUpdates, check_shards, utc_now
 from .tables import TABLE_MODES, Tables
-from .units import Meanwhile, Native, Unit, UnitOfWork, drive, run_meanwhile
+from .units import Native, Unit, UnitOfWork, drive
 from .waiting import acknowledge
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -530,22 +529,11 @@ class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games,
         """Roll the unit's open transaction back, on the thread."""
         await asyncio.shield(self._on_thread(_rollback))
 
-    async def _commit_unit(self, unit: Unit[bool]) -> None:
-        """The unit's one call (``_transaction``): its statements, then its
-        ``meanwhile`` work handed to the event loop from the thread, then
-        ``COMMIT``: the loop draws while the thread waits for the disk (the
-        fsync leaves the GIL free), not while the thread needs the GIL for the
-        statements. The caller holds the lock."""
-        await self._transaction(unit, None, commit=True, meanwhile=unit.meanwhile)
-
     async def _transaction(self, unit: Unit[bool] | None, fn: Native[sqlite3.Connection, T] | None,
-                           *, commit: bool, meanwhile: Sequence[Meanwhile] = ()) -> T | None:
+                           *, commit: bool) -> T | None:
         """One thread call: ``BEGIN IMMEDIATE`` (unless ``unit`` has begun), the
         unit's queued writes, ``fn``, then ``COMMIT`` when ``commit``. On any error
         the transaction is rolled back in the same call. The caller holds the lock.
-        ``meanwhile`` (with ``commit``) is handed to the event loop from the thread
-        just before ``COMMIT``, in the running task's context; the loop runs it
-        before this call returns (or raises).
 
         While another connection holds the write lock, ``BEGIN IMMEDIATE`` fails at
         once (busy timeout 0): the interaction is acknowledged and the call is
@@ -556,16 +544,9 @@ class Storage(UnitOfWork[bool, sqlite3.Connection], Tables, TableUpdates, Games,
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_WAIT
         pause = 0.05
-        work = list(meanwhile)
-        context = contextvars.copy_context() if work else None
-
-        def finish(conn: sqlite3.Connection) -> None:
-            if work:  # queued before the call's own result: run before the caller resumes
-                loop.call_soon_threadsafe(run_meanwhile, work, context=context)
-            self._commit(conn)
 
         def run(conn: sqlite3.Connection) -> T | None:
-            return _batch(conn, begun, pending, fn, finish if commit else None)
+            return _batch(conn, begun, pending, fn, self._commit if commit else None)
 
         while True:
             try:

@@ -11,9 +11,8 @@ and runs what is queued, and the unit then holds the connection until its commit
 
 What differs between the drivers is theirs (``UnitOfWork``'s abstract hooks): how
 one transaction is sent (SQLite: one call on aiosqlite's thread; PostgreSQL: one
-asyncpg transaction, fenced by the process's claim), when the work done while a
-unit commits starts (``_commit_unit``), how a read runs alone, and how a
-rolled-back unit is abandoned. A driver's *native* functions (of the raw
+asyncpg transaction, fenced by the process's claim), how a read runs alone, and
+how a rolled-back unit is abandoned. A driver's *native* functions (of the raw
 ``sqlite3`` connection, or async functions of the asyncpg connection) are what the
 queue holds; the statements shared by both are *steps*, async functions of a
 ``Tx``, which ``_native`` turns into the driver's native functions.
@@ -85,7 +84,7 @@ def drive(coro: Coroutine[Any, Any, T]) -> T:
 Meanwhile = Callable[[], object]
 
 
-def run_meanwhile(fns: list[Meanwhile]) -> None:
+def _run_all(fns: list[Meanwhile]) -> None:
     """Call each of ``fns`` (``UnitOfWork.while_committing``), logging an error."""
     for fn in fns:
         try:
@@ -366,42 +365,31 @@ class UnitOfWork(Generic[H, C]):
                 raise
             if unit.begun or unit.pending:
                 await self._hold(unit)
-                await self._commit_unit(unit)
+                if unit.meanwhile:  # runs once the commit is handed over (its first wait)
+                    asyncio.get_running_loop().call_soon(_run_all, unit.meanwhile)
+                await self._transaction(unit, None, commit=True)
             else:
-                run_meanwhile(unit.meanwhile)  # nothing to commit: at once
+                _run_all(unit.meanwhile)  # nothing to commit: at once
         finally:
             del self._units[task]
             if unit.locked:
                 self._lock.release()
 
-    async def _commit_unit(self, unit: Unit[H]) -> None:
-        """Send what ``unit`` queued and commit it (``_transaction``), running its
-        ``meanwhile`` work on the event loop while the commit is on the database's
-        side: here once the transaction is handed over (its first wait, which may
-        come before its statements ran); a driver may start it later. The caller
-        holds the lock. Raises as ``_transaction``."""
-        if unit.meanwhile:
-            asyncio.get_running_loop().call_soon(run_meanwhile, unit.meanwhile)
-        await self._transaction(unit, None, commit=True)
-
     def while_committing(self, fn: Meanwhile) -> None:
         """Run ``fn()`` (synchronous work on the event loop, e.g. drawing what the
         answer will show) while the running unit's commit is on the database's
-        side. On SQLite its one call on aiosqlite's thread runs the unit's
-        statements, then hands ``fn`` to the loop and commits: ``fn`` runs after
-        every statement succeeded, while the thread waits for the disk (fsync,
-        which leaves the loop free), and before the unit's block ends. On
-        PostgreSQL it runs once the transaction is handed over. ``fn`` runs
-        before the commit is known to have succeeded, so it must change nothing
-        that lasts: what it makes is for the caller to use once the unit has
-        committed, and to drop otherwise. It runs in the running task's context
-        (its language, say), at once when the unit has nothing to commit, never
-        when the unit's block fails (on SQLite, nor when a statement of the unit
-        fails), and at once outside any unit. An error of ``fn`` is logged and
-        leaves the unit alone."""
+        side: on SQLite, once its one call is handed to aiosqlite's thread, which
+        then runs the unit's statements and commits (fsync included) while the
+        loop runs ``fn``; ``fn`` has run before the unit's block ends. ``fn``
+        runs before the commit is known to have succeeded, so it must change
+        nothing that lasts: what it makes is for the caller to use once the unit
+        has committed, and to drop otherwise. It runs in the running task's
+        context (its language, say), at once when the unit has nothing to
+        commit, never when the unit's block fails, and at once outside any unit.
+        An error of ``fn`` is logged and leaves the unit alone."""
         unit = self._unit()
         if unit is None:
-            run_meanwhile([fn])
+            _run_all([fn])
         else:
             unit.meanwhile.append(fn)
 

@@ -1,11 +1,11 @@
 """Issue 22: what a move's answer shows (the member's panel with its hand picture
 after a move from the panel, the table picture after a press on the table
 message) is drawn while the move's commit is on the database's thread
-(``Storage.while_committing``: after the move's statements ran there, before its
-commit ends) and used once the commit is done, or dropped if it fails; what is shown
-only after the answer (the table picture after a panel's move, the panel after
-a knock, the showdown, a new deal's table message) is drawn after the answer,
-never before it, so that the member's answer never waits for it."""
+(``Storage.while_committing``) and used once the commit is done, or dropped if
+it fails; what is shown only after the answer (the table picture after a panel's
+move, the panel after a knock, the showdown, a new deal's table message) is
+drawn after the answer, never before it, so that the member's answer never
+waits for it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.storage import PgStorage, database
+from bot.storage import PgStorage
 from bot.ui import media, panel, pictures
 from tests.cogs.helpers import answer_text
 from tests.cogs.test_table_pictures import pick, start
@@ -28,60 +28,28 @@ def last_showdown(channel):
                 if m.embeds and (m.embeds[0].title or "").startswith("Showdown"))
 
 
-class Calls:
-    """The storage's calls on the database thread (``Storage._on_thread``): whether
-    one is under way (``committing``), the statements it has run so far (each
-    run by ``database.drive`` on the thread), and, for each call during which
-    the answer's picture was drawn, how many had run then and in all (``ran``)."""
-
-    def __init__(self, storage: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.committing, self.statements = False, 0
-        self.at_drawing: list[int] = []
-        self.ran: list[tuple[int, int]] = []
-        on_thread, run_step = storage._on_thread, database.drive
-
-        def counted(coro: Any) -> Any:
-            self.statements += 1
-            return run_step(coro)
-
-        async def watched(fn: Any) -> Any:
-            self.committing, self.statements = True, 0
-            try:
-                return await on_thread(fn)
-            finally:
-                self.committing = False
-                if self.at_drawing:
-                    self.ran.append((self.at_drawing.pop(), self.statements))
-        monkeypatch.setattr(database, "drive", counted)
-        monkeypatch.setattr(storage, "_on_thread", watched)
-
-    def drawing(self) -> None:
-        """The answer's picture is being drawn."""
-        if self.committing:
-            self.at_drawing.append(self.statements)
-
-    def all_ran_before_drawing(self) -> bool:
-        """The answer's picture was drawn during one call, once every statement
-        of that call had run."""
-        return len(self.ran) == 1 and self.ran[0][0] == self.ran[0][1] > 0
-
-
 async def test_a_moves_answer_is_drawn_while_the_move_commits_and_the_rest_after_it(
         simcord_env, bots, monkeypatch: pytest.MonkeyPatch):
     """The commit of a unit given work meanwhile is held on the thread (as a slow
     disk would) until the picture the answer needs is drawn, for at most 2 s:
-    that picture drawn while ``committing`` proves the overlap, and drawn once
-    every statement of that call had run (the statements counted as the thread
-    runs them); every other picture is drawn once the member is answered."""
+    that picture drawn while ``committing`` proves the overlap; every other one
+    is drawn once the member is answered."""
     env = simcord_env
     guild, table, actors = await start(env, bots)
     media._table_picture.cache_clear()  # a state drawn in another test is drawn again
     storage = table.bot.service.storage
-    answered = [False]
-    calls = Calls(storage, monkeypatch)
-    commit, while_committing = storage._commit, storage.while_committing
+    committing, answered = [False], [False]
+    on_thread, commit, while_committing = (storage._on_thread, storage._commit,
+                                           storage.while_committing)
     expected, release = threading.Event(), threading.Event()
     needed = [""]  # the picture the answer of the click under way needs
+
+    async def watched(fn: Any) -> Any:
+        committing[0] = True
+        try:
+            return await on_thread(fn)
+        finally:
+            committing[0] = False
 
     def registered(fn: Any) -> None:
         expected.set()
@@ -93,6 +61,7 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits_and_the_rest_after
             release.wait(2)
             release.clear()
         commit(conn)
+    monkeypatch.setattr(storage, "_on_thread", watched)
     monkeypatch.setattr(storage, "_commit", slow_commit)
     monkeypatch.setattr(storage, "while_committing", registered)
     drawn: list[tuple[str, str]] = []
@@ -101,10 +70,8 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits_and_the_rest_after
 
     def drawing(kind: str, draw: Any) -> Any:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
-            drawn.append((kind, "committing" if calls.committing
+            drawn.append((kind, "committing" if committing[0]
                           else "after the answer" if answered[0] else "before the answer"))
-            if kind == needed[0]:
-                calls.drawing()
             try:
                 return draw(*args, **kwargs)
             finally:
@@ -125,7 +92,6 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits_and_the_rest_after
 
     def click() -> None:
         drawn.clear()
-        calls.ran.clear()
         answered[0] = False
 
     # a trade from the panel: its panel while it commits, the new table picture
@@ -136,7 +102,6 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits_and_the_rest_after
     needed[0] = "panel"
     await actor.click(hand.response, custom_id=pick(hand, "trade"))
     assert drawn == [("panel", "committing"), ("table", "after the answer")]
-    assert calls.all_ran_before_drawing()
     # a knock on the table message, answered by that message's edit: its table
     # picture while it commits; the member's panel and the showdown after
     click()
@@ -144,7 +109,6 @@ async def test_a_moves_answer_is_drawn_while_the_move_commits_and_the_rest_after
     await table.knock(table.actor_to_act())
     assert table.live.deal.finished
     assert drawn[0] == ("table", "committing")
-    assert calls.all_ran_before_drawing()
     assert {when for _, when in drawn[1:]} == {"after the answer"}
     assert {kind for kind, _ in drawn[1:]} == {"panel", "showdown"}  # panels: theirs, others'
     assert [kind for kind, _ in drawn].count("showdown") == 1
@@ -195,15 +159,15 @@ async def test_pictures_shown_after_the_answer_are_not_drawn_once_the_commit_is_
 
 async def test_what_was_drawn_for_a_move_whose_commit_fails_is_never_shown(
         simcord_env, bots, monkeypatch: pytest.MonkeyPatch):
-    """The move's commit fails once the answer's panel was drawn for it (handed to
-    the loop by the thread after the move's statements, before its ``COMMIT``):
-    the member is told nothing changed, on a panel showing their hand as it was,
-    never the panel drawn for the move; the table's state is unchanged."""
+    """The move's commit fails once the answer's panel was drawn for it (while the
+    commit was on the database's thread): the member is told nothing changed, on
+    a panel showing their hand as it was, never the panel drawn for the move; the
+    table's state is unchanged."""
     env = simcord_env
     guild, table, actors = await start(env, bots)
     storage = table.bot.service.storage
     if isinstance(storage, PgStorage):
-        pytest.skip("the commit handing the drawing over from its thread is SQLite's")
+        pytest.skip("the commit is held on SQLite's thread")
     actor = table.actor_to_act()
     live = table.live
     seat = live.seat_of(actor.id)

@@ -10,7 +10,6 @@ import asyncio
 import contextvars
 import sqlite3
 import threading
-import time
 from typing import Any
 
 import aiosqlite
@@ -274,14 +273,13 @@ async def test_a_failed_statement_in_a_flushed_unit_ends_the_unit(
     assert not (await store.seats(table.id))[0].away
 
 
-async def test_work_meanwhile_runs_after_the_statements_and_before_the_commit_ends(
+async def test_work_meanwhile_runs_while_the_commit_is_on_the_database_thread(
         store: AnyStorage, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``while_committing`` on SQLite: the unit's one call on aiosqlite's thread
-    runs every statement (a slow one here, 0.2 s with the loop free), then hands
-    the work to the event loop, then commits; the commit waits here until the
-    work ran, so it ran after the statements and while the commit was under way,
-    in the task's context (a context variable set in the unit), before the
-    unit's block ended; the unit is committed all the same."""
+    """``while_committing``: the commit, on aiosqlite's thread, waits here until
+    the work given runs on the event loop, so that work ran while the commit
+    was under way (not after it), in the task's context (a context variable set
+    in the unit), before the unit's block ended; the unit is committed all the
+    same."""
     if isinstance(store, PgStorage):
         pytest.skip("SQLite's commit runs on a thread of its own")
     table, deal = await playing_table(store, [ANN, BEN])
@@ -289,45 +287,19 @@ async def test_work_meanwhile_runs_after_the_statements_and_before_the_commit_en
     order: list[str] = []
     commit = store._commit
 
-    async def slow_statement(tx: Any) -> None:
-        time.sleep(0.2)  # the GIL is free: the loop could run anything meanwhile
-        await tx.one("SELECT status FROM tables WHERE id = ?", (table.id,))
-        order.append("statements")
-
     def slow_commit(conn: Any) -> None:
-        order.append(f"commit waited {ran.wait(5)}")
+        order.append(f"commit waited {ran.wait(5)}")  # the loop is free meanwhile
         commit(conn)
         order.append("committed")
     monkeypatch.setattr(store, "_commit", slow_commit)
     async with store.atomic():
         await store.append_action(deal, 0, {"k": 1}, ANN)
-        await store._step_later(slow_statement)
         LANGUAGE.set("fr")
         store.while_committing(lambda: (order.append(f"drawn in {LANGUAGE.get()}"), ran.set()))
         assert not ran.is_set()  # not before the block ends
     order.append("block ended")
-    assert order == ["statements", "drawn in fr", "commit waited True", "committed",
-                     "block ended"]
+    assert order == ["drawn in fr", "commit waited True", "committed", "block ended"]
     assert await backend.value(ACTIONS) == 1
-
-
-async def test_work_meanwhile_never_runs_when_a_statement_of_the_unit_fails(
-        store: AnyStorage, backend: Backend) -> None:
-    """On SQLite the work is handed to the loop only once every statement ran: a
-    unit whose commit finds its table closed (``require_open``) never runs it."""
-    if isinstance(store, PgStorage):
-        pytest.skip("PostgreSQL runs the work once the transaction is handed over")
-    table, deal = await playing_table(store, [ANN, BEN])
-    await store.set_status(table.id, "closed")
-    done: list[str] = []
-    with pytest.raises(TableClosed):
-        async with store.atomic():
-            await store.require_open(table.id)
-            await store.append_action(deal, 0, {"k": 1}, ANN)
-            store.while_committing(lambda: done.append("drawn"))
-    await asyncio.sleep(0.05)  # anything handed to the loop would have run by now
-    assert done == []
-    assert await backend.value(ACTIONS) == 0
 
 
 async def test_work_meanwhile_of_a_failed_commit_runs_before_the_failure_is_raised(
