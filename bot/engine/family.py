@@ -209,6 +209,31 @@ class Showdown:
     game_winners: tuple[int, ...] = ()
 
 
+#: every field of a showdown, and the defaults of those that have one (``make_showdown``)
+_SHOWDOWN_FIELDS = frozenset(f.name for f in dataclasses.fields(Showdown))
+_SHOWDOWN_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Showdown)
+                      if f.default is not dataclasses.MISSING}
+_SHOWDOWN_NEEDED = _SHOWDOWN_FIELDS - _SHOWDOWN_DEFAULTS.keys()
+
+
+def make_showdown(**fields: object) -> Showdown:
+    """``Showdown(**fields)``, the same object made at once (the frozen dataclass's
+    ``__init__`` sets its 16 fields one ``object.__setattr__`` at a time), as
+    ``DealBase._observe`` makes an observation.
+
+    Raises:
+        TypeError: a field ``Showdown`` does not have, or one it needs missing.
+    """
+    keys = fields.keys()
+    if not (keys <= _SHOWDOWN_FIELDS and _SHOWDOWN_NEEDED <= keys):
+        raise TypeError(f"not the fields of a showdown: {sorted(keys)}")
+    made = dict(_SHOWDOWN_DEFAULTS)
+    made.update(fields)
+    showdown = object.__new__(Showdown)
+    showdown.__dict__.update(made)
+    return showdown
+
+
 @dataclass(frozen=True)
 class Observation:
     """What one seat (or, with ``seat=None``, the public) may see of a deal.

@@ -24,15 +24,15 @@ from .family import (
     IllegalAction,
     Movement,
     Observation,
-    Showdown,
     Standing,
     can,
     card_decisions,
     checked_by,
+    make_showdown,
     movement,
     public_event,
 )
-from .hands import Category, category_of, score
+from .hands import Category, categories_of, scores_of
 from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
 from .rules import Rules
 from .seating import best_seat, next_seat
@@ -50,6 +50,12 @@ _trade = cache(Trade)
 _barter_offer = cache(BarterOffer)
 _barter_answer = cache(BarterAnswer)
 _knock = cache(Knock)
+
+
+@cache
+def _penalties(n_seats: int, dealer: int) -> tuple[Movement, ...]:
+    """The dealer's penalty of 1 to every other seat, in seat order, made once per table."""
+    return tuple(movement(dealer, s, 1, "penalty") for s in range(n_seats) if s != dealer)
 
 
 @cache
@@ -386,9 +392,8 @@ class TradeDeal(DealBase):
 
     def _end(self, ended_by: str, knocker: int | None) -> None:
         self.turn = None
-        ranking = self.rules.ranking
-        scores = tuple([score(h, ranking) for h in self.hands])
-        cats = tuple([category_of(s) for s in scores])
+        scores = scores_of(self.hands, self.rules.ranking)
+        cats = categories_of(scores)
         first = len(self.movements)
         winner: int | None
         pool_won = 0
@@ -406,8 +411,8 @@ class TradeDeal(DealBase):
             if winner != self.dealer:
                 self._dealer_penalty(cats, winner)
         top = max(scores)
-        self.showdown = Showdown(
-            hands=tuple([tuple(h) for h in self.hands]),
+        self.showdown = make_showdown(
+            hands=tuple(map(tuple, self.hands)),
             scores=scores,
             categories=cats,
             winner=winner,
@@ -425,10 +430,12 @@ class TradeDeal(DealBase):
             pays_all = cats[d] == cats[winner] and cats[d] is not _NONE
         else:
             pays_all = cats[d] is not _NONE
-        if pays_all:
-            for seat in range(self.n):
-                if seat != d:
-                    self._move(d, seat, 1, "penalty")
+        if pays_all:  # 1 to every other seat: the dealer's n - 1 moves at once
+            delta, n = self.delta, self.n
+            for seat in range(n):
+                delta[seat] += 1
+            delta[d] -= n
+            self.movements += _penalties(n, d)
         else:
             self._move(d, winner, 1, "penalty")
 
