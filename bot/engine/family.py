@@ -707,8 +707,7 @@ class DealBase(ABC):
         hand = self.hands[seat]
         if not hand or not allowed(hand[0]):
             return []
-        made = card_decisions(kind)
-        return [made[card] for card in hand]
+        return held_decisions(card_decisions(kind), hand)
 
     def _record(self, op: Operation, event: PublicEvent) -> None:
         self.operations.append(op)
@@ -761,6 +760,16 @@ class Decision:
         if self.card is None:
             raise IllegalAction("Choose a card first.")
         return self.card
+
+
+def held_decisions(made: tuple[Decision, ...], hand: Sequence[Card]) -> list[Decision]:
+    """``[made[card] for card in hand]`` (``made`` from ``card_decisions``): a hand of
+    three, the usual one, without the comprehension's own frame."""
+    try:
+        a, b, c = hand
+    except ValueError:
+        return [made[card] for card in hand]
+    return [made[a], made[b], made[c]]
 
 
 @cache

@@ -28,6 +28,7 @@ from .family import (
     can,
     card_decisions,
     checked_by,
+    held_decisions,
     make_showdown,
     movement,
     public_event,
@@ -113,7 +114,7 @@ class TradeDeal(DealBase):
             return None
         pending = self.pending
         if pending is not None:
-            return next_seat(pending.seat, self.n, self._step)
+            return (pending.seat + self._step) % self.n  # next_seat, inlined on this hot path
         return self.turn
 
     def neighbour(self, seat: int) -> int:
@@ -189,9 +190,8 @@ class TradeDeal(DealBase):
         plain = card_decisions(action)
         hand = self.hands[seat]
         if action == "accept" or not self.rules.knock_after_exchange:
-            return [plain[card] for card in hand]
-        knocking = card_decisions(action, True)
-        return [plain[card] for card in hand] + [knocking[card] for card in hand]
+            return held_decisions(plain, hand)
+        return held_decisions(plain, hand) + held_decisions(card_decisions(action, True), hand)
 
     # ------------------------------------------------------------- checks
     def _verify_turn(self, seat: int) -> None:
@@ -255,8 +255,8 @@ class TradeDeal(DealBase):
         if card is None:
             if not self.rules.barter_refusal:
                 raise IllegalAction("Under these rules a barter must be accepted.")
-        else:
-            self._verify_holds(seat, card)
+        elif card not in self.hands[seat]:  # _verify_holds, inlined on this hot path
+            raise IllegalAction("You do not hold that card.")
 
     can_answer = can(verify_answer)
 
@@ -274,18 +274,18 @@ class TradeDeal(DealBase):
     @checked_by(verify_trade)
     def trade(self, seat: int, card: Card, knock: bool = False) -> Trade:
         """Trade ``card`` for the stock top, paying the fee to the dealer."""
-        op = _trade(seat, card, knock)
+        op, rules = _trade(seat, card, knock), self.rules
         hand = self.hands[seat]
         hand.remove(card)
         hand.append(self.stock.popleft())
-        if seat != self.dealer and self.rules.trade_fee:
-            self._move(seat, self.dealer, self.rules.trade_fee, "fee")
-        if self.rules.traded_card == "under_stock":
+        if seat != self.dealer and rules.trade_fee:
+            self._move(seat, self.dealer, rules.trade_fee, "fee")
+        if rules.traded_card == "under_stock":
             self.stock.append(card)
         else:
             self.waste.append(card)
-        shown = card if self.rules.traded_card == "face_up" else None
-        self._record(op, public_event("trade", seat, knocked=knock, shown=shown))
+        shown = card if rules.traded_card == "face_up" else None
+        self._record(op, public_event("trade", seat, None, knock, shown))
         if knock:
             self._end("knock", seat)
         elif not self.stock:
@@ -315,11 +315,12 @@ class TradeDeal(DealBase):
             self._record(op, public_event("barter_refuse", seat, offer.seat))
             self._end("knock", seat)
             return op
-        self.hands[offer.seat].remove(offer.card)
-        self.hands[offer.seat].append(card)
-        self.hands[seat].remove(card)
-        self.hands[seat].append(offer.card)
-        self._record(op, public_event("barter_accept", offer.seat, seat, knocked=offer.knock))
+        offered, given = self.hands[offer.seat], self.hands[seat]
+        offered.remove(offer.card)
+        offered.append(card)
+        given.remove(card)
+        given.append(offer.card)
+        self._record(op, public_event("barter_accept", offer.seat, seat, offer.knock))
         if offer.knock:
             self._end("knock", offer.seat)
         else:
@@ -388,7 +389,7 @@ class TradeDeal(DealBase):
     # ----------------------------------------------------------- internals
     def _advance(self) -> None:
         assert self.turn is not None
-        self.turn = next_seat(self.turn, self.n, self._step)
+        self.turn = (self.turn + self._step) % self.n  # next_seat, inlined on this hot path
 
     def _end(self, ended_by: str, knocker: int | None) -> None:
         self.turn = None
