@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache, update_wrapper
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, Self, TypeVar
 
 from .cards import DECK, Card
 from .hands import Category
@@ -83,43 +82,12 @@ def checked_by(verify: Callable[Concatenate[_Deal, _Args], None],
             verify(deal, *args, **kwargs)
             return action(deal, *args, **kwargs)
 
-        checked = _passing_on(verify, action) or checked
         update_wrapper(checked, action)
         checked.__doc__ = (f"{action.__doc__}\n\n        Raises:\n            IllegalAction: "
                            f"see ``{verify.__name__}``.\n        ")
         return checked
 
     return decorate
-
-
-def _passing_on(verify: Callable[..., None], action: Callable[..., _Done],
-                ) -> Callable[..., _Done] | None:
-    """``verify(...)`` then ``action(...)`` as one function with the action's own
-    parameters (the way ``dataclasses`` writes an ``__init__``): a call passes its
-    arguments on as they came, not packed into ``*args`` and ``**kwargs`` and
-    unpacked twice (a third of a microsecond a call). ``None`` when the action takes
-    more than plain parameters with plain defaults (the caller wraps it generically)."""
-    code = getattr(action, "__code__", None)
-    if (code is None or code.co_posonlyargcount or code.co_kwonlyargcount
-            or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)):
-        return None
-    names = code.co_varnames[: code.co_argcount]
-    if not names or any(not name.isidentifier() or name.startswith("_checked") for name in names):
-        return None
-    defaults = action.__defaults__ or ()
-    first_default = len(names) - len(defaults)
-    params = [name if i < first_default else f"{name}=_checked_default_{i}"
-              for i, name in enumerate(names)]
-    passed = ", ".join(names)
-    source = (f"def checked({', '.join(params)}):\n"
-              f"    _checked_verify({passed})\n"
-              f"    return _checked_action({passed})\n")
-    namespace: dict[str, Any] = {"_checked_verify": verify, "_checked_action": action}
-    namespace.update({f"_checked_default_{first_default + i}": d for i, d in enumerate(defaults)})
-    where = f"<{getattr(action, '__qualname__', 'action')} checked by {verify.__name__}>"
-    exec(compile(source, where, "exec"), namespace)  # the source above: the action's own names
-    made: Callable[..., _Done] = namespace["checked"]
-    return made
 
 
 @dataclass(frozen=True)
