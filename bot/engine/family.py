@@ -131,7 +131,8 @@ def movement(payer: int | None, payee: int | None, amount: int, reason: str, pot
              ) -> Movement:
     """``Movement(payer, payee, amount, reason, pot)``, the same object for equal
     values (``_shared``)."""
-    return _shared(_MOVEMENTS, (payer, payee, amount, reason, pot), Movement)
+    key = (payer, payee, amount, reason, pot)
+    return _MOVEMENTS.get(key) or _shared(_MOVEMENTS, key, Movement)
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,8 @@ def public_event(kind: str, seat: int, target: int | None = None, knocked: bool 
                  shown: Card | None = None) -> PublicEvent:
     """``PublicEvent(kind, seat, target, knocked, shown)`` with no ``given`` or
     ``taken`` cards, the same object for equal values (``_shared``)."""
-    return _shared(_EVENTS, (kind, seat, target, knocked, shown), PublicEvent)
+    key = (kind, seat, target, knocked, shown)
+    return _EVENTS.get(key) or _shared(_EVENTS, key, PublicEvent)
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,31 @@ class Showdown:
     pots: tuple[int, ...] = ()
     horse: int | None = None
     game_winners: tuple[int, ...] = ()
+
+
+#: every field of a showdown, and the defaults of those that have one (``make_showdown``)
+_SHOWDOWN_FIELDS = frozenset(f.name for f in dataclasses.fields(Showdown))
+_SHOWDOWN_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Showdown)
+                      if f.default is not dataclasses.MISSING}
+_SHOWDOWN_NEEDED = _SHOWDOWN_FIELDS - _SHOWDOWN_DEFAULTS.keys()
+
+
+def make_showdown(**fields: object) -> Showdown:
+    """``Showdown(**fields)``, the same object made at once (the frozen dataclass's
+    ``__init__`` sets its 16 fields one ``object.__setattr__`` at a time), as
+    ``DealBase._observe`` makes an observation.
+
+    Raises:
+        TypeError: a field ``Showdown`` does not have, or one it needs missing.
+    """
+    keys = fields.keys()
+    if not (keys <= _SHOWDOWN_FIELDS and _SHOWDOWN_NEEDED <= keys):
+        raise TypeError(f"not the fields of a showdown: {sorted(keys)}")
+    made = dict(_SHOWDOWN_DEFAULTS)
+    made.update(fields)
+    showdown = object.__new__(Showdown)
+    showdown.__dict__.update(made)
+    return showdown
 
 
 @dataclass(frozen=True)
@@ -346,6 +373,16 @@ class Controls:
     private: tuple[str, ...] = ()
 
 
+@cache
+def _places(dealer: int, n_seats: int, step: int) -> tuple[int, ...]:
+    """Each seat's place in ``turn_order(dealer, n_seats, step)`` (0: the eldest hand),
+    by seat: worked out once per table and dealer."""
+    places = [0] * n_seats
+    for k, seat in enumerate(turn_order(dealer, n_seats, step)):
+        places[seat] = k
+    return tuple(places)
+
+
 class DealBase(ABC):
     """One deal of any family: the abstract interface every family implements,
     and the state and bookkeeping they share.
@@ -404,11 +441,17 @@ class DealBase(ABC):
         self.dealer = dealer
         self.deck: tuple[Card, ...] = tuple(deck)
         self.active: tuple[int, ...] = seats
-        self.hands: list[list[Card]] = [[] for _ in range(n_seats)]
-        order = turn_order(dealer, n_seats, rules.step, None if active is None else seats)
-        m = len(order)
-        for k, seat in enumerate(order):  # card i goes to order[i % m], one round at a time
-            self.hands[seat] = [deck[k], deck[k + m], deck[k + 2 * m]]
+        # card i goes to the turn order's seat i % m, one round at a time: the cards
+        # k, k + m, k + 2m of the deck to the seat k places into the order
+        m = len(seats)
+        cards = deck if type(deck) is list else list(deck)
+        if m == n_seats:  # every seat in play: each hand one slice, in seat order
+            self.hands: list[list[Card]] = [cards[k : 3 * m : m] for k in
+                                            _places(dealer, n_seats, rules.step)]
+        else:
+            self.hands = [[] for _ in range(n_seats)]
+            for k, seat in enumerate(turn_order(dealer, n_seats, rules.step, seats)):
+                self.hands[seat] = cards[k : 3 * m : m]
         self.dealt = 3 * m  # deck[dealt:] is what the family lays out next
         self.delta = [0] * n_seats
         self.movements: list[Movement] = []
@@ -632,8 +675,7 @@ class DealBase(ABC):
         hand = self.hands[seat]
         if not hand or not allowed(hand[0]):
             return []
-        made = card_decisions(kind)
-        return [made[card] for card in hand]
+        return held_decisions(card_decisions(kind), hand)
 
     def _record(self, op: Operation, event: PublicEvent) -> None:
         self.operations.append(op)
@@ -686,6 +728,16 @@ class Decision:
         if self.card is None:
             raise IllegalAction("Choose a card first.")
         return self.card
+
+
+def held_decisions(made: tuple[Decision, ...], hand: Sequence[Card]) -> list[Decision]:
+    """``[made[card] for card in hand]`` (``made`` from ``card_decisions``): a hand of
+    three, the usual one, without the comprehension's own frame."""
+    try:
+        a, b, c = hand
+    except ValueError:
+        return [made[card] for card in hand]
+    return [made[a], made[b], made[c]]
 
 
 @cache

@@ -25,6 +25,7 @@ above every 3-card hand of every scheme. Any other 4-card hand is refused.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from itertools import combinations
 from math import comb
@@ -206,6 +207,26 @@ def score(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") ->
     return value
 
 
+def scores_of(hands: Sequence[tuple[Card, ...] | list[Card]], ranking: Ranking = "classic",
+              ) -> tuple[int, ...]:
+    """``score(hand, ranking)`` of each hand, in order: the same values and errors,
+    three-card hands read from the table in one pass (a showdown's scores).
+
+    Raises:
+        KeyError: as ``score``, for the first hand it refuses.
+    """
+    table = _BY_CARD.get(ranking)
+    if table is not None:
+        try:
+            scores = tuple([table[a][b][c] for a, b, c in hands])
+        except (ValueError, TypeError, IndexError):  # a hand not of three cards: as ``score``
+            pass
+        else:
+            if None not in scores:
+                return scores  # type: ignore[return-value]  # no ``None``: checked just above
+    return tuple([score(hand, ranking) for hand in hands])
+
+
 #: the categories by number (``Category(n)`` without the enum call)
 _CATEGORIES: dict[int, Category] = {c.value: c for c in Category}
 
@@ -220,6 +241,18 @@ def category_of(hand_score: int) -> Category:
         return _CATEGORIES[hand_score // _BASE]
     except KeyError:
         raise ValueError(f"{hand_score} is not a hand score") from None
+
+
+def categories_of(scores: Sequence[int]) -> tuple[Category, ...]:
+    """``category_of`` of each score, in order.
+
+    Raises:
+        ValueError: one is not a score from ``score``.
+    """
+    try:
+        return tuple([_CATEGORIES[s // _BASE] for s in scores])
+    except KeyError:
+        return tuple([category_of(s) for s in scores])  # raises for the first bad one
 
 
 def describe(cards: tuple[Card, ...] | list[Card], ranking: Ranking = "classic") -> str:

@@ -11,6 +11,7 @@ seats still in play — seats sitting out (oldway, no lives) or eliminated
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from functools import cache
 
 
 def next_seat(seat: int, n: int, step: int) -> int:
@@ -73,8 +74,20 @@ def best_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:
         dealer: the dealer's seat (wins every tie it is part of).
         step: +1 clockwise, -1 anticlockwise (direction of priority after the dealer).
     """
-    dealt = _dealt(scores, priority_order(dealer, len(scores), step))
-    return max(dealt, key=dealt.__getitem__)  # the first of the best
+    best, top = None, None
+    for seat in _priority(dealer, len(scores), step):  # the first of the best
+        value = scores[seat]
+        if value is not None and (top is None or value > top):
+            best, top = seat, value
+    if best is None:
+        raise ValueError("no seat is in the deal")
+    return best
+
+
+@cache
+def _priority(dealer: int, n: int, step: int) -> tuple[int, ...]:
+    """``priority_order(dealer, n, step)`` as a tuple, worked out once."""
+    return tuple(priority_order(dealer, n, step))
 
 
 def worst_seat(scores: Sequence[int | None], dealer: int, step: int) -> int:

@@ -24,15 +24,16 @@ from .family import (
     IllegalAction,
     Movement,
     Observation,
-    Showdown,
     Standing,
     can,
     card_decisions,
     checked_by,
+    held_decisions,
+    make_showdown,
     movement,
     public_event,
 )
-from .hands import Category, category_of, score
+from .hands import Category, categories_of, scores_of
 from .operations import BarterAnswer, BarterOffer, Knock, Operation, Trade
 from .rules import Rules
 from .seating import best_seat, next_seat
@@ -50,6 +51,12 @@ _trade = cache(Trade)
 _barter_offer = cache(BarterOffer)
 _barter_answer = cache(BarterAnswer)
 _knock = cache(Knock)
+
+
+@cache
+def _penalties(n_seats: int, dealer: int) -> tuple[Movement, ...]:
+    """The dealer's penalty of 1 to every other seat, in seat order, made once per table."""
+    return tuple(movement(dealer, s, 1, "penalty") for s in range(n_seats) if s != dealer)
 
 
 @cache
@@ -107,7 +114,7 @@ class TradeDeal(DealBase):
             return None
         pending = self.pending
         if pending is not None:
-            return next_seat(pending.seat, self.n, self._step)
+            return (pending.seat + self._step) % self.n  # next_seat, inlined on this hot path
         return self.turn
 
     def neighbour(self, seat: int) -> int:
@@ -183,9 +190,8 @@ class TradeDeal(DealBase):
         plain = card_decisions(action)
         hand = self.hands[seat]
         if action == "accept" or not self.rules.knock_after_exchange:
-            return [plain[card] for card in hand]
-        knocking = card_decisions(action, True)
-        return [plain[card] for card in hand] + [knocking[card] for card in hand]
+            return held_decisions(plain, hand)
+        return held_decisions(plain, hand) + held_decisions(card_decisions(action, True), hand)
 
     # ------------------------------------------------------------- checks
     def _verify_turn(self, seat: int) -> None:
@@ -249,8 +255,8 @@ class TradeDeal(DealBase):
         if card is None:
             if not self.rules.barter_refusal:
                 raise IllegalAction("Under these rules a barter must be accepted.")
-        else:
-            self._verify_holds(seat, card)
+        elif card not in self.hands[seat]:  # _verify_holds, inlined on this hot path
+            raise IllegalAction("You do not hold that card.")
 
     can_answer = can(verify_answer)
 
@@ -268,18 +274,18 @@ class TradeDeal(DealBase):
     @checked_by(verify_trade)
     def trade(self, seat: int, card: Card, knock: bool = False) -> Trade:
         """Trade ``card`` for the stock top, paying the fee to the dealer."""
-        op = _trade(seat, card, knock)
+        op, rules = _trade(seat, card, knock), self.rules
         hand = self.hands[seat]
         hand.remove(card)
         hand.append(self.stock.popleft())
-        if seat != self.dealer and self.rules.trade_fee:
-            self._move(seat, self.dealer, self.rules.trade_fee, "fee")
-        if self.rules.traded_card == "under_stock":
+        if seat != self.dealer and rules.trade_fee:
+            self._move(seat, self.dealer, rules.trade_fee, "fee")
+        if rules.traded_card == "under_stock":
             self.stock.append(card)
         else:
             self.waste.append(card)
-        shown = card if self.rules.traded_card == "face_up" else None
-        self._record(op, public_event("trade", seat, knocked=knock, shown=shown))
+        shown = card if rules.traded_card == "face_up" else None
+        self._record(op, public_event("trade", seat, None, knock, shown))
         if knock:
             self._end("knock", seat)
         elif not self.stock:
@@ -309,11 +315,12 @@ class TradeDeal(DealBase):
             self._record(op, public_event("barter_refuse", seat, offer.seat))
             self._end("knock", seat)
             return op
-        self.hands[offer.seat].remove(offer.card)
-        self.hands[offer.seat].append(card)
-        self.hands[seat].remove(card)
-        self.hands[seat].append(offer.card)
-        self._record(op, public_event("barter_accept", offer.seat, seat, knocked=offer.knock))
+        offered, given = self.hands[offer.seat], self.hands[seat]
+        offered.remove(offer.card)
+        offered.append(card)
+        given.remove(card)
+        given.append(offer.card)
+        self._record(op, public_event("barter_accept", offer.seat, seat, offer.knock))
         if offer.knock:
             self._end("knock", offer.seat)
         else:
@@ -382,13 +389,12 @@ class TradeDeal(DealBase):
     # ----------------------------------------------------------- internals
     def _advance(self) -> None:
         assert self.turn is not None
-        self.turn = next_seat(self.turn, self.n, self._step)
+        self.turn = (self.turn + self._step) % self.n  # next_seat, inlined on this hot path
 
     def _end(self, ended_by: str, knocker: int | None) -> None:
         self.turn = None
-        ranking = self.rules.ranking
-        scores = tuple([score(h, ranking) for h in self.hands])
-        cats = tuple([category_of(s) for s in scores])
+        scores = scores_of(self.hands, self.rules.ranking)
+        cats = categories_of(scores)
         first = len(self.movements)
         winner: int | None
         pool_won = 0
@@ -406,8 +412,8 @@ class TradeDeal(DealBase):
             if winner != self.dealer:
                 self._dealer_penalty(cats, winner)
         top = max(scores)
-        self.showdown = Showdown(
-            hands=tuple([tuple(h) for h in self.hands]),
+        self.showdown = make_showdown(
+            hands=tuple(map(tuple, self.hands)),
             scores=scores,
             categories=cats,
             winner=winner,
@@ -425,10 +431,12 @@ class TradeDeal(DealBase):
             pays_all = cats[d] == cats[winner] and cats[d] is not _NONE
         else:
             pays_all = cats[d] is not _NONE
-        if pays_all:
-            for seat in range(self.n):
-                if seat != d:
-                    self._move(d, seat, 1, "penalty")
+        if pays_all:  # 1 to every other seat: the dealer's n - 1 moves at once
+            delta, n = self.delta, self.n
+            for seat in range(n):
+                delta[seat] += 1
+            delta[d] -= n
+            self.movements += _penalties(n, d)
         else:
             self._move(d, winner, 1, "penalty")
 
