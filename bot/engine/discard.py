@@ -228,15 +228,17 @@ class DiscardDeal(DealBase):
         return out
 
     def controls(self, seat: int | None = None) -> Controls:
-        """Take discard, Draw, Pass, Knock and, with direct trading, Offer a trade
-        on the table (§2.7); while an offer waits: Accept and Decline. Nothing
-        private. Empty once the deal is over."""
+        """Take discard, Draw, Pass, Knock (until someone knocked: then the last
+        round has no Knock) and, with direct trading, Offer a trade on the table
+        (§2.7); while an offer waits: Accept and Decline. Nothing private. Empty
+        once the deal is over."""
         if self.finished:
             return Controls()
         if self.pending is not None:
             return Controls(answers=("accept", "decline"))
+        knock = ("knock",) if self.knocker is None else ()
         offer = ("offer",) if self.rules.direct_trading else ()
-        return Controls(moves=("take_discard", "draw", "pass", "knock", *offer))
+        return Controls(moves=("take_discard", "draw", "pass", *knock, *offer))
 
     def choices(self, seat: int, action: str) -> list[Decision]:
         """``take_discard``: each hand card to lay on the pile; ``draw_keep``: each

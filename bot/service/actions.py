@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from ..engine import AnyDeal, Decision, IllegalAction, Observation, choices, coach
 from ..engine import easy as engine_easy
+from ..engine.actions import ANSWERS
 from ..i18n import _
 from .core import ServiceBase
 from .errors import OutOfDate, UserError
@@ -190,6 +191,8 @@ class Actions(ServiceBase):
             raise UserError(_("This deal is already over."))
         if deal.to_act != seat:
             if deal.to_act is not None and live.deal is deal and deal.pending is not None:
+                if kind in ANSWERS:  # someone else's offer: as a Refuse pressed there is told
+                    raise UserError(_("No barter is waiting for your answer."))
                 raise UserError(_("Wait: an offer is waiting for an answer."))
             raise UserError(_("It is not your turn."))
         raise UserError(_("You cannot do that now."))

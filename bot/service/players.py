@@ -24,6 +24,7 @@ from ..engine import easy as engine_easy
 from ..engine import review as engine_review
 from ..engine.strong import DEFAULT_BUDGET, Budget
 from ..engine.view import seat_view
+from ..storage import waiting
 
 log = logging.getLogger(__name__)
 
@@ -84,14 +85,18 @@ class AiPlayers:
 
     async def decide(self, deal: AnyDeal, seat: int, level: str) -> Decision:
         """The decision of the AI seat ``seat`` (the seat to act) at ``level``,
-        from its own view only (docs/AI.md)."""
+        from its own view only (docs/AI.md). A strong decision is awaited through
+        ``waiting.in_time``: a member's move that a strong seat answers is
+        acknowledged once its answer is due (``waiting.ANSWER_WITHIN``), should
+        the worker be slow (several tables' decisions queued, a fresh worker
+        starting), instead of failing after Discord's 3 seconds."""
         if level != "strong":
             return levels.decide(deal, seat, level)
         view = seat_view(deal, seat)
         if self.rng is not None:
             return levels.choose(view, "strong", rng=self.rng, budget=self.budget)
-        try:
-            return await self._off_loop(worker.strong, view, self.budget)
+        try:  # the member's interaction acknowledged if it runs late (a busy worker)
+            return await waiting.in_time(self._off_loop(worker.strong, view, self.budget))
         except Exception:
             log.warning("the strong AI did not answer in time; seat %s plays normal", seat,
                         exc_info=True)

@@ -73,9 +73,9 @@ def about_embed(about: About) -> discord.Embed:
     if about.client_id is not None:
         embed.add_field(name=_("Invite"), inline=False,
                         value="[" + _("Add Commerce to a server") + f"]({invite_url(about.client_id)}) "
-                              + _("(the permissions the README lists, nothing more)"))
+                              + _("(only the permissions it needs)"))
     embed.add_field(name=_("Rules and fairness"), inline=False,
-                    value=_("`/commerce rules` here; in full in docs/RULES.md. How every deal "
-                            "can be checked: docs/FAIRNESS.md, and `/commerce export` gives a "
-                            "finished game's record to check."))
+                    value=_("`/commerce rules` explains the game. Every deal can be checked: its **Proof** "
+                            "button shows how it was shuffled, and `/commerce export` gives a "
+                            "finished game's whole record."))
     return embed

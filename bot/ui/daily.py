@@ -256,6 +256,6 @@ def proof_embed(proof: DailyProof) -> discord.Embed:
         _("✅ SHA-256 of the seed is the commitment.") if proof.verified
         else _("❌ SHA-256 of the seed is not the commitment.")) + "\n" + _(
         "Every player's deck that day is the seed's deck of deal 1, attempt 1, no cuts, "
-        "with the day's number as the table (docs/FAIRNESS.md, \"The daily deal\")."),
+        "with the day's number as the table."),
         inline=False)
     return embed

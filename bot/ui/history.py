@@ -24,7 +24,7 @@ from ..storage import DealRow, PastGame
 from . import names, proofs, render
 from .cards import hand_label
 from .components import HistoryButton, HistorySelect, HistoryState, view_of
-from .words import hand_words, plural
+from .words import hand_words, plural, signed
 
 #: games per page of the list
 PER_PAGE = 10
@@ -203,7 +203,7 @@ def game_embed(arch: Archived) -> discord.Embed:
         + f" · {winners_text(past)}")
     ledger = game.ledger
     embed.add_field(name=_("Standing"), value=clip("\n".join(
-        f"{name(live, s)}: {ledger[s]:+d}" + (" 🏆" if s in past.winners else "")
+        f"{name(live, s)}: {signed(ledger[s])}" + (" 🏆" if s in past.winners else "")
         for s in range(game.n))) or "—", inline=False)
     lines = [f"{i}. " + _("dealer {name}").format(name=name(live, d.dealer))
              + f" · {ended_text(live, d)}"

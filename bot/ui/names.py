@@ -17,7 +17,8 @@ the bot shows goes through this module:
   apart the same way and made inert (``markdown_safe``).
 - ``markdown_safe``: a plain label made inert for Discord's markdown (message
   contents, embed descriptions and fields): no bold, spoiler, code, heading,
-  quote, masked or bare link, custom emoji, timestamp or mention survives.
+  quote, masked or bare link, custom emoji, timestamp or mention survives; and a
+  right-to-left name isolated (``isolated``), so that it reorders nothing after it.
 """
 
 from __future__ import annotations
@@ -199,7 +200,24 @@ def markdown_safe(text: str) -> str:
     character markdown gives a meaning to escaped with a backslash (no bold, italics,
     spoilers, code, headings, quotes, lists, masked links, custom emoji,
     timestamps or mentions), ``@everyone`` / ``@here`` broken, and a link's
-    ``scheme://`` broken so that it is not clickable."""
+    ``scheme://`` broken so that it is not clickable. A label holding
+    right-to-left letters (Arabic, Hebrew...) is isolated (``isolated``), so that
+    what follows it (``: −6``) is not drawn into it and reordered."""
     text = _SCHEME.sub(lambda m: m.group(1) + ":\u200b", text)
     escaped = "".join("\\" + ch if ch in _MARKDOWN else ch for ch in text)
-    return escaped.replace("@", "@\u200b")
+    return isolated(escaped.replace("@", "@\u200b"))
+
+
+#: Unicode's bidirectional classes of right-to-left letters
+_RIGHT_TO_LEFT = frozenset({"R", "AL"})
+
+
+def isolated(label: str) -> str:
+    """``label`` between a first-strong isolate and its pop (U+2068, U+2069) when
+    it holds a right-to-left letter: shown in its own direction, without
+    reordering the text around it (a score after it, the punctuation between
+    two names). Other labels are returned as they are. ``readable`` takes every
+    isolate out of a member's name, so no name can close this one early."""
+    if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in label):
+        return f"\u2068{label}\u2069"
+    return label

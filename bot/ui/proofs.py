@@ -163,9 +163,12 @@ def deal_proof(live: LiveTable, number: int) -> str | None:
     if head is not None:
         lines.append(_("Record so far: `{head}`").format(head=head[:SHORT]))
     link = message_link(live)
-    lines.append(_("The game's commitment is in {where}; the final standings show its seed "
-                   "once the game is over.").format(where="[" + _("the fair-shuffle message") + f"]({link})"
-                                   if link else _("the fair-shuffle message")))
+    where = ("[" + _("the fair-shuffle message") + f"]({link})" if link
+             else _("the fair-shuffle message"))
+    lines.append((_("The game's commitment is in {where}; the final standings show its seed.")
+                  if game.complete else
+                  _("The game's commitment is in {where}; the final standings show its seed "
+                    "once the game is over.")).format(where=where))
     if not game.complete and number == len(game.deals):
         lines.append(_("Cut the next deal: **Cut** below, or `/commerce cut`."))
     return "\n".join(lines)

@@ -21,7 +21,7 @@ from . import names, payments, proofs
 from .cards import card_label, hand_label
 from .controls import label
 from .status import MESSAGE, ending_line, status_line
-from .words import hand_words
+from .words import hand_words, signed
 from .words import names_list as names_list  # the commands and timers use them through render
 from .words import plural as plural
 
@@ -372,8 +372,13 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
     """The private hand message for ``obs.seat`` (ephemeral only)."""
     assert obs.seat is not None
     if obs.hand is None or not obs.hand:
-        lines = [_("**Your hand:** ") + (_("not looked at yet: decide about the widow first.")
-                                         if obs.blind else _("you sit out this deal."))]
+        game = live.game
+        out = game is not None and obs.seat not in game.in_play
+        lines = [_("**Your hand:** ") + (
+            _("not looked at yet: decide about the widow first.") if obs.blind
+            else (_("none: you are out of the game (no chips left).") if obs.rules.chips
+                  else _("none: you are out of the game (no lives left).")) if out
+            else _("you sit out this deal."))]
     else:
         lines = [_("**Your hand:** ") + f"{hand_label(obs.hand)} — "
                  + hand_words(describe(obs.hand, obs.rules.ranking))]
@@ -483,7 +488,7 @@ def standing_lines(live: LiveTable) -> list[str]:
     lives = game.lives
     lines = []
     for s in range(game.n):
-        text = f"{seat_name(live, s)}: {ledger[s]:+d}"
+        text = f"{seat_name(live, s)}: {signed(ledger[s])}"
         if chips is not None:
             text += f" · {plural(chips[s], 'chip')}"
         if lives is not None:

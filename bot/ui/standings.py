@@ -21,7 +21,7 @@ from ..storage.models import BestHand
 from . import names
 from .help import clip
 from .render import GOLD, GREEN
-from .words import hand_words, plural
+from .words import hand_words, plural, signed
 
 #: how the footer names the start of each period (UTC calendar)
 PERIOD_STARTS = {"week": N_("since Monday 00:00 UTC"), "month": N_("since the 1st, 00:00 UTC")}
@@ -62,7 +62,7 @@ def leaderboard_embed(rows: list[tuple[int, int]], page: int, total: int, per_pa
     and inert, look-alikes told apart (``names.board_labels``). ``season``: a
     season asked for by its number, named in the title."""
     who = names.board_labels([member for member, _balance in rows], known or {})
-    lines = [f"{page * per_page + i + 1}. {who[member]}: {balance:+d}"
+    lines = [f"{page * per_page + i + 1}. {who[member]}: {signed(balance)}"
              for i, (member, balance) in enumerate(rows)]
     scope = board_scope(preset, period)
     title = (_("Commerce leaderboard") + (f" · {scope}" if scope else "")
@@ -138,7 +138,7 @@ def stats_embed(name: str, stats: MemberStats) -> discord.Embed:
     s = stats
     embed = discord.Embed(title=_("{name} at Commerce").format(
         name=names.markdown_safe(names.member_label(name) or _('A member'))), colour=GREEN)
-    embed.add_field(name=_("Balance"), value=f"{s.balance:+d}")
+    embed.add_field(name=_("Balance"), value=signed(s.balance))
     embed.add_field(name=_("Games"), value=_("{played} played, {won} won").format(
         played=s.games, won=s.games_won))
     embed.add_field(name=_("Deals"), value=_("{played} played, {won} won").format(

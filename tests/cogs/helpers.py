@@ -28,7 +28,7 @@ assert RETRY_SETTLE < RETRY_DELAYS[0]
 CARD_LABEL = re.compile(r"(?<![\w])(10|[2-9JQKA])[♣♦♥♠♧♢♡♤]")
 
 #: a leaderboard's line: its rank, the member by name, the balance
-BOARD_LINE = re.compile(r"(\d+)\. (.+): ([+-]\d+)")
+BOARD_LINE = re.compile(r"(\d+)\. (.+): ([+−±]\d+)")
 
 
 def board_lines(embed, people, unnamed=()) -> list[tuple[int, int, int]]:
@@ -44,7 +44,8 @@ def board_lines(embed, people, unnamed=()) -> list[tuple[int, int, int]]:
     for line in embed.description.splitlines():
         found = BOARD_LINE.fullmatch(line)
         assert found and found[2] in ids, line
-        out.append((int(found[1]), ids[found[2]], int(found[3])))
+        out.append((int(found[1]), ids[found[2]],
+                    int(found[3].replace("−", "-").replace("±", ""))))
     return out
 
 

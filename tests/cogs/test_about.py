@@ -46,8 +46,10 @@ async def test_about_shows_the_bot_and_its_invite_link(simcord_env, make_bot, ca
     assert fields["Version"] == version() != "unknown"
     assert fields["Up since"].startswith("<t:") and fields["Servers"] == str(len(env.bot.guilds))
     assert fields["Tables"] == "1 open now · 1 table opened and 0 games started in all"
-    assert "docs/RULES.md" in fields["Rules and fairness"]
-    assert "docs/FAIRNESS.md" in fields["Rules and fairness"]
+    # what a member can use from Discord, not the repository's files
+    rules = fields["Rules and fairness"]
+    assert "/commerce rules" in rules and "**Proof**" in rules and "/commerce export" in rules
+    assert "docs/" not in str(embed.to_dict()) and "README" not in str(embed.to_dict())
     link = link_of(embed)
     query = parse_qs(urlsplit(link).query)
     assert urlsplit(link).netloc == "discord.com"

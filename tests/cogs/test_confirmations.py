@@ -170,9 +170,16 @@ async def test_barter_offer_accept_and_refuse(simcord_env, bots):
     assert confirmed(res) == (f"You offered {card_label(offered)} face down to ben: "
                               "waiting for their answer.")
     assert_hidden(table, watcher, [offered])
+    # cat, not the one asked, is told so alike by Accept and by Refuse, and nothing moves
+    offer = table.offer_message(ben)
+    operations = len(table.live.deal.operations)
+    for label in ("Accept", "Refuse (knock)"):
+        res = await cat.click(offer, label=label)
+        assert res.ephemeral and answer_text(res) == "No barter is waiting for your answer.", (
+            label, answer_text(res))
+    assert len(table.live.deal.operations) == operations
     # ben accepts from the offer message, giving a card back
     ben_before = hand(table, ben)
-    offer = table.offer_message(ben)
     res = await ben.click(offer, label="Accept")
     back = select_values(res)[0]
     res = await ben.select(res.response, [back])

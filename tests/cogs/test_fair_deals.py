@@ -528,6 +528,10 @@ async def test_no_secret_seed_in_any_message_rest_payload_or_log_at_debug(
             assert table.live.game.complete
             [(seed,)] = await rows(env.bot, "SELECT game_seed FROM tables")
             assert seed in every_message_text(env)  # shown once the game is over
+            # a deal's proof asked once the game is over no longer says it is to come
+            proof = await ann.click(last_showdown(channel), label="Proof")
+            assert proof.ephemeral and "final standings show its seed." in answer_text(proof)
+            assert "once the game is over" not in answer_text(proof), answer_text(proof)
             assert env.errors == []
     finally:
         for b in bots:

@@ -146,3 +146,21 @@ async def test_no_member_passes_for_an_ai_seat_or_for_another_member(simcord_env
     [picture] = table.table_message().attachments
     assert "; Ada (2)" in (picture.description or "") and "; АDA (3)" in picture.description
     assert not env.errors
+
+
+async def test_a_right_to_left_name_leaves_the_score_after_it_in_place(simcord_env):
+    """The final standings and the leaderboard print "name: score": after an Arabic
+    or Hebrew name the score was drawn into it ("evil 6- :نام عربي"); the name is
+    now isolated, in every public text that names it."""
+    env = simcord_env
+    rtl = "evil نام عربي עברית"
+    guild, _, channel, actors = await table_of(env, ["ann", rtl], ai=1)
+    await play_to_the_end(env, channel, actors, seed=6)
+    shown = "\n".join(t for _, data in payloads(env) for t in texts(data))
+    isolated = "\u2068" + rtl + "\u2069"
+    assert isolated in shown
+    assert rtl not in shown.replace(isolated, "")  # never without its isolate in text
+    board = await actors[0].slash(channel, "commerce leaderboard")
+    assert isolated + ":" in message_text(board.response) or isolated + "**" in message_text(
+        board.response), message_text(board.response)
+    assert not env.errors

@@ -9,10 +9,16 @@ from datetime import UTC, datetime, timedelta
 
 from bot.engine import PRESETS, describe
 from bot.ui.components import NOT_HERE, BoardFilter, LeaderboardButton
+from bot.ui.words import signed
 from tests.cogs.helpers import Table, answer_text, board_lines, database, message_text, open_table
 from tests.cogs.test_controls import controls, forge
 
 NAMES = tuple(f"p{i:02d}" for i in range(12))
+
+
+def figure(text: str) -> int:
+    """A balance as the bot prints it (``+3``, ``−2`` with a true minus sign, ``±0``)."""
+    return int(text.replace("−", "-").replace("±", ""))
 
 
 async def test_twelve_players_leaderboard_pages_and_stats(simcord_env, bots):
@@ -32,7 +38,7 @@ async def test_twelve_players_leaderboard_pages_and_stats(simcord_env, bots):
     res = await actors[0].slash(table.channel, "commerce leaderboard")
     first = res.response.embeds[0]
     assert first.footer.text.startswith("Page 1 of 2") and len(first.description.splitlines()) == 10
-    balances = [int(line.rsplit(": ", 1)[1]) for line in first.description.splitlines()]
+    balances = [figure(line.rsplit(": ", 1)[1]) for line in first.description.splitlines()]
     assert balances == sorted(balances, reverse=True)
     # someone else cannot turn the pages; the owner can
     other = await actors[1].click(res.response, label="Next")
@@ -40,13 +46,13 @@ async def test_twelve_players_leaderboard_pages_and_stats(simcord_env, bots):
     turned = await actors[0].click(res.response, label="Next")
     page2 = turned.response.embeds[0]
     assert page2.footer.text.startswith("Page 2 of 2") and len(page2.description.splitlines()) == 2
-    rest = [int(line.rsplit(": ", 1)[1]) for line in page2.description.splitlines()]
+    rest = [figure(line.rsplit(": ", 1)[1]) for line in page2.description.splitlines()]
     assert sum(balances) + sum(rest) == 0
     # stats agree with the engine's ledger and showdowns
     seat = table.live.seat_of(actors[3].id)
     res = await actors[0].slash(table.channel, "commerce stats", member=actors[3])
     text = message_text(res.response)
-    assert f"{game.ledger[seat]:+d}" in text
+    assert signed(game.ledger[seat]) in text
     deals_won = sum(1 for d in game.deals if d.showdown.winner == seat)
     assert f"12 played, {deals_won} won" in text
     won_game = 1 if seat in game.winners else 0

@@ -195,7 +195,7 @@ async def test_rules_and_stats_answer_ephemerally(simcord_env, bots):
     assert res.ephemeral and "Tricon" in message_text(res.response)
     assert "K-A-2" in message_text(res.response)
     res = await ann.slash(general, "commerce stats")
-    assert res.ephemeral and "+0" in message_text(res.response)
+    assert res.ephemeral and "±0" in message_text(res.response)
     res = await ann.slash(general, "commerce hand")
     assert res.ephemeral and "not playing" in res.response.content
 

@@ -76,7 +76,8 @@ def old_table_buttons(deal: AnyDeal) -> tuple[str, ...]:
         if phase == "horse":
             return ("buy_horse", "decline_horse")
         return ("swap", "knock" if rules.widow_end == "two_knocks" else "stand")
-    return ("take_discard", "draw", "pass", "knock") + (("offer",) if rules.direct_trading else ())
+    knock = ("knock",) if deal.observation(None).knocker is None else ()  # one knock counts
+    return ("take_discard", "draw", "pass", *knock) + (("offer",) if rules.direct_trading else ())
 
 
 def check_moment(deal: AnyDeal) -> None:

@@ -225,3 +225,37 @@ async def test_a_slow_worker_does_not_keep_a_hint_waiting(monkeypatch):
         assert players.ready()  # the same worker, still there
     finally:
         players.close()
+
+
+async def test_a_member_waiting_on_a_slow_strong_decision_is_acknowledged_in_time():
+    """A strong seat's decision that would come after the member's answer is due
+    (a fresh worker starting: seconds; several tables' decisions queued behind one
+    worker) acknowledges the member's interaction first (``waiting.in_time``), once,
+    and the decision still comes; one that comes in time acknowledges nothing."""
+    from bot.engine import Game, get_preset, shuffled_deck
+    from bot.storage import waiting
+
+    players = AiPlayers(budget=Budget(playouts=200, seconds=None))
+    acknowledged: list[float] = []
+
+    async def acknowledge() -> None:
+        acknowledged.append(asyncio.get_running_loop().time())
+
+    try:
+        rng = random.Random(5)
+        deal = Game(get_preset("foster"), 3, 0).start_deal(shuffled_deck(rng), rng=rng)
+        seat = deal.to_act
+        assert players._pool is None  # the first decision starts the worker: seconds
+        loop = asyncio.get_running_loop()
+        with waiting.hook(acknowledge, within=0.05):
+            start = loop.time()
+            decision = await players.decide(deal, seat, "strong")
+            took = loop.time() - start
+        assert decision in legal(deal, seat)
+        assert len(acknowledged) == 1 and acknowledged[0] - start < took
+        assert 0.05 <= acknowledged[0] - start < 0.5
+        with waiting.hook(acknowledge, within=30.0):  # the worker is up: in time
+            assert await players.decide(deal, seat, "strong") in legal(deal, seat)
+        assert len(acknowledged) == 1
+    finally:
+        players.close()

@@ -47,3 +47,18 @@ def test_no_seat_passes_for_another_or_for_an_ai_seat():
     assert labels[4] == f"{names.AI_MARK} Bot (strong)"
     assert labels[5] == "Player 6"
     assert names.seat_labels([seat("Bot", None)], ["easy"]) == [f"{names.AI_MARK} Bot"]
+
+
+@pytest.mark.parametrize("label", ["evil نام عربي", "עברית", "محمد", "ann ܐܒܓ", "ߊߓ"])
+def test_a_right_to_left_name_is_isolated_so_it_reorders_nothing_after_it(label):
+    """Without an isolate, "evil نام عربي: −6" shows as "evil 6− :نام عربي": the
+    score after a right-to-left name was drawn into it (docs/RELIABILITY.md,
+    "Hostile names")."""
+    shown = names.markdown_safe(label)
+    assert shown == "\u2068" + label + "\u2069"
+    assert names.markdown_safe(names.readable("\u2069" + label + "\u2069\u2066")) == shown
+
+
+@pytest.mark.parametrize("label", ["ann", "王小明", "Ζωή", "🤖 Ada", "12345"])
+def test_a_left_to_right_or_neutral_name_is_not_isolated(label):
+    assert names.markdown_safe(label) == label

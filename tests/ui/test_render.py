@@ -209,7 +209,8 @@ def test_the_final_standings_rank_by_balance_and_crown_the_winners():
     assert game.complete
     embed = render.final_embed(live)
     lines = [line for line in (embed.description or "").splitlines() if line[:1].isdigit()]
-    balances = [int(line.split(": ")[1].split()[0]) for line in lines]
+    balances = [int(line.split(": ")[1].split()[0].replace("−", "-").replace("±", ""))
+                for line in lines]
     assert balances == sorted(game.ledger, reverse=True)
     crowned = {line.split(". ", 1)[1].split(":")[0] for line in lines if "🏆" in line}
     assert crowned == {names[s] for s in game.winners}
@@ -246,3 +247,31 @@ def test_a_field_too_long_for_discord_goes_on_in_another():
     render.add_lines(short, "Standing", ["Ann: +1", "Ben: -1"])
     assert [(f.name, f.value, f.inline) for f in short.fields] == [("Standing", "Ann: +1\nBen: -1",
                                                                      True)]
+
+
+@pytest.mark.parametrize("preset,options,words", [
+    ("jaques", {"chips": 2}, "no chips left"), ("oldway", {}, "no lives left")])
+def test_a_player_out_of_the_game_is_told_so_not_that_they_sit_out_a_deal(preset, options, words):
+    """A jaques player who lost their last chip (an oldway player their last life)
+    was told "you sit out this deal" at every later deal, never that they were out."""
+    from bot.engine import Game, get_preset, shuffled_deck
+    from bot.engine.easy import choose
+    from tests.ui.test_words import live_table
+
+    rng = random.Random(4)
+    game = Game(get_preset(preset).with_options(options), 4, 0)
+    for _ in range(400):
+        deal = game.start_deal(shuffled_deck(rng), rng=rng)
+        while not deal.finished:
+            seat = deal.to_act
+            deal.act(seat, choose(deal.observation(seat)))
+        if game.complete or len(game.in_play) < game.n:
+            break
+    assert not game.complete and len(game.in_play) < game.n
+    deal = game.start_deal(shuffled_deck(rng), rng=rng)
+    live = live_table(game, ["Ann", "Ben", "Cat", "Dan"], humans=4)
+    [out] = [s for s in range(game.n) if s not in game.in_play][:1]
+    text = render.hand_text(live, deal.observation(out))
+    assert words in text and "sit out this deal" not in text, text
+    [playing] = [s for s in game.in_play][:1]
+    assert "out of the game" not in render.hand_text(live, deal.observation(playing))

@@ -32,7 +32,7 @@ def test_a_board_of_a_preset_and_a_period_says_so_and_when_it_began():
     assert embed.title == "Commerce leaderboard · foster, this week"
     assert embed.footer.text == ("Page 1 of 1 · 1 player · this week: since Monday 00:00 UTC "
                                  "(2026-03-02)")
-    assert (embed.description or "") == "1. Member 1: -3"
+    assert (embed.description or "") == "1. Member 1: −3"
 
 
 def test_a_members_name_is_shown_once_and_inert():
@@ -51,7 +51,7 @@ def test_the_leaderboard_names_each_member_once_without_a_raw_mention():
              333333333333333333: "ben"}  # the last one sat at no table this bot remembers
     embed = standings.leaderboard_embed(rows, 0, 4, 10, now=NOW, known=known)
     assert (embed.description or "").splitlines() == [
-        "1. ann: +5", "2. Ann (2): +3", "3. ben: -1", "4. Member 4444: -7"]
+        "1. ann: +5", "2. Ann (2): +3", "3. ben: −1", "4. Member 4444: −7"]
     assert "<@" not in (embed.description or "")
 
 
@@ -89,7 +89,7 @@ def test_stats_of_a_member_who_played_every_preset_keep_within_discords_limits()
     embed = standings.stats_embed(HOSTILE * 3, stats)
     assert embed_problems(embed) == []
     fields = {f.name: f.value for f in embed.fields}
-    assert fields["Balance"] == "-12"
+    assert fields["Balance"] == "−12"
     assert fields["Games"] == "9 played, 2 won"
     assert fields["Best hand"] == "tricon of kings — foster, table 3, deal 2, 2026-03-01"
     assert fields["Deals won, by hand"] == "tricon: 24 deals · pair: 40 deals"
