@@ -65,6 +65,7 @@ from .cards import Card, rank
 from .discard import DiscardDeal
 from .family import DealBase, Decision, Observation
 from .hands import score
+from .moves import best_swap
 from .operations import BarterOffer, Knock, Offer, Operation
 from .trade import TradeDeal
 from .view import SeatView, Seen
@@ -93,6 +94,13 @@ MODEL_REJECT = 0.8
 MODEL_ATTEMPTS = 8
 #: judge worlds by the other seats' latest decisions (``_Model``)
 USE_MODEL = True
+#: widow family: the model also asks that another seat's latest swap left the best
+#: hand a swap could have (the cards it kept fit the cards it took), not only that
+#: the seat swapped rather than stopped
+MODEL_SWAPS = False
+#: ... and a world whose swaps do not fit is always redrawn, at most this many times
+#: (the attempts of ``SAMPLE_ATTEMPTS`` must leave room for ``MODEL_ATTEMPTS`` too)
+SWAP_ATTEMPTS = 20
 #: decide from ``equilibrium``'s table where it covers the state (the short trade presets)
 USE_EQUILIBRIUM = True
 #: where the table covers the state its decision is the search's default, and a
@@ -529,6 +537,14 @@ class _Model:
 
     def plausible(self, sampler: _Sampler) -> bool:
         """Every other seat's latest decision fits its hand in this world."""
+        return self.misfit(sampler) is None
+
+    def misfit(self, sampler: _Sampler) -> str | None:
+        """``None`` when every other seat's latest decision fits its hand in this
+        world; ``"kind"`` when one seat kept playing where ``normal`` would have
+        stopped (or the reverse); else ``"swap"`` when one seat's swap did not
+        leave the best hand a swap could have (widow family, ``MODEL_SWAPS``)."""
+        swaps = False
         for seat, (i, tokens, kind, widow, top) in sampler.decisions.items():
             hand = tuple(sampler.resolve(tokens))
             predicted = self._predict(seat, i, hand, kind, widow, top)
@@ -536,8 +552,26 @@ class _Model:
                 continue
             stopped = predicted in ("knock", "stand", "refuse", "pass")
             if stopped != (kind == "pass"):
-                return False
-        return True
+                return "kind"
+            if kind == "swap" and MODEL_SWAPS and not self._best_swap(seat, i, hand, widow):
+                swaps = True
+        return "swap" if swaps else None
+
+    def _best_swap(self, seat: int, i: int, hand: tuple[Card, ...],
+                   widow: tuple[Card, ...]) -> bool:
+        """Widow family: the swap that ``seat`` made at log entry ``i``, holding
+        ``hand`` with ``widow`` in the middle, left a hand as good as the best
+        swap there would have (``normal``'s swap when one improves the hand)."""
+        event = self.view.log[i].event
+        if len(hand) != 3 or any(c not in hand for c in event.given):
+            return True
+        ranking = self.view.obs.rules.ranking
+        after = [c for c in hand if c not in event.given] + list(event.taken)
+        best = best_swap(hand, widow, self.view.obs.rules.swap_max,
+                         lambda cards: normal.percentile(score(cards, ranking), ranking))
+        if best is None or best[0] <= normal.percentile(score(list(hand), ranking), ranking):
+            return True  # no swap improved the hand: a set-up swap, nothing to judge by
+        return normal.percentile(score(after, ranking), ranking) >= best[0]
 
     def _predict(self, seat: int, i: int, hand: tuple[Card, ...], kind: str,
                  widow: tuple[Card, ...], top: Card | None) -> str | None:
@@ -580,7 +614,7 @@ def sample_world(view: SeatView, rng: random.Random, needs: _Needs | None = None
     each rejected sample) answers true, it falls back to the present alone
     (``_present_only``)."""
     needs = needs if needs is not None else _Needs(view)
-    doubts = 0
+    doubts = misfits = 0
     for attempt in range(SAMPLE_ATTEMPTS):
         if attempt and stop is not None and stop():
             break
@@ -590,9 +624,12 @@ def sample_world(view: SeatView, rng: random.Random, needs: _Needs | None = None
             sampler.name_the_rest(cards)
         except _Contradiction:
             continue
-        if (model is not None and doubts < MODEL_ATTEMPTS and not model.plausible(sampler)
-                and rng.random() < MODEL_REJECT):
+        misfit = None if model is None else model.misfit(sampler)
+        if misfit == "kind" and doubts < MODEL_ATTEMPTS and rng.random() < MODEL_REJECT:
             doubts += 1
+            continue
+        if misfit == "swap" and misfits < SWAP_ATTEMPTS:
+            misfits += 1
             continue
         if cards.pending_at is not None:
             obs = view.obs
