@@ -137,6 +137,8 @@ class Tables(Subcommands):
                 log.warning("table %s: the fair-shuffle message waits for the next try",
                             live.id, exc_info=True)
             await interaction.followup.send(
+                _("Your table is ready here. Invite players to press **Join**.")
+                if place.id == interaction.channel_id else
                 _("Your table is ready in {place}. Invite players to press **Join**.").format(
                     place=place.mention),
                 ephemeral=True)

@@ -94,7 +94,10 @@ async def test_an_idle_lobby_in_an_existing_channel_says_it_closed(simcord_env, 
     general = guild.create_text_channel("general")
     ann = guild.add_member(env.create_user("ann"))
     await env.bot.service.update_settings(guild.id, ann.id, table_mode="here")
-    await ann.slash(general, "commerce new")
+    res = await ann.slash(general, "commerce new")
+    # the lobby is right below: "ready in #general" named the channel the member is in
+    assert res.ephemeral and res.response.content == (
+        "Your table is ready here. Invite players to press **Join**.")
     await env.advance_time(LOBBY_IDLE + 60)
     lobby = general.history()[0]
     assert "this lobby is closed" in lobby.content and not lobby.components
