@@ -372,13 +372,14 @@ def hand_text(live: LiveTable, obs: Observation) -> str:
     """The private hand message for ``obs.seat`` (ephemeral only)."""
     assert obs.seat is not None
     if obs.hand is None or not obs.hand:
-        game = live.game
-        out = game is not None and obs.seat not in game.in_play
-        lines = [_("**Your hand:** ") + (
-            _("not looked at yet: decide about the widow first.") if obs.blind
-            else (_("none: you are out of the game (no chips left).") if obs.rules.chips
-                  else _("none: you are out of the game (no lives left).")) if out
-            else _("you sit out this deal."))]
+        if obs.blind:
+            why = _("not looked at yet: decide about the widow first.")
+        elif live.game is not None and obs.seat not in live.game.in_play:
+            why = (_("none: you are out of the game (no chips left).") if obs.rules.chips
+                   else _("none: you are out of the game (no lives left)."))
+        else:
+            why = _("you sit out this deal.")
+        lines = [_("**Your hand:** ") + why]
     else:
         lines = [_("**Your hand:** ") + f"{hand_label(obs.hand)} — "
                  + hand_words(describe(obs.hand, obs.rules.ranking))]
