@@ -499,13 +499,16 @@ class Publisher:
                     moments.announced(live, None)
                 return
             complete = live.game.complete
-            items: list[discord.ui.DynamicItem[Any]] = []
+            # Proof first: it is the one button the showdown keeps once the next deal
+            # starts, so a double click on Next deal (or Cut) finds no other button
+            # slid under the pointer.
+            items: list[discord.ui.DynamicItem[Any]] = (
+                [ProofButton(live.id, live.deal_number)] if live.game.shuffler is not None else [])
             if not complete:
                 items.append(NextDealButton(live.id, live.deal_number))
                 items += [CutButton(live.id)] if live.game.shuffler is not None else []
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
-            items += [ProofButton(live.id, live.deal_number)] if live.game.shuffler is not None else []
             view = sent_view(dynamic_view(*(item.item for item in items)) if items else None)
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)

@@ -215,3 +215,26 @@ async def test_a_refusal_without_a_panel_still_closes_the_offer_once(simcord_env
     [mine] = panels_of(table, target)
     assert "This deal is over" in mine.content and not mine.components
     assert not env.errors
+
+
+async def test_a_double_click_on_next_deal_finds_no_other_button_under_the_pointer(
+        simcord_env, bots):
+    env = simcord_env
+    guild, table, actors = await start(env, bots)
+    actor = table.actor_to_act()
+    await table.knock(actor)
+    showdown = table.channel.history()[-1]
+
+    def buttons() -> list[str]:
+        return [c.custom_id for row in table.message(showdown.id).components
+                for c in row.children]
+    before = buttons()
+    assert len(before) >= 2 and any(":next:" in b for b in before) and any(
+        ":proof:" in b for b in before)
+    await actor.click(showdown, label="Next deal")
+    after = buttons()
+    assert after and all(":next:" not in b for b in after)
+    # every button still shown sits where it sat: the second click of a double click
+    # lands on empty space, or on the button it already pressed before
+    assert after == before[:len(after)]
+    assert not env.errors
