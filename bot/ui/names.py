@@ -31,7 +31,7 @@ from typing import Protocol
 
 from confusable_homoglyphs import utils as confusable_utils  # type: ignore[import-untyped]
 
-from ..i18n import _
+from ..i18n import _, pgettext
 
 #: the mark of an AI seat; taken out of every member's name
 AI_MARK = "🤖"
@@ -172,7 +172,8 @@ def board_labels(members: Sequence[int], known: dict[int, str]) -> dict[int, str
 def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -> list[str]:
     """Every seat's name as plain text, in seat order: a member's ``member_label``
     (``Player <n>`` when nothing readable is left), an AI seat's name after
-    ``AI_MARK`` (with its level when given and not the default ``easy``), and a
+    ``AI_MARK`` (``ai_name``; with its level when given and not the default
+    ``easy``), all in the current language, and a
     name that looks like an earlier seat's (same ``skeleton``) followed by
     `` (2)``, `` (3)``... so that no two seats look alike."""
     labels: list[str] = []
@@ -180,11 +181,11 @@ def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -
     for index, seat in enumerate(seats):
         if seat.member_id is None:
             level = ai_levels[index] if index < len(ai_levels) else None
-            base = f"{AI_MARK} {readable(seat.name) or 'AI'}"
+            base = f"{AI_MARK} {ai_name(seat.name)}"
             if level not in (None, "easy"):
-                base += f" ({level})"
+                base += f" ({level_word(level)})"
         else:
-            base = member_label(seat.name) or f"Player {index + 1}"
+            base = member_label(seat.name) or _("Player {number}").format(number=index + 1)
         label, count = base, 1
         while skeleton(label) in taken:
             count += 1
@@ -192,6 +193,26 @@ def seat_labels(seats: Sequence[Seated], ai_levels: Sequence[str | None] = ()) -
         taken.add(skeleton(label))
         labels.append(label)
     return labels
+
+
+def ai_name(stored: str) -> str:
+    """An AI seat's stored name (``AI Ada``: the bot gives every AI seat one) as
+    read in the current language: its leading ``AI`` worded there (``KI Ada``),
+    the rest ``readable``; a name without that word is only made readable."""
+    name = readable(stored)
+    if name == "AI" or not name:
+        return _("AI")
+    if name.startswith("AI "):
+        return f"{_('AI')} {name[3:]}"
+    return name
+
+
+def level_word(level: str) -> str:
+    """An AI level's name (``easy``, ``normal``, ``strong``: docs/AI.md) in the
+    current language; an unknown one as it is."""
+    words = {"easy": pgettext("AI level", "easy"), "normal": pgettext("AI level", "normal"),
+             "strong": pgettext("AI level", "strong")}
+    return words.get(level, level)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import discord
 
+from .. import i18n
 from ..engine import AnyDeal, Observation, PublicEvent, Rules, Showdown, describe
 from ..engine.actions import Action
 from ..i18n import N_, _, ngettext
@@ -57,7 +58,10 @@ def when(moment: datetime.datetime) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _labels(seats: tuple[tuple[str, int | None, str | None], ...]) -> tuple[str, ...]:
+def _labels(seats: tuple[tuple[str, int | None, str | None], ...],
+            language: str) -> tuple[str, ...]:
+    """``names.seat_labels`` of ``seats`` in ``language`` (the current one: a key
+    of the cache, since an AI seat's word and level and ``Player <n>`` are worded)."""
     rows = [SeatName(name, member) for name, member, _ in seats]
     return tuple(names.seat_labels(rows, [level for _, _, level in seats]))
 
@@ -73,7 +77,8 @@ def seat_labels(live: LiveTable) -> tuple[str, ...]:
     """Every seat's name as plain text (``names.seat_labels``: readable, never
     blank, an AI seat marked, look-alikes numbered; an AI seat's level named when
     it is not the default, docs/AI.md), for pictures and button or menu labels."""
-    return _labels(tuple((s.name, s.member_id, s.ai_level) for s in live.seats))
+    return _labels(tuple((s.name, s.member_id, s.ai_level) for s in live.seats),
+                   i18n.current())
 
 
 def seat_label(live: LiveTable, seat: int) -> str:

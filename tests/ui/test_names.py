@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot import i18n
 from bot.ui import names
 
 
@@ -47,6 +48,21 @@ def test_no_seat_passes_for_another_or_for_an_ai_seat():
     assert labels[4] == f"{names.AI_MARK} Bot (strong)"
     assert labels[5] == "Player 6"
     assert names.seat_labels([seat("Bot", None)], ["easy"]) == [f"{names.AI_MARK} Bot"]
+
+
+@pytest.mark.parametrize(("language", "shown"), [
+    ("en", ["🤖 AI Ada (strong)", "🤖 AI Babbage", "🤖 AI (normal)", "Player 4", "AI Ann"]),
+    ("de", ["🤖 KI Ada (stark)", "🤖 KI Babbage", "🤖 KI (normal)", "Spieler 4", "AI Ann"]),
+    ("fr", ["🤖 IA Ada (fort)", "🤖 IA Babbage", "🤖 IA (normal)", "Joueur 4", "AI Ann"]),
+    ("es", ["🤖 IA Ada (fuerte)", "🤖 IA Babbage", "🤖 IA (normal)", "Jugador 4", "AI Ann"]),
+])
+def test_the_words_of_a_seat_label_are_in_the_readers_language(language, shown):
+    """An AI seat's word and level and a nameless member's ``Player <n>`` are worded;
+    a member's own name (here one that starts with "AI") never is."""
+    seats = [seat("AI Ada", None), seat("AI Babbage", None), seat("AI", None), seat("", 4),
+             seat("AI Ann", 5)]
+    with i18n.use(language):
+        assert names.seat_labels(seats, ["strong", "easy", "normal", None, None]) == shown
 
 
 @pytest.mark.parametrize("label", ["evil نام عربي", "עברית", "محمد", "ann ܐܒܓ", "ߊߓ"])
