@@ -487,9 +487,9 @@ class Publisher:
 
     @in_server_language
     async def after_deal_change(self, live: LiveTable, moments: Moments = UNTIMED) -> None:
-        """Post a barter offer to a human target, or the showdown of a finished
-        deal; ``moments`` is told of a showdown of a game not over, posted now or
-        before (``Moments.announced``)."""
+        """Post a barter offer to a human target, or the showdown of a finished deal (Proof
+        first: the one button kept, so a double click on Next deal lands on no other);
+        ``moments`` is told of a showdown of a game not over, posted now or before."""
         deal = live.deal
         assert deal is not None and live.game is not None
         channel = self.channel(live)
@@ -499,16 +499,13 @@ class Publisher:
                     moments.announced(live, None)
                 return
             complete = live.game.complete
-            # Proof first: it is the one button the showdown keeps once the next deal
-            # starts, so a double click on Next deal (or Cut) finds no other button
-            # slid under the pointer.
-            items: list[discord.ui.DynamicItem[Any]] = (
-                [ProofButton(live.id, live.deal_number)] if live.game.shuffler is not None else [])
+            items: list[discord.ui.DynamicItem[Any]] = []
             if not complete:
                 items.append(NextDealButton(live.id, live.deal_number))
                 items += [CutButton(live.id)] if live.game.shuffler is not None else []
                 if any(s.away for s in live.seats):
                     items.append(PlayButton(live.id, live.deal_number, "back"))
+            items[:0] = [ProofButton(live.id, live.deal_number)] if live.game.shuffler is not None else []
             view = sent_view(dynamic_view(*(item.item for item in items)) if items else None)
             delay = live.row.next_deal_delay
             at = (discord.utils.utcnow() + datetime.timedelta(seconds=delay)
