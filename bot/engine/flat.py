@@ -10,6 +10,13 @@ random, the seat's log honoured), tries every legal decision in each world
 candidate is played in the same worlds, round-robin, until the budget is
 spent: a number of playouts and/or seconds (checked between playouts). With a
 playout budget alone the choice is a pure function of the view and ``rng``.
+
+Two rules keep its deals finite, as every other baseline's: once the deal runs
+long (``normal.late``: ``normal.LATE_CIRCUITS`` circuits, twice that in the
+trade family) it plays ``normal``'s decision, which stops (knocks, stands or
+passes) there; and candidates with equal means go to ``normal``'s choice if it
+is among them, else to a stand, pass or knock (``STOPS``, in that order), else
+to the first.
 """
 
 from __future__ import annotations
@@ -18,11 +25,14 @@ import random
 import time
 
 from . import normal
-from .family import Decision
+from .family import Decision, Observation
 from .strong import Budget, Clock, _Builder, candidates, playout, sample_world
 from .view import SeatView
 
-__all__ = ["choose"]
+__all__ = ["STOPS", "choose"]
+
+#: on a tie without ``normal``'s choice among the best, these win, in this order
+STOPS = ("stand", "pass", "knock")
 
 
 def choose(view: SeatView, rng: random.Random, budget: Budget,
@@ -37,8 +47,9 @@ def choose(view: SeatView, rng: random.Random, budget: Budget,
         clock: seconds on a monotonic clock (tests pass a fake one).
 
     Returns:
-        A legal decision: the best mean over the worlds every candidate
-        finished (the first candidate if none did).
+        A legal decision: ``normal.choose``'s once the deal runs long
+        (``normal.late``); else the best mean over the worlds every candidate
+        finished, a tie broken as the module docstring says.
 
     Raises:
         ValueError: not this seat's decision.
@@ -47,6 +58,8 @@ def choose(view: SeatView, rng: random.Random, budget: Budget,
     obs = view.obs
     if obs.seat is None or obs.to_act != obs.seat or obs.finished:
         raise ValueError("the flat player can only decide for the seat to act")
+    if normal.late(obs):
+        return normal.choose(obs)
     builder = _Builder(view)
     cards = sample_world(view, rng)
     seed = rng.randrange(1 << 30)
@@ -71,5 +84,21 @@ def choose(view: SeatView, rng: random.Random, budget: Budget,
             break
         cards = sample_world(view, rng)
         seed = rng.randrange(1 << 30)
-    best = max(range(len(options)), key=lambda i: (totals[i], -i))
-    return options[best]
+    top = max(totals)
+    tied = [d for d, t in zip(options, totals, strict=True) if t == top]
+    if len(tied) == 1:
+        return tied[0]
+    return _tie_break(obs, tied)
+
+
+def _tie_break(obs: Observation, tied: list[Decision]) -> Decision:
+    """``normal``'s choice if it is among ``tied``, else the first stop of
+    ``STOPS`` among them, else the first of them."""
+    preferred = normal.choose(obs)
+    if preferred in tied:
+        return preferred
+    for kind in STOPS:
+        for decision in tied:
+            if decision.kind == kind:
+                return decision
+    return tied[0]

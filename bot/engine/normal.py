@@ -41,8 +41,8 @@ from .family import Decision, Observation
 from .hands import Ranking, score, score_table
 from .moves import best_swap, by_family, forced_widow, keep_or_throw
 
-__all__ = ["LATE_CIRCUITS", "LIFE_VALUE", "choose", "improve_chance", "patient", "percentile",
-           "unseen"]
+__all__ = ["LATE_CIRCUITS", "LIFE_VALUE", "choose", "improve_chance", "late", "patient",
+           "percentile", "unseen"]
 
 LATE_CIRCUITS = 8  # after this many circuits the normal level ends the deal
 
@@ -126,6 +126,13 @@ def unseen(obs: Observation, *extra: Card | None) -> list[Card]:
 
 def _circuits(obs: Observation) -> int:
     return obs.moves // max(len(obs.active) or obs.n_seats, 1)
+
+
+def late(obs: Observation) -> bool:
+    """Whether the deal has run long enough that this level stops (knocks,
+    stands or passes): ``LATE_CIRCUITS`` circuits, twice that in the trade
+    family. The flat player (``flat.choose``) plays this level's decision then."""
+    return _circuits(obs) >= LATE_CIRCUITS * (2 if obs.family == "trade" else 1)
 
 
 def _opponents(obs: Observation) -> int:
@@ -255,7 +262,7 @@ def _choose_trade(obs: Observation, hand: tuple[Card, ...]) -> Decision:
         if rules.barter_refusal and now >= EXCHANGE_DISCOUNT * best_win:
             return Decision("refuse")
         return Decision("accept", best_out)
-    if _circuits(obs) >= LATE_CIRCUITS * 2:
+    if late(obs):
         return Decision("knock")
     stake = max(obs.pool, 1)
     fee = 0 if obs.seat == obs.dealer else rules.trade_fee
@@ -306,7 +313,7 @@ def _choose_widow(obs: Observation) -> Decision:
     assert obs.hand is not None
     hand = obs.hand
     stop = "knock" if "knock" in legal else "stand"
-    if _circuits(obs) >= LATE_CIRCUITS:
+    if late(obs):
         return Decision(stop)
     now = _pct(hand, ranking) if len(hand) == 3 else 1.0
     best = _best_swap(hand, widow, obs)
@@ -392,8 +399,7 @@ def _choose_discard(obs: Observation, hand: tuple[Card, ...], patient: bool = Fa
     if answer is not None:
         return answer
     now = _pct(hand, ranking)
-    late = _circuits(obs) >= LATE_CIRCUITS
-    if late:
+    if late(obs):
         return Decision("pass") if "pass" in legal else Decision("knock")
     if "pass" in legal and (now >= PATIENT_PASS if patient else (1 - now) ** k <= JAQUES_PASS):
         return Decision("pass")

@@ -8,7 +8,10 @@ import random
 
 import pytest
 
-from bot.engine import arena, flat
+from bot.engine import arena, flat, normal
+from bot.engine.cards import shuffled_deck
+from bot.engine.game import Game
+from bot.engine.rules import get_preset
 from bot.engine.strong import Budget
 from bot.engine.view import seat_view
 
@@ -61,6 +64,82 @@ def test_the_flat_player_picks_the_best_mean_and_stops_on_its_clock():
                            clock=lambda: float(next(ticks)))
     assert decision in every_choice(deal, seat)
     assert next(ticks) == 4  # one look at the start, one after each of 3 rounds
+
+
+def test_a_tie_goes_to_normals_choice_then_to_a_stop(monkeypatch):
+    """Every playout scores alike, so every candidate ties: the flat player
+    plays what ``normal`` would (not the first candidate); with ``normal``'s
+    choice scoring worse than the rest, a stand, pass or knock among the best."""
+    monkeypatch.setattr(flat, "playout", lambda *args: 0.0)
+    checked = set()
+    for preset in ("foster", "widow", "oldway", "jaques"):
+        for deal, seat in walk(preset, {}, 4, deals=6):
+            view = seat_view(deal, seat)
+            choices = every_choice(deal, seat)
+            preferred = normal.choose(view.obs)
+            if normal.late(view.obs) or preferred not in choices or preferred == choices[0]:
+                continue
+            assert flat.choose(view, random.Random(1), SMALL) == preferred
+            checked.add(preset)
+    assert checked == {"foster", "widow", "oldway", "jaques"}
+
+    stops = 0
+    for deal, seat in walk("oldway", {}, 5, deals=6):
+        view = seat_view(deal, seat)
+        preferred = normal.choose(view.obs)
+        if normal.late(view.obs) or preferred.kind == "stand" or "stand" not in deal.legal_actions(seat):
+            continue
+        def scored(_deal, _seat, decision, _policy, worse=preferred):
+            return -1.0 if decision == worse else 0.0
+
+        monkeypatch.setattr(flat, "playout", scored)
+        assert flat.choose(view, random.Random(1), SMALL).kind == "stand"
+        stops += 1
+    assert stops >= 2
+
+
+def _played_until_late(preset: str, seed: int):
+    """A deal where every seat makes a random decision other than a stop
+    (stand, pass, knock) while it has one, played until the seat to act is past
+    ``normal``'s late circuits (``None`` if it ends first)."""
+    rng = random.Random(f"late{seed}")
+    deal = Game(get_preset(preset), 3, 0).start_deal(shuffled_deck(rng), rng=rng)
+    while not deal.finished:
+        seat = deal.to_act
+        assert seat is not None
+        if normal.late(deal.observation(seat)):
+            return deal, seat
+        choices = every_choice(deal, seat)
+        going = [d for d in choices if d.kind not in flat.STOPS] or choices
+        deal.act(seat, rng.choice(going))
+    return None
+
+
+@pytest.mark.parametrize("preset", ["oldway", "jaques"])
+def test_past_the_late_circuits_the_flat_player_stops_as_normal_does(preset):
+    found = 0
+    for seed in range(30):
+        late = _played_until_late(preset, seed)
+        if late is None:
+            continue
+        deal, seat = late
+        decision = flat.choose(seat_view(deal, seat), random.Random(seed), SMALL)
+        assert decision == normal.choose(deal.observation(seat))
+        found += decision.kind in ("stand", "pass", "knock")
+        if found >= 2:
+            break
+    assert found >= 2
+
+
+@pytest.mark.parametrize("preset", ["oldway", "jaques"])
+def test_deals_with_the_flat_player_end(preset):
+    """In jaques the flat player never passed (a taken card can only help its
+    playouts) and in oldway it kept swapping alone: its deals ran to the arena's
+    ``MAX_MOVES``. Now they end within the late circuits and one more."""
+    report = arena.run_arena(preset, ["flat", "normal"], 1, 11, playouts=12)
+    assert report.decisions["flat"] > 0
+    limit = 3 * (normal.LATE_CIRCUITS + 2)
+    assert sum(report.decisions.values()) <= len(arena.seatings_of(["flat", "normal"], 3)) * limit
 
 
 def test_the_arena_seats_the_flat_player():
