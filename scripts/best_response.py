@@ -48,10 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.engine import arena, normal, strong
 from bot.engine import equilibrium as eq
 from bot.engine.arena import THRESHOLDS, Interval, Thresholds, threshold_choose
+from bot.engine.cards import Card, shuffled_deck
 from bot.engine.family import Decision, Observation
 from bot.engine.rules import get_preset
 from bot.engine.trade import TradeDeal
-from bot.engine.view import seat_view
+from bot.engine.view import SeatView, seat_view
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import solve_equilibrium
@@ -78,14 +79,73 @@ def opponent(spec: str, preset: str) -> Fixed:
     return lambda obs: threshold_choose(obs, t)
 
 
+def card_order(obs: Observation) -> list[Card]:
+    """The seat's cards in ``equilibrium.best_card``'s order: first the card it
+    would give up (the best chance for the two kept, ties to the lower card)."""
+    hand = tuple(obs.hand or ())
+    seen = set(hand) | set(obs.shown_waste)
+    pool = [c for c in range(52) if c not in seen]
+    opponents = max(len(obs.active) - 1, 1)
+    by_mask = eq._by_mask(obs.rules.ranking)
+
+    def win(out: Card) -> float:
+        base = eq._mask([c for c in hand if c != out])
+        return sum(by_mask[base | (1 << c)] ** opponents for c in pool) / len(pool)
+
+    return sorted(hand, key=lambda c: (-win(c), c))
+
+
+def expand(actions: tuple[str, ...], cards: bool) -> tuple[str, ...]:
+    """With ``cards``, every action that gives a card becomes one action per
+    card (``trade#0`` gives ``card_order``'s first card, ``#2`` its last)."""
+    if not cards:
+        return actions
+    return tuple(a if a in ("knock", "refuse") else f"{a}#{i}"
+                 for a in actions for i in ((0,) if a in ("knock", "refuse") else (0, 1, 2)))
+
+
+def concrete(action: str, obs: Observation) -> Decision:
+    """``equilibrium.concrete``, and the ``#i`` actions of ``expand``."""
+    base, _, index = action.partition("#")
+    if not index:
+        return eq.concrete(action, obs)
+    card = card_order(obs)[int(index)]
+    if base == "accept":
+        return Decision("accept", card)
+    kind, _, knock = base.partition("_")
+    return Decision(kind, card, knock=bool(knock))
+
+
+def table_choose(view: SeatView, table: eq.Table, rng: random.Random) -> Decision | None:
+    """``equilibrium.choose`` for a table learned with ``train --cards``."""
+    obs = view.obs
+    assert obs.seat is not None and obs.hand is not None
+    history = eq.history_of(view)
+    if len(history) >= eq.HISTORY_CAP:
+        return None
+    answering = obs.barter is not None
+    actions = expand(eq.actions_for(obs.rules, answering, obs.stock_count), True)
+    key = table.key(obs.n_seats, eq.role_of(obs.seat, obs.dealer, obs.n_seats, obs.rules.step),
+                    history, answering, obs.hand, obs.rules.ranking)
+    probs = table.strategies.get(key)
+    if probs is None or len(probs) != len(actions):
+        return None
+    return concrete(actions[eq.pick(probs, rng)], obs)
+
+
 class BestResponse(Solver):
     """``Solver`` with only the traverser learning: the other seats play
     the fixed policies of ``self.fixed`` (seat -> policy), drawn per deal."""
 
-    def __init__(self, preset: str, opponents: list[Fixed], n: int, rng: random.Random) -> None:
+    def __init__(self, preset: str, opponents: list[Fixed], n: int, rng: random.Random,
+                 cards: bool = False) -> None:
         super().__init__(get_preset(preset), n, rng)
         self.opponents = opponents
         self.fixed: dict[int, Fixed] = {}
+        self.cards = cards
+
+    def decision(self, deal: TradeDeal, seat: int, action: str) -> Decision:
+        return concrete(action, deal.observation(seat))
 
     def _walk(self, deal: TradeDeal, deck: list[int], moves: list[Decision], history: str,
               traverser: int) -> float:
@@ -104,7 +164,8 @@ class BestResponse(Solver):
                 history = self._after(deal, seat, d, history)
                 moves = [*moves, d]
                 continue
-            actions = eq.actions_for(self.rules, deal.pending is not None, len(deal.stock))
+            actions = expand(eq.actions_for(self.rules, deal.pending is not None,
+                                            len(deal.stock)), self.cards)
             if len(actions) == 1:
                 d = self.decision(deal, seat, actions[0])
                 history = self._after(deal, seat, d, history)
@@ -134,16 +195,10 @@ class BestResponse(Solver):
 
     def iterate(self) -> None:
         self.iteration += 1
-        deck = eq_deck(self.rng)
+        deck = shuffled_deck(self.rng)
         for traverser in range(self.n):
             self.fixed = {s: self.rng.choice(self.opponents) for s in range(self.n) if s != traverser}
             self.walk(deck, [], "", traverser)
-
-
-def eq_deck(rng: random.Random) -> list[int]:
-    from bot.engine.cards import shuffled_deck
-
-    return shuffled_deck(rng)
 
 
 def train(args: argparse.Namespace) -> int:
@@ -159,7 +214,7 @@ def train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace, specs: list[str], policies: list[Fixed]) -> int:
-    solver = BestResponse(args.preset, policies, args.seats, random.Random(args.seed))
+    solver = BestResponse(args.preset, policies, args.seats, random.Random(args.seed), args.cards)
     start = time.monotonic()
     while True:
         solver.iterate()
@@ -175,6 +230,7 @@ def _train(args: argparse.Namespace, specs: list[str], policies: list[Fixed]) ->
     body["opponents"] = specs
     body["seed"] = args.seed
     body["strength_bins"] = args.strength_bins
+    body["cards"] = args.cards
     raw = json.loads(args.out.read_text()) if args.out.exists() else {"presets": {}}
     raw["presets"][args.preset] = body
     args.out.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
@@ -184,7 +240,8 @@ def _train(args: argparse.Namespace, specs: list[str], policies: list[Fixed]) ->
     return 0
 
 
-def install(learned: dict[str, eq.Table], bins: dict[str, int]) -> None:
+def install(learned: dict[str, eq.Table], bins: dict[str, int],
+            cards: frozenset[str] = frozenset()) -> None:
     """Seat ``br``, ``eq`` and ``strongbr`` in ``arena.run_arena`` (module docstring);
     ``bins``: per preset, the learned table's strength bins (``train --strength-bins``)."""
     today = eq.load()
@@ -214,7 +271,11 @@ def install(learned: dict[str, eq.Table], bins: dict[str, int]) -> None:
         table = None if level == "eq" else learned.get(preset)
         if level == "strongbr":
             return swapped(preset, table, lambda: strong.choose(view, rng, budget))
-        found = swapped(preset, table, lambda: eq.choose(view, rng, preset))
+        if table is not None and preset in cards:
+            learned_table = table
+            found = swapped(preset, table, lambda: table_choose(view, learned_table, rng))
+        else:
+            found = swapped(preset, table, lambda: eq.choose(view, rng, preset))
         return found if found is not None else normal.choose(view.obs)
 
     arena._decide = decide
@@ -224,7 +285,9 @@ def play(args: argparse.Namespace) -> int:
     text = args.table.read_text() if args.table else '{"presets": {}}'
     bins = {name: int(body.get("strength_bins", eq.STRENGTH_BINS))
             for name, body in json.loads(text)["presets"].items()}
-    install(eq.parse(text), bins)
+    cards = frozenset(name for name, body in json.loads(text)["presets"].items()
+                      if body.get("cards"))
+    install(eq.parse(text), bins, cards)
     kept: dict[str, dict[str, list[float]]] = {}
     for job in args.jobs:
         preset, policies, decks = job.split(":")
@@ -270,6 +333,8 @@ def main() -> int:
     t.add_argument("--seconds", type=float, default=300.0)
     t.add_argument("--out", type=Path, required=True)
     t.add_argument("--strength-bins", type=int, default=eq.STRENGTH_BINS)
+    t.add_argument("--cards", action="store_true",
+                   help="learn which card to give too (a table strong cannot read)")
     t.add_argument("--potential-bins", type=int, default=solve_equilibrium.POTENTIAL_BINS)
     a = sub.add_parser("arena", help="duplicate decks with br, eq and strongbr seats")
     a.add_argument("jobs", nargs="+", help="preset:policies:decks")

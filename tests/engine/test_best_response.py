@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -12,6 +13,9 @@ from types import ModuleType
 import pytest
 
 from bot.engine import arena, equilibrium, normal
+from bot.engine.cards import shuffled_deck
+from bot.engine.family import Decision
+from bot.engine.game import Game
 from bot.engine.rules import get_preset
 
 
@@ -87,3 +91,24 @@ def test_the_swapped_seats_play_the_given_table_and_put_today_s_back(monkeypatch
     table = arena.run_arena("foster", ["eq", "br", "threshold"], 4, 7)
     assert table.per_deck["eq"] == table.per_deck["br"]
     assert equilibrium.load()["foster"] is today
+
+
+def test_the_card_actions_start_from_the_solver_s_card(monkeypatch, tmp_path):
+    br = _script()
+    rules = get_preset("foster")
+    for seed in range(20):
+        deal = Game(rules, 3, 0).start_deal(shuffled_deck(random.Random(seed)))
+        obs = deal.observation(deal.to_act)
+        order = br.card_order(obs)
+        assert sorted(order) == sorted(obs.hand)
+        assert br.concrete("barter#0", obs) == equilibrium.concrete("barter", obs)
+        assert br.concrete("trade_knock#2", obs) == Decision("trade", order[2], knock=True)
+    assert br.expand(("knock", "trade"), True) == ("knock", "trade#0", "trade#1", "trade#2")
+    out = tmp_path / "cards.json"
+    monkeypatch.setattr(sys, "argv", ["best_response.py", "train", "--preset", "foster",
+                                      "--iterations", "20", "--cards", "--out", str(out)])
+    assert br.main() == 0
+    body = json.loads(out.read_text())["presets"]["foster"]
+    assert body["cards"] is True
+    sizes = {key.split("|")[3]: len(probs) for key, probs in body["strategies"].items()}
+    assert sizes == {"t": 7, "a": 4}  # knock, trade and barter by 3 cards; refuse, accept by 3
