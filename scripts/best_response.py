@@ -41,6 +41,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from itertools import accumulate
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -135,14 +136,17 @@ def table_choose(view: SeatView, table: eq.Table, rng: random.Random) -> Decisio
 
 class BestResponse(Solver):
     """``Solver`` with only the traverser learning: the other seats play
-    the fixed policies of ``self.fixed`` (seat -> policy), drawn per deal."""
+    the fixed policies of ``self.fixed`` (seat -> policy), drawn per deal;
+    with ``learners`` 2 one other seat (drawn per deal) plays the learned
+    table's current strategy too (each learner scores its own outcome)."""
 
     def __init__(self, preset: str, opponents: list[Fixed], n: int, rng: random.Random,
-                 cards: bool = False) -> None:
+                 cards: bool = False, learners: int = 1) -> None:
         super().__init__(get_preset(preset), n, rng)
         self.opponents = opponents
         self.fixed: dict[int, Fixed] = {}
         self.cards = cards
+        self.learners = learners
 
     def decision(self, deal: TradeDeal, seat: int, action: str) -> Decision:
         return concrete(action, deal.observation(seat))
@@ -154,12 +158,12 @@ class BestResponse(Solver):
                 return strong.outcome(deal, traverser)
             seat = deal.to_act
             assert seat is not None
-            if seat != traverser:  # a fixed opponent, past the cap too
+            if seat in self.fixed:  # a fixed opponent, past the cap too
                 d = self.fixed[seat](deal.observation(seat))
                 history = self._after(deal, seat, d, history)
                 moves = [*moves, d]
                 continue
-            if len(history) >= eq.HISTORY_CAP:  # past the table: the learner plays normal
+            if len(history) >= eq.HISTORY_CAP:  # past the table: a learner plays normal
                 d = normal.choose(deal.observation(seat))
                 history = self._after(deal, seat, d, history)
                 moves = [*moves, d]
@@ -173,6 +177,14 @@ class BestResponse(Solver):
                 continue
             key = self.key(deal, seat, history)
             strat = self.strategy(key, len(actions))
+            if seat != traverser:  # another learning seat: its current strategy, sampled
+                r = self.rng.random()
+                index = next((i for i, total in enumerate(accumulate(strat)) if r < total),
+                             len(actions) - 1)
+                d = self.decision(deal, seat, actions[index])
+                history = self._after(deal, seat, d, history)
+                moves = [*moves, d]
+                continue
             values = []
             for action in actions:
                 d = self.decision(deal, seat, action)
@@ -197,7 +209,9 @@ class BestResponse(Solver):
         self.iteration += 1
         deck = shuffled_deck(self.rng)
         for traverser in range(self.n):
-            self.fixed = {s: self.rng.choice(self.opponents) for s in range(self.n) if s != traverser}
+            others = [s for s in range(self.n) if s != traverser]
+            learning = self.rng.sample(others, self.learners - 1) if self.learners > 1 else []
+            self.fixed = {s: self.rng.choice(self.opponents) for s in others if s not in learning}
             self.walk(deck, [], "", traverser)
 
 
@@ -214,7 +228,8 @@ def train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace, specs: list[str], policies: list[Fixed]) -> int:
-    solver = BestResponse(args.preset, policies, args.seats, random.Random(args.seed), args.cards)
+    solver = BestResponse(args.preset, policies, args.seats, random.Random(args.seed), args.cards,
+                          args.learners)
     start = time.monotonic()
     while True:
         solver.iterate()
@@ -231,6 +246,7 @@ def _train(args: argparse.Namespace, specs: list[str], policies: list[Fixed]) ->
     body["seed"] = args.seed
     body["strength_bins"] = args.strength_bins
     body["cards"] = args.cards
+    body["learners"] = args.learners
     raw = json.loads(args.out.read_text()) if args.out.exists() else {"presets": {}}
     raw["presets"][args.preset] = body
     args.out.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
@@ -333,6 +349,8 @@ def main() -> int:
     t.add_argument("--seconds", type=float, default=300.0)
     t.add_argument("--out", type=Path, required=True)
     t.add_argument("--strength-bins", type=int, default=eq.STRENGTH_BINS)
+    t.add_argument("--learners", type=int, default=1, choices=(1, 2),
+                   help="seats learning the table at once (2: one fixed opponent per deal)")
     t.add_argument("--cards", action="store_true",
                    help="learn which card to give too (a table strong cannot read)")
     t.add_argument("--potential-bins", type=int, default=solve_equilibrium.POTENTIAL_BINS)

@@ -112,3 +112,25 @@ def test_the_card_actions_start_from_the_solver_s_card(monkeypatch, tmp_path):
     assert body["cards"] is True
     sizes = {key.split("|")[3]: len(probs) for key, probs in body["strategies"].items()}
     assert sizes == {"t": 7, "a": 4}  # knock, trade and barter by 3 cards; refuse, accept by 3
+
+
+@pytest.mark.parametrize("learners", [1, 2])
+def test_learners_leave_one_or_two_seats_to_the_fixed_opponents(monkeypatch, tmp_path, learners):
+    br = _script()
+    fixed: list[tuple[int, tuple[int, ...]]] = []
+    real_walk = br.BestResponse.walk
+
+    def walk(self, deck, moves, history, traverser):
+        fixed.append((traverser, tuple(sorted(self.fixed))))
+        return real_walk(self, deck, moves, history, traverser)
+
+    monkeypatch.setattr(br.BestResponse, "walk", walk)
+    out = tmp_path / "br.json"
+    monkeypatch.setattr(sys, "argv", ["best_response.py", "train", "--preset", "parlett",
+                                      "--learners", str(learners), "--iterations", "30",
+                                      "--out", str(out)])
+    assert br.main() == 0
+    assert len(fixed) == 90
+    for traverser, seats in fixed:
+        assert traverser not in seats and len(seats) == 3 - learners
+    assert json.loads(out.read_text())["presets"]["parlett"]["learners"] == learners
