@@ -185,20 +185,7 @@ class BestResponse(Solver):
                 history = self._after(deal, seat, d, history)
                 moves = [*moves, d]
                 continue
-            values = []
-            for action in actions:
-                d = self.decision(deal, seat, action)
-                branch = self.new_deal(deck)
-                for m in moves:
-                    s = branch.to_act
-                    assert s is not None
-                    branch.act(s, m)
-                h = self._after(branch, seat, d, history)
-                values.append(self._walk(branch, deck, [*moves, d], h, traverser))
-            node = sum(p * v for p, v in zip(strat, values, strict=True))
-            regret = self.regret.setdefault(key, [0.0] * len(actions))
-            for i, v in enumerate(values):
-                regret[i] = max(regret[i] + v - node, 0.0)  # regret matching+
+            node = self._traverse(deck, moves, history, traverser, key, actions, strat)
             # the learner's own average strategy (reach-weighted by the sampling)
             average = self.average.setdefault(key, [0.0] * len(actions))
             for i, p in enumerate(strat):

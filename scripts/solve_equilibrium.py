@@ -114,21 +114,7 @@ class Solver:
             key = self.key(deal, seat, history)
             strat = self.strategy(key, len(actions))
             if seat == traverser:
-                values = []
-                for action in actions:
-                    d = self.decision(deal, seat, action)
-                    branch = self.new_deal(deck)
-                    for m in moves:
-                        s = branch.to_act
-                        assert s is not None
-                        branch.act(s, m)
-                    h = self._after(branch, seat, d, history)
-                    values.append(self._walk(branch, deck, [*moves, d], h, traverser))
-                node = sum(p * v for p, v in zip(strat, values, strict=True))
-                regret = self.regret.setdefault(key, [0.0] * len(actions))
-                for i, v in enumerate(values):
-                    regret[i] = max(regret[i] + v - node, 0.0)  # regret matching+
-                return node
+                return self._traverse(deck, moves, history, traverser, key, actions, strat)
             average = self.average.setdefault(key, [0.0] * len(actions))
             for i, p in enumerate(strat):
                 average[i] += self.iteration * p  # linear averaging
@@ -143,6 +129,27 @@ class Solver:
             d = self.decision(deal, seat, actions[index])
             history = self._after(deal, seat, d, history)
             moves = [*moves, d]
+
+    def _traverse(self, deck: list[int], moves: list[Decision], history: str, traverser: int,
+                  key: str, actions: tuple[str, ...], strat: list[float]) -> float:
+        """The traverser's decision at information set ``key``: every action tried
+        from the same position (the deal replayed from ``deck`` and ``moves``), its
+        regrets updated (regret matching+); returns the node's value under ``strat``."""
+        values = []
+        for action in actions:
+            branch = self.new_deal(deck)
+            for m in moves:
+                s = branch.to_act
+                assert s is not None
+                branch.act(s, m)
+            d = self.decision(branch, traverser, action)
+            h = self._after(branch, traverser, d, history)
+            values.append(self._walk(branch, deck, [*moves, d], h, traverser))
+        node = sum(p * v for p, v in zip(strat, values, strict=True))
+        regret = self.regret.setdefault(key, [0.0] * len(actions))
+        for i, v in enumerate(values):
+            regret[i] = max(regret[i] + v - node, 0.0)  # regret matching+
+        return node
 
     @staticmethod
     def _after(deal: TradeDeal, seat: int, d: Decision, history: str) -> str:
