@@ -3,8 +3,11 @@ snapshots, legal-action enumeration and a driver for AI or random play."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from bot.engine import easy
@@ -24,6 +27,17 @@ NOTHING = ["2c 5d 9h", "3c 7d Js", "4h 8s Kd"]  # nobody holds anything
 # A legal or candidate action: (kind, seat, card, knock) with kind one of
 # "trade", "barter", "knock", "answer" (card None = refuse by knocking).
 Action = tuple[str, int, Card | None, bool]
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` imported as a module named ``name`` (the scripts are
+    not a package)."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def cards(text: str) -> list[Card]:

@@ -116,16 +116,12 @@ def test_the_abstraction_features():
 
 
 def test_the_solver_writes_a_table_that_loads(monkeypatch, tmp_path, capsys):
-    import importlib.util
     import json
     import sys
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "solve_equilibrium.py"
-    spec = importlib.util.spec_from_file_location("solve_equilibrium", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from .support import load_script
+
+    module = load_script("solve_equilibrium")
     out = tmp_path / "table.json"
     state = tmp_path / "state.pkl"
     for _ in range(2):  # the second run continues the first from its state

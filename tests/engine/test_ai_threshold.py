@@ -49,15 +49,11 @@ def test_the_arena_seats_the_threshold_player_and_tunes_it(capsys):
 
 
 def test_the_tuning_script_prints_entries_for_the_thresholds(monkeypatch, capsys):
-    import importlib.util
     import sys
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "tune_threshold.py"
-    spec = importlib.util.spec_from_file_location("tune_threshold", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from .support import load_script
+
+    module = load_script("tune_threshold")
     assert len(module.grid("trade")) == len(module.STOPS) * len(module.REFUSES) * len(module.TRADES)
     assert len(module.grid("discard")) == len(module.STOPS) * len(module.JAQUES_RISES)
     monkeypatch.setattr(sys, "argv", ["tune_threshold.py", "--presets", "widow", "--deals", "1"])

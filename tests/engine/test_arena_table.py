@@ -4,20 +4,15 @@ and jaques")."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
 from bot.engine.arena import run_arena
 
+from .support import load_script
+
 
 def _script():
-    path = Path(__file__).resolve().parents[2] / "scripts" / "arena_table.py"
-    spec = importlib.util.spec_from_file_location("arena_table", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("arena_table")
 
 
 def test_decks_numbered_from_first_are_the_same_decks():

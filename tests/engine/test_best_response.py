@@ -3,11 +3,9 @@ equilibrium solver's abstraction, and the arena seats that play it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -18,14 +16,11 @@ from bot.engine.family import Decision
 from bot.engine.game import Game
 from bot.engine.rules import get_preset
 
+from .support import load_script
+
 
 def _script() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "scripts" / "best_response.py"
-    spec = importlib.util.spec_from_file_location("best_response", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("best_response")
 
 
 def test_only_the_traverser_learns_and_the_table_loads(monkeypatch, tmp_path, capsys):
