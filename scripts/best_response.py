@@ -160,20 +160,17 @@ class BestResponse(Solver):
             assert seat is not None
             if seat in self.fixed:  # a fixed opponent, past the cap too
                 d = self.fixed[seat](deal.observation(seat))
-                history = self._after(deal, seat, d, history)
-                moves = [*moves, d]
+                history, moves = self._step(deal, seat, d, history, moves)
                 continue
             if len(history) >= eq.HISTORY_CAP:  # past the table: a learner plays normal
                 d = normal.choose(deal.observation(seat))
-                history = self._after(deal, seat, d, history)
-                moves = [*moves, d]
+                history, moves = self._step(deal, seat, d, history, moves)
                 continue
             actions = expand(eq.actions_for(self.rules, deal.pending is not None,
                                             len(deal.stock)), self.cards)
             if len(actions) == 1:
                 d = self.decision(deal, seat, actions[0])
-                history = self._after(deal, seat, d, history)
-                moves = [*moves, d]
+                history, moves = self._step(deal, seat, d, history, moves)
                 continue
             key = self.key(deal, seat, history)
             strat = self.strategy(key, len(actions))
@@ -182,8 +179,7 @@ class BestResponse(Solver):
                 index = next((i for i, total in enumerate(accumulate(strat)) if r < total),
                              len(actions) - 1)
                 d = self.decision(deal, seat, actions[index])
-                history = self._after(deal, seat, d, history)
-                moves = [*moves, d]
+                history, moves = self._step(deal, seat, d, history, moves)
                 continue
             node = self._traverse(deck, moves, history, traverser, key, actions, strat)
             # the learner's own average strategy (reach-weighted by the sampling)

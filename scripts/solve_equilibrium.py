@@ -108,8 +108,7 @@ class Solver:
             actions = eq.actions_for(self.rules, deal.pending is not None, len(deal.stock))
             if len(actions) == 1:
                 d = self.decision(deal, seat, actions[0])
-                history = self._after(deal, seat, d, history)
-                moves = [*moves, d]
+                history, moves = self._step(deal, seat, d, history, moves)
                 continue
             key = self.key(deal, seat, history)
             strat = self.strategy(key, len(actions))
@@ -127,8 +126,7 @@ class Solver:
                     index = i
                     break
             d = self.decision(deal, seat, actions[index])
-            history = self._after(deal, seat, d, history)
-            moves = [*moves, d]
+            history, moves = self._step(deal, seat, d, history, moves)
 
     def _traverse(self, deck: list[int], moves: list[Decision], history: str, traverser: int,
                   key: str, actions: tuple[str, ...], strat: list[float]) -> float:
@@ -150,6 +148,11 @@ class Solver:
         for i, v in enumerate(values):
             regret[i] = max(regret[i] + v - node, 0.0)  # regret matching+
         return node
+
+    def _step(self, deal: TradeDeal, seat: int, d: Decision, history: str,
+              moves: list[Decision]) -> tuple[str, list[Decision]]:
+        """Play ``d`` for ``seat``: the history and the moves after it."""
+        return self._after(deal, seat, d, history), [*moves, d]
 
     @staticmethod
     def _after(deal: TradeDeal, seat: int, d: Decision, history: str) -> str:
